@@ -1,0 +1,40 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import { databaseFlags } from '../../flags.js';
+
+export default class CreateAccount extends BaseCommand {
+  static override summary = 'Create an account with its first user and API key';
+  static override description = 'Works on the database directly, with the same database settings as `pingmon server`; no server needs to run. The API key is shown once: store it.';
+  static override examples = [
+    '<%= config.bin %> admin create-account --email ops@example.com --password "correct horse battery"',
+    '<%= config.bin %> admin create-account --email ops@example.com --password "$PW" --plan pro --json',
+  ];
+  static override flags = {
+    email: Flags.string({ description: 'email of the first user (their login)', required: true }),
+    password: Flags.string({ description: 'password of the first user, at least 8 characters', required: true }),
+    plan: Flags.string({ description: 'plan: sets the minimum interval between runs of one monitor', options: ['free', 'pro', 'business', 'unlimited'], default: 'free' }),
+    json: Flags.boolean({ description: 'print one JSON object {accountId, userId, apiKey}' }),
+    ...databaseFlags,
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(CreateAccount);
+    const { loadConfig, openDatabase, closeDatabase, createAccount } = await import('@pingmon/server');
+    const config = loadConfig(process.env, { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
+    const db = await openDatabase(config);
+    try {
+      const plan = flags.plan as 'free' | 'pro' | 'business' | 'unlimited';
+      const created = await createAccount(db, { email: flags.email, password: flags.password, plan });
+      if (flags.json) {
+        this.log(JSON.stringify(created));
+        return;
+      }
+      this.log(`account  ${created.accountId} (plan ${plan})`);
+      this.log(`user     ${created.userId} (${flags.email.trim().toLowerCase()})`);
+      this.log(`API key  ${created.apiKey}`);
+      this.log('The API key is shown only now: store it where your jobs can read it (e.g. PINGMON_API_KEY).');
+    } finally {
+      await closeDatabase(db);
+    }
+  }
+}

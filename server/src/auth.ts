@@ -1,0 +1,117 @@
+import Jwt from '@hapi/jwt';
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { ApiKeyGrant } from './db/api-keys.js';
+import { findApiKeyGrant } from './db/api-keys.js';
+import type { Database } from './db/index.js';
+import { apiError } from './errors.js';
+import { hashApiKey } from './secrets.js';
+
+/** Who a user token speaks for. */
+export interface UserCredentials {
+  userId: string;
+  accountId: string;
+}
+
+const JWT = { aud: 'pingmon', iss: 'pingmon', algorithm: 'HS256' } as const;
+
+export function issueUserToken(secret: string, user: UserCredentials, now: number, ttlSeconds: number): { token: string; expiresAt: number } {
+  const iat = Math.floor(now / 1000);
+  const exp = iat + ttlSeconds;
+  const token = Jwt.token.generate(
+    { sub: user.userId, acc: user.accountId, aud: JWT.aud, iss: JWT.iss, iat, exp },
+    { key: secret, algorithm: JWT.algorithm },
+  );
+  return { token, expiresAt: exp * 1000 };
+}
+
+/**
+ * Registers the two strategies: `api-key` for pings (X-API-Key, or Authorization: Bearer pm_…)
+ * and `user` for everything a person does (Authorization: Bearer <user JWT>).
+ */
+export function registerAuth(server: Server, db: Database, options: { jwtSecret: string; apiKeyCacheMs: number }): void {
+  const grants = grantCache(db, options.apiKeyCacheMs);
+
+  server.auth.scheme('api-key', () => ({
+    authenticate: async (request: Request, h: ResponseToolkit) => {
+      const key = apiKeyOf(request);
+      if (!key) throw apiError(401, 'missing_api_key', 'Missing API key. Send your account API key in the X-API-Key header.');
+      const grant = await grants(key);
+      if (!grant) throw apiError(401, 'invalid_api_key', 'Invalid or revoked API key. Check the X-API-Key header against your account\'s keys.');
+      return h.authenticated({ credentials: { grant } });
+    },
+  }));
+
+  server.auth.scheme('user', () => ({
+    authenticate: async (request: Request, h: ResponseToolkit) => {
+      const token = bearerOf(request);
+      if (!token || token.startsWith('pm_') || request.headers['x-api-key']) {
+        const sentKey = Boolean(request.headers['x-api-key']) || Boolean(token?.startsWith('pm_'));
+        throw apiError(401, sentKey ? 'user_token_required' : 'missing_token', sentKey
+          ? 'This endpoint needs a user token, not an API key: log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.'
+          : 'Missing user token. Log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.');
+      }
+      const user = verifyUserToken(token, options.jwtSecret);
+      if (user === 'expired') throw apiError(401, 'token_expired', 'Your user token has expired. Log in again (POST /api/v1/auth/login, or `pingmon login`).');
+      if (!user) throw apiError(401, 'invalid_token', 'Invalid user token. Log in again (POST /api/v1/auth/login, or `pingmon login`).');
+      return h.authenticated({ credentials: { user } });
+    },
+  }));
+
+  server.auth.strategy('api-key', 'api-key');
+  server.auth.strategy('user', 'user');
+  server.auth.default('user');
+}
+
+function verifyUserToken(token: string, secret: string): UserCredentials | 'expired' | undefined {
+  try {
+    const artifacts = Jwt.token.decode(token);
+    Jwt.token.verifySignature(artifacts, { key: secret, algorithm: JWT.algorithm });
+    try {
+      Jwt.token.verifyTime(artifacts);
+    } catch {
+      return 'expired';
+    }
+    Jwt.token.verifyPayload(artifacts, { aud: JWT.aud, iss: JWT.iss, sub: false });
+    const { sub, acc } = artifacts.decoded.payload as { sub?: unknown; acc?: unknown };
+    if (typeof sub !== 'string' || typeof acc !== 'string') return undefined;
+    return { userId: sub, accountId: acc };
+  } catch {
+    return undefined;
+  }
+}
+
+function bearerOf(request: Request): string | undefined {
+  const header: unknown = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return match?.[1];
+}
+
+function apiKeyOf(request: Request): string | undefined {
+  const header: unknown = request.headers['x-api-key'];
+  if (typeof header === 'string' && header.trim() !== '') return header.trim();
+  return bearerOf(request);
+}
+
+/** API key lookups are cached for a few seconds (DESIGN §3): a revoked key stops working within that time. */
+function grantCache(db: Database, ttlMs: number): (key: string) => Promise<ApiKeyGrant | undefined> {
+  const cache = new Map<string, { grant: ApiKeyGrant; expiresAt: number }>();
+  return async (key) => {
+    const hash = hashApiKey(key);
+    const now = Date.now();
+    const hit = cache.get(hash);
+    if (hit && hit.expiresAt > now) return hit.grant;
+    const grant = await findApiKeyGrant(db.knex, hash);
+    if (cache.size >= 10_000) cache.clear();
+    if (grant && ttlMs > 0) cache.set(hash, { grant, expiresAt: now + ttlMs });
+    else cache.delete(hash);
+    return grant;
+  };
+}
+
+export function grantOf(request: Request): ApiKeyGrant {
+  return (request.auth.credentials as { grant: ApiKeyGrant }).grant;
+}
+
+export function userOf(request: Request): UserCredentials {
+  return (request.auth.credentials as { user: UserCredentials }).user;
+}

@@ -1,0 +1,44 @@
+import type { Plan } from '@pingmon/sdk';
+import { insertAccount } from './db/accounts.js';
+import { insertApiKey } from './db/api-keys.js';
+import type { Database } from './db/index.js';
+import { isUniqueViolation } from './db/index.js';
+import { findUserByEmail, insertUser } from './db/users.js';
+import { newId } from './ids.js';
+import { hashPassword, newApiKey } from './secrets.js';
+
+export interface NewAccount {
+  accountId: string;
+  userId: string;
+  apiKey: string;
+}
+
+export class AccountInputError extends Error {}
+
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+/** Creates an account with its first user and API key, all or nothing. */
+export async function createAccount(
+  db: Database,
+  input: { email: string; password: string; plan: Plan },
+  now = Date.now(),
+): Promise<NewAccount> {
+  const email = input.email.trim().toLowerCase();
+  if (!EMAIL.test(email) || email.length > 254) throw new AccountInputError(`"${input.email}" is not an email address`);
+  if (input.password.length < 8) throw new AccountInputError('the password must be at least 8 characters long');
+  const passwordHash = await hashPassword(input.password);
+  const ids = { accountId: newId('acc'), userId: newId('usr'), keyId: newId('key') };
+  const key = newApiKey();
+  try {
+    await db.knex.transaction(async (trx) => {
+      if (await findUserByEmail(trx, email)) throw new AccountInputError(`a user with email ${email} already exists`);
+      await insertAccount(trx, { accountId: ids.accountId, plan: input.plan, now });
+      await insertUser(trx, { userId: ids.userId, accountId: ids.accountId, email, passwordHash, now });
+      await insertApiKey(trx, { keyId: ids.keyId, accountId: ids.accountId, name: 'default', prefix: key.prefix, keyHash: key.hash, now });
+    });
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new AccountInputError(`a user with email ${email} already exists`);
+    throw err;
+  }
+  return { accountId: ids.accountId, userId: ids.userId, apiKey: key.key };
+}

@@ -1,0 +1,14 @@
+/** Opaque list cursors: the sort key (time, id) of the last item of a page. */
+export interface CursorKey {
+  at: number;
+  id: string;
+}
+
+export function encodeCursor(key: CursorKey): string {
+  return Buffer.from(`${key.at}:${key.id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): CursorKey | undefined {
+  const match = /^(\d{1,16}):([A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return match ? { at: Number(match[1]), id: match[2]! } : undefined;
+}

@@ -1,0 +1,91 @@
+import {
+  ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, META_KEY_MAX_CHARS, META_MAX_KEYS, RUN_ID_PATTERN, truncate,
+} from '@pingmon/sdk';
+import type { Meta, PingKind } from '@pingmon/sdk';
+
+/** A ping body after validation and truncation (DESIGN §5). */
+export interface PingInput {
+  runId?: string;
+  meta?: Meta;
+  errorMessage?: string;
+  logOutput?: string;
+}
+
+export interface BodyError {
+  code: 'invalid_json' | 'invalid_body' | 'invalid_meta' | 'invalid_run_id';
+  message: string;
+}
+
+export type ParsedBody = { ok: true; input: PingInput } | { ok: false; error: BodyError };
+
+/**
+ * Reads a raw ping body. JSON is accepted whatever the content type says (curl -d sends form encoding);
+ * a fail ping sent as text/plain takes the whole body as its log.
+ */
+export function parsePingBody(kind: PingKind, contentType: string | undefined, raw: Buffer | string | null): ParsedBody {
+  const text = raw === null ? '' : raw.toString();
+  if (kind === 'fail' && contentType?.toLowerCase().startsWith('text/plain')) {
+    return { ok: true, input: text === '' ? {} : { logOutput: truncate(text, LOG_MAX_CHARS) } };
+  }
+  if (text.trim() === '') return { ok: true, input: {} };
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return fail('invalid_json', 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json (or no body at all).');
+  }
+  if (body === null) return { ok: true, input: {} };
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    return fail('invalid_body', 'The request body must be a JSON object, e.g. {"meta": {"rows": 10}}.');
+  }
+  return readFields(kind, body as Record<string, unknown>);
+}
+
+function readFields(kind: PingKind, body: Record<string, unknown>): ParsedBody {
+  const input: PingInput = {};
+  if (body.runId !== undefined && body.runId !== null) {
+    if (typeof body.runId !== 'string' || !RUN_ID_PATTERN.test(body.runId)) {
+      return fail('invalid_run_id', 'runId must be 8 to 64 characters of letters, digits, "_" or "-" (a UUID works).');
+    }
+    input.runId = body.runId;
+  }
+  if (kind === 'start') return { ok: true, input };
+  if (body.meta !== undefined && body.meta !== null) {
+    const meta = readMeta(body.meta);
+    if (!meta.ok) return meta;
+    input.meta = meta.meta;
+  }
+  if (kind === 'success') return { ok: true, input };
+  for (const field of ['errorMessage', 'logOutput'] as const) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string') return fail('invalid_body', `${field} must be a string.`);
+    input[field] = truncate(value, field === 'errorMessage' ? ERROR_MESSAGE_MAX_CHARS : LOG_MAX_CHARS);
+  }
+  return { ok: true, input };
+}
+
+type MetaResult = { ok: true; meta: Meta } | { ok: false; error: BodyError };
+
+export function readMeta(value: unknown): MetaResult {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    return fail('invalid_meta', 'meta must be an object of numbers, e.g. {"rowsProcessed": 120}.');
+  }
+  const entries = Object.entries(value);
+  if (entries.length > META_MAX_KEYS) {
+    return fail('invalid_meta', `meta has ${entries.length} keys; at most ${META_MAX_KEYS} are allowed.`);
+  }
+  for (const [key, n] of entries) {
+    if (key.length === 0 || key.length > META_KEY_MAX_CHARS) {
+      return fail('invalid_meta', `meta key "${key.slice(0, META_KEY_MAX_CHARS)}" must be 1 to ${META_KEY_MAX_CHARS} characters long.`);
+    }
+    if (typeof n !== 'number' || !Number.isFinite(n)) {
+      return fail('invalid_meta', `meta.${key} must be a finite number (got ${JSON.stringify(n) ?? typeof n}).`);
+    }
+  }
+  return { ok: true, meta: Object.fromEntries(entries) as Meta };
+}
+
+function fail(code: BodyError['code'], message: string): { ok: false; error: BodyError } {
+  return { ok: false, error: { code, message } };
+}

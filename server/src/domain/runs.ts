@@ -1,0 +1,78 @@
+import type { PingAck, PingKind, RunStatus } from '@pingmon/sdk';
+
+/** A run as the server holds it; times are epoch milliseconds. */
+export interface RunRecord {
+  runId: string;
+  monitorId: string;
+  accountId: string;
+  status: RunStatus;
+  startedAt: number;
+  finishedAt: number | null;
+  durationMs: number | null;
+  meta: Record<string, number>;
+  errorMessage: string | null;
+  hasLog: boolean;
+}
+
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function statusOf(kind: PingKind): RunStatus {
+  return kind === 'start' ? 'running' : kind === 'success' ? 'success' : 'failed';
+}
+
+/** The acknowledgement of a ping that touched `run`: its status, and when it reached it. */
+export function ackOf(run: RunRecord): PingAck {
+  return {
+    received: true,
+    monitorId: run.monitorId,
+    runId: run.runId,
+    status: run.status,
+    timestamp: iso(run.finishedAt ?? run.startedAt),
+  };
+}
+
+export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** Whether a monitor whose last run opened at `lastOpenedAt` may open another at `now`. */
+export function rateDecision(lastOpenedAt: number | null, intervalMs: number, now: number): RateDecision {
+  if (intervalMs <= 0 || lastOpenedAt === null || now - lastOpenedAt >= intervalMs) return { allowed: true };
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((lastOpenedAt + intervalMs - now) / 1000)) };
+}
+
+/** What a ping sends besides its kind, after validation. */
+export interface RunInput {
+  meta?: Record<string, number>;
+  errorMessage?: string;
+  logOutput?: string;
+}
+
+/** A run opened by a ping at `now`: running for a start, already finished (no duration) for a result. */
+export function newRun(ids: { accountId: string; monitorId: string; runId: string }, kind: PingKind, input: RunInput, now: number): RunRecord {
+  const opened: RunRecord = {
+    ...ids,
+    status: 'running',
+    startedAt: now,
+    finishedAt: null,
+    durationMs: null,
+    meta: {},
+    errorMessage: null,
+    hasLog: false,
+  };
+  return kind === 'start' ? opened : { ...finishedRun(opened, kind, input, now), durationMs: null };
+}
+
+/** `run` finished by a success or fail ping at `now`. */
+export function finishedRun(run: RunRecord, kind: PingKind, input: RunInput, now: number): RunRecord {
+  const failed = kind === 'fail';
+  return {
+    ...run,
+    status: statusOf(kind),
+    finishedAt: now,
+    durationMs: Math.max(0, now - run.startedAt),
+    meta: input.meta ?? run.meta,
+    errorMessage: failed ? input.errorMessage ?? null : null,
+    hasLog: failed && Boolean(input.logOutput),
+  };
+}

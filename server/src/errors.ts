@@ -1,0 +1,52 @@
+import Boom from '@hapi/boom';
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { ErrorBody } from '@pingmon/sdk';
+
+/** A Boom error carrying the stable machine `code` of DESIGN §4. */
+export function apiError(statusCode: number, code: string, message: string, extra: Record<string, unknown> = {}): Boom.Boom {
+  return new Boom.Boom(message, { statusCode, data: { code, ...extra } });
+}
+
+const DEFAULT_CODES: Record<number, string> = {
+  400: 'bad_request',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  429: 'rate_limited',
+};
+
+/** Gives every error response, on every route, one shape: Boom's fields plus success:false and a code. */
+export function registerErrorShape(server: Server): void {
+  server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
+    const response = request.response;
+    if (!Boom.isBoom(response)) return h.continue;
+    const body = errorBody(request, response);
+    const reply = h.response(body).code(body.statusCode);
+    if (body.retryAfter !== undefined) reply.header('Retry-After', String(body.retryAfter));
+    if (response.output.headers['WWW-Authenticate']) reply.header('WWW-Authenticate', String(response.output.headers['WWW-Authenticate']));
+    return reply;
+  });
+}
+
+function errorBody(request: Request, err: Boom.Boom): ErrorBody {
+  const { statusCode, payload } = err.output;
+  const data = (err.data ?? {}) as { code?: string; retryAfter?: number };
+  const body: ErrorBody = { success: false, statusCode, error: payload.error, code: data.code ?? DEFAULT_CODES[statusCode] ?? 'error', message: payload.message };
+  if (data.retryAfter !== undefined) body.retryAfter = data.retryAfter;
+  if (statusCode >= 500) {
+    // hapi has already logged the cause; the client learns nothing of the internals.
+    return { ...body, code: 'internal_error', message: 'An internal error occurred. The server log has the details.' };
+  }
+  if (data.code) return body;
+  if (statusCode === 404) body.message = `No endpoint ${request.method.toUpperCase()} ${request.path}. The API is documented in docs/api.md.`;
+  if (statusCode === 400 && /JSON/i.test(payload.message)) {
+    body.code = 'invalid_json';
+    body.message = 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json.';
+  }
+  if (statusCode === 413) body.message = `The request body is larger than this server accepts (${payload.message.replace(/\D+/g, '')} bytes). Send less.`;
+  if (statusCode === 415) body.message = 'Unsupported Content-Type. Send JSON with Content-Type: application/json.';
+  return body;
+}

@@ -1,0 +1,9 @@
+import type { Config } from '../config.js';
+import type { Database } from '../db/index.js';
+
+/** What every route handler works with. */
+export interface RouteContext {
+  readonly config: Config;
+  readonly db: Database;
+  readonly jwtSecret: string;
+}

@@ -1,0 +1,43 @@
+import type { Request, ServerRoute } from '@hapi/hapi';
+import type { PingKind, PingResponse } from '@pingmon/sdk';
+import { grantOf } from '../auth.js';
+import { recordPing } from '../db/pings.js';
+import { parsePingBody } from '../domain/ping-body.js';
+import { apiError } from '../errors.js';
+import type { RouteContext } from './context.js';
+
+const KINDS: readonly PingKind[] = ['start', 'success', 'fail'];
+
+export function pingRoutes(ctx: RouteContext): ServerRoute[] {
+  return KINDS.map((kind) => ({
+    method: 'POST',
+    path: `/ping/{monitorId}/${kind}`,
+    options: {
+      auth: 'api-key',
+      // The body is read raw: JSON whatever the content type says, or a text/plain log (DESIGN §5).
+      payload: { parse: false, output: 'data', maxBytes: ctx.config.bodyLimitBytes },
+      handler: (request: Request) => ping(ctx, kind, request),
+    },
+  }));
+}
+
+async function ping(ctx: RouteContext, kind: PingKind, request: Request): Promise<PingResponse> {
+  const now = Date.now();
+  const parsed = parsePingBody(kind, request.headers['content-type'] as string | undefined, request.payload as Buffer | null);
+  if (!parsed.ok) throw apiError(400, parsed.error.code, parsed.error.message);
+  const { runId, ...input } = parsed.input;
+  const grant = grantOf(request);
+  const monitorId = request.params.monitorId as string;
+  const intervalMs = ctx.config.planIntervalsMs[grant.plan];
+  const outcome = await recordPing(ctx.db, { accountId: grant.accountId, monitorId, kind, runId, input, now, intervalMs });
+  if (outcome.kind === 'not_found') {
+    throw apiError(404, 'monitor_not_found', `No monitor ${monitorId} in the account of this API key. Check the monitor id (GET /api/v1/monitors lists yours).`);
+  }
+  if (outcome.kind === 'rate_limited') {
+    const seconds = outcome.retryAfterSeconds;
+    throw apiError(429, 'rate_limited',
+      `This monitor opened a run less than ${intervalMs / 1000} seconds ago, the minimum interval of the ${grant.plan} plan. Wait ${seconds} seconds before sending the next ping.`,
+      { retryAfter: seconds });
+  }
+  return { success: true, data: outcome.ack };
+}
