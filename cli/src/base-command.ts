@@ -4,9 +4,17 @@ import { Command } from '@oclif/core';
 export abstract class BaseCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err.oclif?.exit === 0 || (err as { code?: string }).code === 'EEXIT') return super.catch(err);
-    const firstLine = (err.message || String(err)).split('\n').find((line) => line.trim() !== '') ?? 'unknown error';
-    process.stderr.write(`pingmon: ${firstLine.trim()}\n`);
+    process.stderr.write(`pingmon: ${oneLine(err.message || String(err))}\n`);
     process.exitCode = err.oclif?.exit ?? err.exitCode ?? 1;
     return undefined;
   }
+}
+
+/** oclif's parse errors span several lines ("The following error occurred:", hints): fold them into one. */
+function oneLine(message: string): string {
+  const lines = message
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^The following errors? occurred:?$/.test(line) && !/^See more help with/.test(line));
+  return lines.join(' ') || 'unknown error';
 }

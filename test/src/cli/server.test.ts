@@ -1,0 +1,117 @@
+import { request as httpRequest } from 'node:http';
+import { createServer as createNetServer, connect } from 'node:net';
+import t from 'tap';
+import { DATABASE_KINDS, createTestDatabase } from '../helpers/databases.js';
+import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
+import { request } from '../helpers/http.js';
+
+const LISTENING = /pingmon server listening on (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)\n/;
+
+async function refusesConnections(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => { socket.destroy(); resolve(false); });
+    socket.once('error', () => resolve(true));
+  });
+}
+
+for (const kind of DATABASE_KINDS) {
+  t.test(`pingmon server on ${kind}`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.drop());
+    const created = JSON.parse((await pingmon(['admin', 'create-account', '--email', 'ops@example.com', '--password', 'hunter2hunter2', '--plan', 'unlimited', '--json'], db.env)).stdout);
+
+    const child = spawnCli(['server', '--port', '0', '--host', '127.0.0.1'], db.env);
+    const exited = finished(child);
+    t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+    const [, url, port] = await waitForLine(child, LISTENING);
+    t.not(Number(port), 0, 'the printed line shows the real port');
+
+    const login = await request(`${url}/auth/login`, { body: { email: 'ops@example.com', password: 'hunter2hunter2' } });
+    t.equal(login.status, 200);
+    const monitor = await request(`${url}/monitors`, { token: login.body.token, body: { name: 'cli' } });
+    const ping = await request(`${url}/ping/${monitor.body.monitorId}/fail`, { apiKey: created.apiKey, body: { errorMessage: 'x', logOutput: 'y' } });
+    t.equal(ping.status, 200);
+
+    t.test('a second server on the same port fails in one line', async (t) => {
+      const second = await pingmon(['server', '--port', port!], db.env);
+      t.equal(second.code, 1);
+      t.match(second.stderr, new RegExp(`^pingmon: port ${port} is already in use on 127\\.0\\.0\\.1; choose another with --port\\n$`));
+    });
+
+    t.test('SIGTERM lets an in-flight request finish, then exits 0', async (t) => {
+      const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = httpRequest(`${url}/ping/${monitor.body.monitorId}/fail`, {
+          method: 'POST',
+          // 100-continue tells us when the server holds the request: only then is it in flight.
+          headers: { 'x-api-key': created.apiKey, 'content-type': 'text/plain', 'transfer-encoding': 'chunked', expect: '100-continue' },
+        }, (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on('error', reject);
+        req.on('continue', () => {
+          req.write('first half of the log, ');
+          child.kill('SIGTERM');
+          const finish = async () => {
+            while (!(await refusesConnections(Number(port)))) await new Promise((r) => setImmediate(r));
+            req.end('second half');
+          };
+          finish().catch(reject);
+        });
+        req.flushHeaders();
+      });
+      const answered = await reply;
+      t.equal(answered.status, 200, `the request in flight was answered: ${answered.body}`);
+      const result = await exited;
+      t.equal(result.code, 0);
+      t.equal(result.signal, null);
+      t.test('the request log has one line per request and no secrets', async (t) => {
+        const lines = result.stdout.split('\n').filter((l) => l.startsWith('{'));
+        t.ok(lines.length >= 4, `${lines.length} request lines`);
+        for (const secret of [created.apiKey, login.body.token, 'hunter2hunter2']) {
+          t.notOk(result.stdout.includes(secret), 'stdout has no secret');
+          t.notOk(result.stderr.includes(secret), 'stderr has no secret');
+        }
+        const first = JSON.parse(lines[0]!);
+        t.match(first.req, { method: 'POST', path: '/api/v1/auth/login' });
+        t.equal(first.res.statusCode, 200);
+      });
+    });
+  });
+}
+
+t.test('pingmon server start-up errors are one line and a non-zero exit', async (t) => {
+  const db = await createTestDatabase('sqlite');
+  t.teardown(() => db.drop());
+
+  t.test('an unknown flag', async (t) => {
+    const result = await pingmon(['server', '--bogus'], db.env);
+    t.equal(result.code, 2);
+    t.match(result.stderr, /^pingmon: .*--bogus.*\n$/);
+  });
+
+  t.test('a bad port', async (t) => {
+    const result = await pingmon(['server', '--port', '70000'], db.env);
+    t.not(result.code, 0);
+    t.equal(result.stderr.trim().split('\n').length, 1);
+  });
+
+  t.test('an unreachable database', async (t) => {
+    const blocker = createNetServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as { port: number }).port;
+    await new Promise((resolve) => blocker.close(resolve));
+    const result = await pingmon(['server', '--port', '0'], { ...db.env, PINGMON_DATABASE_URL: `postgres://pingmon:s3cret@127.0.0.1:${port}/nothing` });
+    t.equal(result.code, 1);
+    t.match(result.stderr, /^pingmon: cannot use the database at postgres:\/\/pingmon:\*\*\*@127\.0\.0\.1:\d+\/nothing: .*ECONNREFUSED.*\n$/);
+    t.notOk(result.stderr.includes('s3cret'), 'the password is not printed');
+  });
+
+  t.test('a database URL that is not PostgreSQL', async (t) => {
+    const result = await pingmon(['server', '--database-url', 'mysql://x@y/z'], db.env);
+    t.not(result.code, 0);
+    t.match(result.stderr, /^pingmon: database URL must start with postgres:\/\//);
+  });
+});

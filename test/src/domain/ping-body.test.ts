@@ -1,0 +1,49 @@
+import t from 'tap';
+import { truncate } from '@pingmon/sdk';
+import { parsePingBody } from '@pingmon/server/domain/ping-body.js';
+import { rateDecision, newRun, finishedRun } from '@pingmon/server/domain/runs.js';
+
+t.test('truncate keeps the first characters and never splits a surrogate pair', async (t) => {
+  const cases: Array<[string, number, string]> = [
+    ['abc', 5, 'abc'],
+    ['abcdef', 3, 'abc'],
+    ['ab😀cd', 3, 'ab'],
+    ['ab😀cd', 4, 'ab😀'],
+    ['', 0, ''],
+  ];
+  for (const [text, max, expected] of cases) t.equal(truncate(text, max), expected, `${text} to ${max}`);
+});
+
+t.test('parsePingBody', async (t) => {
+  t.same(parsePingBody('success', undefined, null), { ok: true, input: {} });
+  t.same(parsePingBody('success', 'application/json', Buffer.from('null')), { ok: true, input: {} });
+  t.same(parsePingBody('start', 'application/json', Buffer.from('{"runId":"abcdefgh","meta":{"a":"x"}}')), { ok: true, input: { runId: 'abcdefgh' } }, 'start ignores meta');
+  t.same(parsePingBody('success', 'application/json', Buffer.from('{"errorMessage":"x","meta":{"a":1}}')), { ok: true, input: { meta: { a: 1 } } }, 'success ignores fail fields');
+  t.same(parsePingBody('fail', 'text/plain; charset=utf-8', Buffer.from('{"meta":1}')), { ok: true, input: { logOutput: '{"meta":1}' } });
+  t.same(parsePingBody('success', 'text/plain', Buffer.from('{"meta":{"a":2}}')), { ok: true, input: { meta: { a: 2 } } }, 'text/plain is only a log on fail');
+  const infinite = parsePingBody('success', 'application/json', Buffer.from('{"meta":{"a":1e999}}'));
+  t.match(infinite, { ok: false, error: { code: 'invalid_meta' } });
+});
+
+t.test('rateDecision', async (t) => {
+  const cases: Array<[number | null, number, number, ReturnType<typeof rateDecision>]> = [
+    [null, 60_000, 1_000, { allowed: true }],
+    [0, 0, 0, { allowed: true }],
+    [1_000, 60_000, 61_000, { allowed: true }],
+    [1_000, 60_000, 60_999, { allowed: false, retryAfterSeconds: 1 }],
+    [1_000, 60_000, 1_001, { allowed: false, retryAfterSeconds: 60 }],
+    [1_000, 60_000, 31_500, { allowed: false, retryAfterSeconds: 30 }],
+  ];
+  for (const [last, interval, now, expected] of cases) t.same(rateDecision(last, interval, now), expected, `${last}+${interval} at ${now}`);
+});
+
+t.test('newRun and finishedRun', async (t) => {
+  const ids = { accountId: 'acc_1', monitorId: 'mon_1', runId: 'run_1' };
+  const started = newRun(ids, 'start', {}, 1_000);
+  t.match(started, { status: 'running', startedAt: 1_000, finishedAt: null, durationMs: null });
+  const failed = finishedRun(started, 'fail', { errorMessage: 'e', logOutput: 'l', meta: { a: 1 } }, 4_500);
+  t.match(failed, { status: 'failed', finishedAt: 4_500, durationMs: 3_500, errorMessage: 'e', hasLog: true, meta: { a: 1 } });
+  const direct = newRun(ids, 'success', { meta: { rows: 0 } }, 2_000);
+  t.match(direct, { status: 'success', startedAt: 2_000, finishedAt: 2_000, durationMs: null, hasLog: false, meta: { rows: 0 } });
+  t.equal(finishedRun(started, 'fail', { logOutput: '' }, 2_000).hasLog, false, 'an empty log is no log');
+});

@@ -1,0 +1,87 @@
+import type { Server } from '@hapi/hapi';
+import { closeDatabase, createAccount, createServer, loadConfig, openDatabase } from '@pingmon/server';
+import type { Config, ConfigOverrides } from '@pingmon/server';
+import type { Plan } from '@pingmon/sdk';
+import { randomBytes } from 'node:crypto';
+import type { DatabaseKind, TestDatabase } from './databases.js';
+import { createTestDatabase } from './databases.js';
+import { request } from './http.js';
+import type { RequestOptions } from './http.js';
+
+interface Teardown {
+  teardown(fn: () => unknown): void;
+}
+
+export interface TestAccount {
+  accountId: string;
+  userId: string;
+  apiKey: string;
+  email: string;
+  password: string;
+  token: string;
+}
+
+/** A real pingmon server on 127.0.0.1 and a free port, on its own fresh database. */
+export class TestServer {
+  private constructor(readonly server: Server, readonly config: Config, readonly database: TestDatabase, readonly url: string) {}
+
+  static async start(t: Teardown, kind: DatabaseKind, overrides: ConfigOverrides = {}): Promise<TestServer> {
+    const database = await createTestDatabase(kind);
+    const config = loadConfig({}, {
+      host: '127.0.0.1',
+      port: 0,
+      dataDir: database.dataDir,
+      databaseUrl: database.databaseUrl,
+      databaseSchema: database.databaseSchema,
+      logLevel: 'silent',
+      ...overrides,
+    });
+    const server = await createServer(config);
+    await server.start();
+    const test = new TestServer(server, config, database, `${server.info.uri}/api/v1`);
+    t.teardown(async () => {
+      await server.stop();
+      await database.drop();
+    });
+    return test;
+  }
+
+  /** Creates an account the way `pingmon admin create-account` does, and logs its user in. */
+  async account(plan: Plan = 'unlimited'): Promise<TestAccount> {
+    const email = `user-${randomBytes(4).toString('hex')}@example.com`;
+    const password = 'correct horse battery';
+    const db = await openDatabase(this.config);
+    try {
+      const created = await createAccount(db, { email, password, plan });
+      const login = await this.request('/auth/login', { body: { email, password } });
+      if (login.status !== 200) throw new Error(`login failed: ${login.text}`);
+      return { ...created, email, password, token: login.body.token };
+    } finally {
+      await closeDatabase(db);
+    }
+  }
+
+  async monitor(account: TestAccount, name = 'nightly backup'): Promise<string> {
+    const reply = await this.request('/monitors', { token: account.token, body: { name } });
+    if (reply.status !== 201) throw new Error(`creating a monitor failed: ${reply.text}`);
+    return reply.body.monitorId;
+  }
+
+  request<T = any>(path: string, options?: RequestOptions) {
+    return request<T>(this.url + path, options);
+  }
+
+  ping<T = any>(account: { apiKey: string }, monitorId: string, kind: 'start' | 'success' | 'fail', body?: unknown, headers?: Record<string, string>) {
+    return this.request<T>(`/ping/${monitorId}/${kind}`, { method: 'POST', apiKey: account.apiKey, body, headers });
+  }
+
+  /** Reads the database directly, for assertions on what was stored. */
+  async query<T>(fn: (knex: import('knex').Knex) => Promise<T>): Promise<T> {
+    const db = await openDatabase(this.config);
+    try {
+      return await fn(db.knex);
+    } finally {
+      await closeDatabase(db);
+    }
+  }
+}

@@ -1,0 +1,107 @@
+import Jwt from '@hapi/jwt';
+import t from 'tap';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import { TestServer } from '../helpers/server.js';
+
+const SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
+
+function token(payload: Record<string, unknown>, secret = SECRET): string {
+  return Jwt.token.generate(payload, { key: secret, algorithm: 'HS256' });
+}
+
+for (const kind of DATABASE_KINDS) {
+  t.test(`login and user tokens on ${kind}`, async (t) => {
+    const api = await TestServer.start(t, kind, { jwtSecret: SECRET });
+    const account = await api.account('pro');
+
+    t.test('login answers a token, its expiry, the user and the account', async (t) => {
+      const reply = await api.request('/auth/login', { body: { email: account.email.toUpperCase(), password: account.password } });
+      t.equal(reply.status, 200);
+      t.match(reply.body, {
+        token: String,
+        expiresAt: /^\d{4}-.*Z$/,
+        user: { userId: account.userId, email: account.email },
+        account: { accountId: account.accountId, plan: 'pro' },
+      });
+      t.notOk(JSON.stringify(reply.body).includes('password'), 'no password hash in the reply');
+      const me = await api.request('/me', { token: reply.body.token });
+      t.equal(me.status, 200);
+      t.same(me.body.user, reply.body.user);
+      t.same(me.body.account, reply.body.account);
+    });
+
+    t.test('wrong password and unknown email give the same 401', async (t) => {
+      const wrong = await api.request('/auth/login', { body: { email: account.email, password: 'nope nope nope' } });
+      const unknown = await api.request('/auth/login', { body: { email: 'nobody@example.com', password: 'nope nope nope' } });
+      t.equal(wrong.status, 401);
+      t.equal(unknown.status, 401);
+      t.equal(wrong.body.code, 'invalid_credentials');
+      t.same(unknown.body, wrong.body);
+    });
+
+    t.test('a login body without email or password is a 400 naming the field', async (t) => {
+      const reply = await api.request('/auth/login', { body: { email: account.email } });
+      t.equal(reply.status, 400);
+      t.equal(reply.body.code, 'invalid_request');
+      t.match(reply.body.message, /password/);
+    });
+
+    t.test('repeated failed logins are throttled with 429 and Retry-After', async (t) => {
+      const victim = await api.account();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        statuses.push((await api.request('/auth/login', { body: { email: victim.email, password: `wrong-${i}-password` } })).status);
+      }
+      t.same(statuses, [401, 401, 401, 401, 401, 429]);
+      const blocked = await api.request('/auth/login', { body: { email: victim.email, password: victim.password } });
+      t.equal(blocked.status, 429, 'even the right password waits');
+      t.equal(blocked.body.code, 'too_many_login_attempts');
+      t.ok(Number(blocked.headers.get('retry-after')) > 0);
+      t.match(blocked.body.message, /Wait \d+ seconds/);
+      const other = await api.request('/auth/login', { body: { email: account.email, password: account.password } });
+      t.equal(other.status, 200, 'other users are not affected');
+    });
+
+    t.test('user-token endpoints refuse API keys with a message saying a user token is required', async (t) => {
+      for (const headers of [{ 'x-api-key': account.apiKey }, { authorization: `Bearer ${account.apiKey}` }] as Array<Record<string, string>>) {
+        const reply = await api.request('/me', { headers });
+        t.equal(reply.status, 401);
+        t.equal(reply.body.code, 'user_token_required');
+        t.match(reply.body.message, /user token/);
+      }
+    });
+
+    t.test('missing, forged, expired and foreign-audience tokens are 401', async (t) => {
+      const now = Math.floor(Date.now() / 1000);
+      const claims = { sub: account.userId, acc: account.accountId, aud: 'pingmon', iss: 'pingmon' };
+      const cases: Array<[string | undefined, string]> = [
+        [undefined, 'missing_token'],
+        ['not-a-jwt', 'invalid_token'],
+        [token({ ...claims, exp: now + 60 }, 'another-secret-another-secret-another-secret'), 'invalid_token'],
+        [token({ ...claims, iat: now - 120, exp: now - 60 }), 'token_expired'],
+        [token({ ...claims, aud: 'someone-else', exp: now + 60 }), 'invalid_token'],
+      ];
+      for (const [value, code] of cases) {
+        const reply = await api.request('/me', { token: value });
+        t.equal(reply.status, 401, code);
+        t.equal(reply.body.code, code);
+      }
+      const expired = await api.request('/me', { token: token({ ...claims, iat: now - 120, exp: now - 60 }) });
+      t.match(expired.body.message, /log in again/i);
+      const valid = await api.request('/me', { token: token({ ...claims, exp: now + 60 }) });
+      t.equal(valid.status, 200, 'a token signed with the configured secret works');
+    });
+  });
+}
+
+t.test('without PINGMON_JWT_SECRET the generated secret is shared by servers on one database and survives restarts', async (t) => {
+  const first = await TestServer.start(t, 'sqlite');
+  const account = await first.account();
+  await first.server.stop();
+  const { createServer } = await import('@pingmon/server');
+  const second = await createServer(first.config);
+  await second.start();
+  t.teardown(() => second.stop());
+  const me = await fetch(`${second.info.uri}/api/v1/me`, { headers: { authorization: `Bearer ${account.token}` } });
+  t.equal(me.status, 200);
+});

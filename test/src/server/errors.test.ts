@@ -1,0 +1,44 @@
+import t from 'tap';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import { TestServer } from '../helpers/server.js';
+
+const SHAPE = ['code', 'error', 'message', 'statusCode', 'success'];
+
+for (const kind of DATABASE_KINDS) {
+  t.test(`error responses on ${kind}`, async (t) => {
+    const api = await TestServer.start(t, kind);
+    const account = await api.account();
+
+    t.test('unknown routes and methods have the common shape', async (t) => {
+      const unknown = await api.request('/nothing/here');
+      t.equal(unknown.status, 404);
+      t.same(Object.keys(unknown.body).sort(), SHAPE);
+      t.match(unknown.body, { success: false, statusCode: 404, error: 'Not Found', code: 'not_found' });
+      t.match(unknown.body.message, /GET \/api\/v1\/nothing\/here/);
+      const outside = await fetch(api.url.replace('/api/v1', '/v2/ping'));
+      t.equal(outside.status, 404);
+      t.equal(((await outside.json()) as { success: boolean }).success, false);
+      const wrongMethod = await api.request('/ping/mon_x/start');
+      t.equal(wrongMethod.status, 404);
+      t.equal(wrongMethod.body.success, false);
+    });
+
+    t.test('malformed JSON on a validated route is invalid_json', async (t) => {
+      const reply = await api.request('/auth/login', { body: '{"email":', headers: { 'content-type': 'application/json' } });
+      t.equal(reply.status, 400);
+      t.equal(reply.body.code, 'invalid_json');
+    });
+
+    t.test('a failure inside the server is a 500 that leaks nothing', async (t) => {
+      const monitorId = await api.monitor(account);
+      const runId = (await api.ping(account, monitorId, 'fail', { logOutput: 'log' })).body.data.runId;
+      // Break the storage under the running server for real: the log table disappears.
+      await api.query((knex) => knex.schema.dropTable('run_logs'));
+      const reply = await api.request(`/monitors/${monitorId}/runs/${runId}/log`, { token: account.token });
+      t.equal(reply.status, 500);
+      t.same(Object.keys(reply.body).sort(), SHAPE);
+      t.equal(reply.body.code, 'internal_error');
+      t.notMatch(reply.text, /run_logs|sqlite|select|relation|stack|at /i);
+    });
+  });
+}
