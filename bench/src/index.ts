@@ -1,1 +1,91 @@
-export {};
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import knexFactory from 'knex';
+import { CLI, runCli, startListening } from './processes.js';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
+const WARMUP_SECONDS = 2;
+const POSTGRES_URL = process.env.PINGMON_BENCH_DATABASE_URL ?? process.env.PINGMON_TEST_DATABASE_URL;
+const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
+const BODY = JSON.stringify({ meta: { rowsProcessed: 42 } });
+
+interface Figures {
+  label: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(label: string, url: string, apiKey: string, monitorId: string): Promise<Figures> {
+  const options = {
+    url: `${url}/ping/${monitorId}/success`,
+    method: 'POST' as const,
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: BODY,
+    connections: CONNECTIONS,
+  };
+  // Both servers get the same warm-up, so that neither is measured while the JIT is still compiling.
+  await autocannon({ ...options, duration: WARMUP_SECONDS });
+  const result = await autocannon({ ...options, duration: SECONDS });
+  return { label, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+}
+
+/** Starts `pingmon server` on the given database, with an unlimited account and one monitor. */
+async function ours(env: Record<string, string>) {
+  const created = JSON.parse(await runCli(['admin', 'create-account', '--email', 'bench@example.com', '--password', 'benchmark!', '--plan', 'unlimited', '--json'], env));
+  const server = await startListening([CLI, 'server', '--port', '0'], env);
+  const login = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark!' }) });
+  const { token } = (await login.json()) as { token: string };
+  const monitor = await fetch(`${server.url}/monitors`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'bench' }) });
+  const { monitorId } = (await monitor.json()) as { monitorId: string };
+  return { server, apiKey: created.apiKey as string, monitorId };
+}
+
+function print(rows: Figures[], bare: Figures): void {
+  console.log(`\nPOST /ping/:id/success, ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up`);
+  console.log('target'.padEnd(22) + 'pings/s'.padStart(10) + 'p50 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'errors'.padStart(8) + 'ours/bare'.padStart(11));
+  for (const r of [bare, ...rows]) {
+    const ratio = r === bare ? '' : (r.rps / bare.rps).toFixed(2);
+    console.log(r.label.padEnd(22) + r.rps.toFixed(0).padStart(10) + String(r.p50).padStart(9) + String(r.p99).padStart(9) + String(r.errors).padStart(8) + ratio.padStart(11));
+  }
+}
+
+async function main(): Promise<void> {
+  const rows: Figures[] = [];
+  const bareServer = await startListening([BARE], {});
+  const bare = await load('bare hapi', bareServer.url, 'none', 'mon_bare');
+  await bareServer.stop();
+
+  const dataDir = mkdtempSync(join(tmpdir(), 'pingmon-bench-'));
+  try {
+    const sqlite = await ours({ PINGMON_DATA_DIR: dataDir });
+    rows.push(await load('pingmon on SQLite', sqlite.server.url, sqlite.apiKey, sqlite.monitorId));
+    await sqlite.server.stop();
+
+    if (POSTGRES_URL) {
+      const schema = `bench_${randomBytes(4).toString('hex')}`;
+      try {
+        const pg = await ours({ PINGMON_DATA_DIR: dataDir, PINGMON_DATABASE_URL: POSTGRES_URL, PINGMON_DATABASE_SCHEMA: schema });
+        rows.push(await load('pingmon on PostgreSQL', pg.server.url, pg.apiKey, pg.monitorId));
+        await pg.server.stop();
+      } finally {
+        const admin = knexFactory({ client: 'pg', connection: POSTGRES_URL });
+        await admin.raw('drop schema if exists ?? cascade', [schema]);
+        await admin.destroy();
+      }
+    } else {
+      console.log('(PostgreSQL skipped: set PINGMON_TEST_DATABASE_URL or PINGMON_BENCH_DATABASE_URL)');
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  print(rows, bare);
+}
+
+await main();

@@ -5,6 +5,8 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { redactUrl } from '../config.js';
 import { migrate } from './migrate.js';
+import type { Sql } from './sql.js';
+import { knexSql } from './sql.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -13,6 +15,8 @@ export interface Database {
   readonly dialect: Dialect;
   /** Where the data lives, for messages: a file path or a redacted URL. */
   readonly location: string;
+  /** Plain SQL outside a transaction. */
+  readonly sql: Sql;
 }
 
 export class DatabaseUnavailableError extends Error {}
@@ -55,7 +59,7 @@ function openSqlite(dataDir: string): Database {
       },
     },
   });
-  return { knex, dialect: 'sqlite', location: filename };
+  return { knex, dialect: 'sqlite', location: filename, sql: knexSql(knex, 'sqlite') };
 }
 
 function openPostgres(url: string, schema: string | undefined): Database {
@@ -68,7 +72,7 @@ function openPostgres(url: string, schema: string | undefined): Database {
     // knex prints failed connection attempts with stack traces; openDatabase reports them in one line instead.
     log: { warn() {}, error() {}, deprecate() {}, debug() {} },
   });
-  return { knex, dialect: 'postgres', location: redactUrl(url) + (schema ? ` (schema ${schema})` : '') };
+  return { knex, dialect: 'postgres', location: redactUrl(url) + (schema ? ` (schema ${schema})` : ''), sql: knexSql(knex, 'postgres') };
 }
 
 async function createSchema(knex: Knex, schema: string): Promise<void> {

@@ -3,6 +3,7 @@ import type { Monitor } from '@pingmon/sdk';
 import { iso } from '../domain/runs.js';
 import type { CursorKey } from './cursor.js';
 import { ms } from './index.js';
+import type { Sql } from './sql.js';
 
 interface MonitorRow {
   id: string;
@@ -43,8 +44,11 @@ export async function insertMonitor(
   return toMonitor(row);
 }
 
-export async function findMonitor(knex: Knex, accountId: string, monitorId: string): Promise<MonitorRecord | undefined> {
-  const row = await knex<MonitorRow>('monitors').where({ id: monitorId, account_id: accountId }).first();
+export async function findMonitor(sql: Sql, accountId: string, monitorId: string): Promise<MonitorRecord | undefined> {
+  const [row] = await sql.rows<MonitorRow>(
+    'select id, account_id, name, created_at, last_opened_at from monitors where id = ? and account_id = ?',
+    [monitorId, accountId],
+  );
   return row && toMonitor(row);
 }
 
@@ -63,14 +67,20 @@ export async function listMonitors(
   return rows.map(toMonitor);
 }
 
+/** Whether the account has this monitor: all a ping needs to know, at the least cost. */
+export async function monitorExists(sql: Sql, accountId: string, monitorId: string): Promise<boolean> {
+  const rows = await sql.rows('select 1 as found from monitors where id = ? and account_id = ?', [monitorId, accountId]);
+  return rows.length === 1;
+}
+
 /**
  * Records that the monitor opens a run at `now`, unless it opened one less than `intervalMs` ago.
  * One conditional update, so concurrent pings on any number of servers let exactly one through.
  */
-export async function claimRunOpening(knex: Knex, monitorId: string, now: number, intervalMs: number): Promise<boolean> {
-  const updated = await knex('monitors')
-    .where({ id: monitorId })
-    .andWhere((q) => q.whereNull('last_opened_at').orWhere('last_opened_at', '<=', now - intervalMs))
-    .update({ last_opened_at: now });
+export async function claimRunOpening(sql: Sql, monitorId: string, now: number, intervalMs: number): Promise<boolean> {
+  const updated = await sql.changes(
+    'update monitors set last_opened_at = ? where id = ? and (last_opened_at is null or last_opened_at <= ?)',
+    [now, monitorId, now - intervalMs],
+  );
   return updated === 1;
 }

@@ -1,10 +1,11 @@
-import type { Knex } from 'knex';
 import type { PingAck, PingKind } from '@pingmon/sdk';
 import type { RunInput, RunRecord } from '../domain/runs.js';
 import { ackOf, finishedRun, newRun, rateDecision } from '../domain/runs.js';
 import { newId } from '../ids.js';
 import type { Database } from './index.js';
-import { claimRunOpening, findMonitor } from './monitors.js';
+import type { Sql } from './sql.js';
+import { inTransaction } from './sql.js';
+import { claimRunOpening, findMonitor, monitorExists } from './monitors.js';
 import { insertRunLog } from './run-logs.js';
 import { findLatestOpenRun, findRun, finishRun, insertRun } from './runs.js';
 
@@ -26,14 +27,13 @@ export type PingOutcome =
 
 /** Records one ping with DESIGN §5's run pairing, in one transaction. */
 export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome> {
-  return db.knex.transaction(async (trx) => {
-    const monitor = await findMonitor(trx, ping.accountId, ping.monitorId);
-    if (!monitor) return { kind: 'not_found' };
+  return inTransaction(db, async (trx) => {
+    if (!(await monitorExists(trx, ping.accountId, ping.monitorId))) return { kind: 'not_found' };
     if (ping.runId !== undefined) {
       const existing = await findRun(trx, ping.accountId, ping.monitorId, ping.runId);
       if (existing) return settle(trx, existing, ping);
     } else if (ping.kind !== 'start') {
-      const open = await findLatestOpenRun(trx, ping.monitorId, db.dialect === 'postgres');
+      const open = await findLatestOpenRun(trx, ping.monitorId);
       if (open) return finish(trx, open, ping);
     }
     return openRun(trx, ping);
@@ -41,12 +41,12 @@ export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome>
 }
 
 /** A ping naming a run that exists: a result finishes it if it is running, anything else is a replay. */
-async function settle(trx: Knex.Transaction, run: RunRecord, ping: Ping): Promise<PingOutcome> {
+async function settle(trx: Sql, run: RunRecord, ping: Ping): Promise<PingOutcome> {
   if (ping.kind === 'start' || run.status !== 'running') return replay(run);
   return finish(trx, run, ping);
 }
 
-async function finish(trx: Knex.Transaction, run: RunRecord, ping: Ping): Promise<PingOutcome> {
+async function finish(trx: Sql, run: RunRecord, ping: Ping): Promise<PingOutcome> {
   const finished = finishedRun(run, ping.kind, ping.input, ping.now);
   if (!(await finishRun(trx, finished))) {
     const current = await findRun(trx, ping.accountId, ping.monitorId, run.runId);
@@ -56,7 +56,7 @@ async function finish(trx: Knex.Transaction, run: RunRecord, ping: Ping): Promis
   return { kind: 'recorded', ack: ackOf(finished), run: finished, changed: true };
 }
 
-async function openRun(trx: Knex.Transaction, ping: Ping): Promise<PingOutcome> {
+async function openRun(trx: Sql, ping: Ping): Promise<PingOutcome> {
   const { accountId, monitorId, now, intervalMs } = ping;
   if (intervalMs > 0 && !(await claimRunOpening(trx, monitorId, now, intervalMs))) {
     // A concurrent ping may have just created this very run: then this one is a replay, never limited.

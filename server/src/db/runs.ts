@@ -1,8 +1,8 @@
-import type { Knex } from 'knex';
 import type { Run, RunStatus } from '@pingmon/sdk';
 import type { RunRecord } from '../domain/runs.js';
 import { iso } from '../domain/runs.js';
 import { ms } from './index.js';
+import type { Sql } from './sql.js';
 
 interface RunRow {
   monitor_id: string;
@@ -61,8 +61,10 @@ export function publicRun(run: RunRecord): Run {
   };
 }
 
-export async function findRun(knex: Knex, accountId: string, monitorId: string, runId: string): Promise<RunRecord | undefined> {
-  const row = await knex<RunRow>('runs').where({ account_id: accountId, monitor_id: monitorId, id: runId }).first();
+const COLUMNS = 'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log';
+
+export async function findRun(sql: Sql, accountId: string, monitorId: string, runId: string): Promise<RunRecord | undefined> {
+  const [row] = await sql.rows<RunRow>(`select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`, [accountId, monitorId, runId]);
   return row && toRecord(row);
 }
 
@@ -70,33 +72,30 @@ export async function findRun(knex: Knex, accountId: string, monitorId: string, 
  * The monitor's most recently started run that is still running. On PostgreSQL the row is locked and
  * rows locked by concurrent pings are skipped, so two results never finish the same run.
  */
-export async function findLatestOpenRun(trx: Knex.Transaction, monitorId: string, lockRows: boolean): Promise<RunRecord | undefined> {
-  const query = trx<RunRow>('runs')
-    .where({ monitor_id: monitorId, status: 'running' })
-    .orderBy([{ column: 'started_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .first();
-  if (lockRows) query.forUpdate().skipLocked();
-  const row = await query;
+export async function findLatestOpenRun(sql: Sql, monitorId: string): Promise<RunRecord | undefined> {
+  const lock = sql.dialect === 'postgres' ? ' for update skip locked' : '';
+  const [row] = await sql.rows<RunRow>(
+    `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' order by started_at desc, id desc limit 1${lock}`,
+    [monitorId],
+  );
   return row && toRecord(row);
 }
 
 /** Inserts a run unless one with its id exists on the monitor; true when inserted. */
-export async function insertRun(knex: Knex, run: RunRecord): Promise<boolean> {
-  const inserted = await knex('runs').insert(toRow(run)).onConflict(['monitor_id', 'id']).ignore().returning('id');
-  return inserted.length === 1;
+export async function insertRun(sql: Sql, run: RunRecord): Promise<boolean> {
+  const r = toRow(run);
+  const inserted = await sql.changes(
+    `insert into runs (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, id) do nothing`,
+    [r.monitor_id, r.id, r.account_id, r.status, r.started_at, r.finished_at, r.duration_ms, r.meta, r.error_message, r.has_log],
+  );
+  return inserted === 1;
 }
 
 /** Finishes a run that is still running; false when another ping finished it first. */
-export async function finishRun(knex: Knex, run: RunRecord): Promise<boolean> {
-  const updated = await knex('runs')
-    .where({ monitor_id: run.monitorId, id: run.runId, status: 'running' })
-    .update({
-      status: run.status,
-      finished_at: run.finishedAt,
-      duration_ms: run.durationMs,
-      meta: JSON.stringify(run.meta),
-      error_message: run.errorMessage,
-      has_log: run.hasLog,
-    });
+export async function finishRun(sql: Sql, run: RunRecord): Promise<boolean> {
+  const updated = await sql.changes(
+    "update runs set status = ?, finished_at = ?, duration_ms = ?, meta = ?, error_message = ?, has_log = ? where monitor_id = ? and id = ? and status = 'running'",
+    [run.status, run.finishedAt, run.durationMs, JSON.stringify(run.meta), run.errorMessage, run.hasLog, run.monitorId, run.runId],
+  );
   return updated === 1;
 }

@@ -12,8 +12,8 @@ export function logRoutes(ctx: RouteContext): ServerRoute[] {
 
 async function log(ctx: RouteContext, request: Request): Promise<LogResult> {
   const { monitorId, runId } = request.params as { monitorId: string; runId: string };
-  const run = await findRun(ctx.db.knex, userOf(request).accountId, monitorId, runId);
+  const run = await findRun(ctx.db.sql, userOf(request).accountId, monitorId, runId);
   if (!run) throw apiError(404, 'run_not_found', `No run ${runId} on monitor ${monitorId} in your account.`);
-  const content = run.hasLog ? await findRunLog(ctx.db.knex, monitorId, runId) : undefined;
+  const content = run.hasLog ? await findRunLog(ctx.db.sql, monitorId, runId) : undefined;
   return content === undefined ? { hasLog: false, content: null } : { hasLog: true, content };
 }

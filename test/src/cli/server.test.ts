@@ -75,7 +75,7 @@ for (const kind of DATABASE_KINDS) {
           t.notOk(result.stderr.includes(secret), 'stderr has no secret');
         }
         const first = JSON.parse(lines[0]!);
-        t.match(first.req, { method: 'POST', path: '/api/v1/auth/login' });
+        t.match(first.msg, /^POST \/api\/v1\/auth\/login 200 \d+ms 127\.0\.0\.1$/);
         t.equal(first.res.statusCode, 200);
       });
     });

@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+export const CLI = fileURLToPath(new URL('../../cli/bin/run.js', import.meta.url));
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Starts a node script that prints "… listening on <url>" and keeps draining its output. */
+export function startListening(args: string[], env: Record<string, string>): Promise<Started> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onData = (d: Buffer) => {
+      out += d.toString();
+      const match = /listening on (\S+)/.exec(out);
+      if (!match) return;
+      child.stdout!.off('data', onData);
+      child.stdout!.resume(); // request logs keep flowing; drain them
+      resolve({
+        child,
+        url: match[1]!,
+        stop: () => new Promise((done) => {
+          child.once('exit', () => done());
+          child.kill('SIGTERM');
+        }),
+      });
+    };
+    child.stdout!.on('data', onData);
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${stderr}`)));
+  });
+}
+
+export function runCli(args: string[], env: Record<string, string>): Promise<string> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`pingmon ${args.join(' ')} exited with ${code}`))));
+  });
+}
