@@ -92,18 +92,21 @@ function apiKeyOf(request: Request): string | undefined {
   return bearerOf(request);
 }
 
-/** API key lookups are cached for a few seconds (DESIGN §3): a revoked key stops working within that time. */
+/**
+ * API key lookups are cached for a few seconds (DESIGN §3): a revoked key stops working within that time.
+ * The cache lives in memory and is keyed by the key as presented, which saves hashing it on every ping;
+ * only the hash ever reaches the database.
+ */
 function grantCache(db: Database, ttlMs: number): (key: string) => Promise<ApiKeyGrant | undefined> {
   const cache = new Map<string, { grant: ApiKeyGrant; expiresAt: number }>();
   return async (key) => {
-    const hash = hashApiKey(key);
     const now = Date.now();
-    const hit = cache.get(hash);
+    const hit = cache.get(key);
     if (hit && hit.expiresAt > now) return hit.grant;
-    const grant = await findApiKeyGrant(db.knex, hash);
+    const grant = await findApiKeyGrant(db.knex, hashApiKey(key));
     if (cache.size >= 10_000) cache.clear();
-    if (grant && ttlMs > 0) cache.set(hash, { grant, expiresAt: now + ttlMs });
-    else cache.delete(hash);
+    if (grant && ttlMs > 0) cache.set(key, { grant, expiresAt: now + ttlMs });
+    else cache.delete(key);
     return grant;
   };
 }

@@ -62,9 +62,13 @@ export function publicRun(run: RunRecord): Run {
 }
 
 const COLUMNS = 'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log';
+// Built once: the SQLite statement cache is keyed by the text.
+const FIND_RUN = `select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`;
+const FIND_OPEN_RUN = `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' order by started_at desc, id desc limit 1`;
+const INSERT_RUN = `insert into runs (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, id) do nothing`;
 
 export async function findRun(sql: Sql, accountId: string, monitorId: string, runId: string): Promise<RunRecord | undefined> {
-  const [row] = await sql.rows<RunRow>(`select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`, [accountId, monitorId, runId]);
+  const [row] = await sql.rows<RunRow>(FIND_RUN, [accountId, monitorId, runId]);
   return row && toRecord(row);
 }
 
@@ -73,11 +77,8 @@ export async function findRun(sql: Sql, accountId: string, monitorId: string, ru
  * rows locked by concurrent pings are skipped, so two results never finish the same run.
  */
 export async function findLatestOpenRun(sql: Sql, monitorId: string): Promise<RunRecord | undefined> {
-  const lock = sql.dialect === 'postgres' ? ' for update skip locked' : '';
-  const [row] = await sql.rows<RunRow>(
-    `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' order by started_at desc, id desc limit 1${lock}`,
-    [monitorId],
-  );
+  const query = sql.dialect === 'postgres' ? `${FIND_OPEN_RUN} for update skip locked` : FIND_OPEN_RUN;
+  const [row] = await sql.rows<RunRow>(query, [monitorId]);
   return row && toRecord(row);
 }
 
@@ -85,7 +86,7 @@ export async function findLatestOpenRun(sql: Sql, monitorId: string): Promise<Ru
 export async function insertRun(sql: Sql, run: RunRecord): Promise<boolean> {
   const r = toRow(run);
   const inserted = await sql.changes(
-    `insert into runs (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, id) do nothing`,
+    INSERT_RUN,
     [r.monitor_id, r.id, r.account_id, r.status, r.started_at, r.finished_at, r.duration_ms, r.meta, r.error_message, r.has_log],
   );
   return inserted === 1;

@@ -50,25 +50,31 @@ export interface RunInput {
 
 /** A run opened by a ping at `now`: running for a start, already finished (no duration) for a result. */
 export function newRun(ids: { accountId: string; monitorId: string; runId: string }, kind: PingKind, input: RunInput, now: number): RunRecord {
-  const opened: RunRecord = {
-    ...ids,
-    status: 'running',
+  const finished = kind !== 'start';
+  const failed = kind === 'fail';
+  return {
+    runId: ids.runId,
+    monitorId: ids.monitorId,
+    accountId: ids.accountId,
+    status: statusOf(kind),
     startedAt: now,
-    finishedAt: null,
+    finishedAt: finished ? now : null,
     durationMs: null,
-    meta: {},
-    errorMessage: null,
-    hasLog: false,
+    meta: (finished && input.meta) || {},
+    errorMessage: failed ? input.errorMessage ?? null : null,
+    hasLog: failed && Boolean(input.logOutput),
   };
-  return kind === 'start' ? opened : { ...finishedRun(opened, kind, input, now), durationMs: null };
 }
 
 /** `run` finished by a success or fail ping at `now`. */
 export function finishedRun(run: RunRecord, kind: PingKind, input: RunInput, now: number): RunRecord {
   const failed = kind === 'fail';
   return {
-    ...run,
+    runId: run.runId,
+    monitorId: run.monitorId,
+    accountId: run.accountId,
     status: statusOf(kind),
+    startedAt: run.startedAt,
     finishedAt: now,
     durationMs: Math.max(0, now - run.startedAt),
     meta: input.meta ?? run.meta,
