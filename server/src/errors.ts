@@ -7,6 +7,11 @@ export function apiError(statusCode: number, code: string, message: string, extr
   return new Boom.Boom(message, { statusCode, data: { code, ...extra } });
 }
 
+/** "Wait 1 second" / "Wait 30 seconds". */
+export function waitFor(seconds: number): string {
+  return `Wait ${seconds} second${seconds === 1 ? '' : 's'}`;
+}
+
 const DEFAULT_CODES: Record<number, string> = {
   400: 'bad_request',
   401: 'unauthorized',

@@ -1,6 +1,6 @@
 import type { PingAck, PingKind } from '@pingmon/sdk';
 import type { RunInput, RunRecord } from '../domain/runs.js';
-import { ackOf, finishedRun, newRun, rateDecision } from '../domain/runs.js';
+import { ackOf, enforcedIntervalMs, finishedRun, newRun, rateDecision } from '../domain/runs.js';
 import { newId } from '../ids.js';
 import type { Database } from './index.js';
 import type { Sql } from './sql.js';
@@ -58,7 +58,7 @@ async function finish(trx: Sql, run: RunRecord, ping: Ping): Promise<PingOutcome
 
 async function openRun(trx: Sql, ping: Ping): Promise<PingOutcome> {
   const { accountId, monitorId, now, intervalMs } = ping;
-  if (intervalMs > 0 && !(await claimRunOpening(trx, monitorId, now, intervalMs))) {
+  if (intervalMs > 0 && !(await claimRunOpening(trx, monitorId, now, enforcedIntervalMs(intervalMs)))) {
     // A concurrent ping may have just created this very run: then this one is a replay, never limited.
     const existing = ping.runId === undefined ? undefined : await findRun(trx, accountId, monitorId, ping.runId);
     if (existing) return settle(trx, existing, ping);

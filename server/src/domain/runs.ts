@@ -35,10 +35,19 @@ export function ackOf(run: RunRecord): PingAck {
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 
+/**
+ * The gap actually enforced between two run openings: the plan's interval less a tolerance of 10%
+ * (at most 5 s), so that a job scheduled exactly once per interval is never refused for cron's jitter.
+ */
+export function enforcedIntervalMs(intervalMs: number): number {
+  return intervalMs - Math.min(5_000, Math.floor(intervalMs / 10));
+}
+
 /** Whether a monitor whose last run opened at `lastOpenedAt` may open another at `now`. */
 export function rateDecision(lastOpenedAt: number | null, intervalMs: number, now: number): RateDecision {
-  if (intervalMs <= 0 || lastOpenedAt === null || now - lastOpenedAt >= intervalMs) return { allowed: true };
-  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((lastOpenedAt + intervalMs - now) / 1000)) };
+  const gap = enforcedIntervalMs(intervalMs);
+  if (gap <= 0 || lastOpenedAt === null || now - lastOpenedAt >= gap) return { allowed: true };
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((lastOpenedAt + gap - now) / 1000)) };
 }
 
 /** What a ping sends besides its kind, after validation. */

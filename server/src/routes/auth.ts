@@ -3,16 +3,17 @@ import type { Request, ServerRoute } from '@hapi/hapi';
 import type { LoginRequest, LoginResponse } from '@pingmon/sdk';
 import { issueUserToken } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
-import { clearLoginFailures, findLoginFailures, recordLoginFailure } from '../db/login-failures.js';
+import { clearLoginAttempts, countLoginAttempt } from '../db/login-attempts.js';
 import { findUserByEmail } from '../db/users.js';
 import { iso } from '../domain/runs.js';
-import { apiError } from '../errors.js';
+import { apiError, waitFor } from '../errors.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../secrets.js';
 import type { RouteContext } from './context.js';
 import { invalidRequest } from './validation.js';
 
-const MAX_FAILURES = 5;
-const FAILURE_WINDOW_MS = 15 * 60_000;
+/** Attempts one email may make from one address per window; a successful login resets the count. */
+const MAX_ATTEMPTS = 5;
+const WINDOW_MS = 15 * 60_000;
 
 export function authRoutes(ctx: RouteContext): ServerRoute[] {
   return [{
@@ -24,27 +25,26 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
         payload: Joi.object({ email: Joi.string().trim().max(254).required(), password: Joi.string().max(1024).required() }).options({ stripUnknown: true }),
         failAction: invalidRequest,
       },
-      handler: (request: Request) => login(ctx, request.payload as LoginRequest),
+      handler: (request: Request) => login(ctx, request.payload as LoginRequest, request.info.remoteAddress),
     },
   }];
 }
 
-async function login(ctx: RouteContext, input: LoginRequest): Promise<LoginResponse> {
+async function login(ctx: RouteContext, input: LoginRequest, address: string): Promise<LoginResponse> {
   const now = Date.now();
   const email = input.email.toLowerCase();
-  const failures = await findLoginFailures(ctx.db.knex, email);
-  if (failures && failures.failures >= MAX_FAILURES && now - failures.firstFailedAt < FAILURE_WINDOW_MS) {
-    const retryAfter = Math.ceil((failures.firstFailedAt + FAILURE_WINDOW_MS - now) / 1000);
-    throw apiError(429, 'too_many_login_attempts', `Too many failed logins for ${email}. Wait ${retryAfter} seconds before trying again.`, { retryAfter });
+  const key = `${email} ${address}`;
+  // Counted before the password is checked, so parallel guesses are counted too.
+  const attempt = await countLoginAttempt(ctx.db.knex, key, now, WINDOW_MS);
+  if (attempt.attempts > MAX_ATTEMPTS) {
+    const retryAfter = Math.max(1, Math.ceil((attempt.windowStartedAt + WINDOW_MS - now) / 1000));
+    throw apiError(429, 'too_many_login_attempts', `Too many failed logins for this email from your address. ${waitFor(retryAfter)} before trying again.`, { retryAfter });
   }
   const record = await findUserByEmail(ctx.db.knex, email);
   // An unknown email costs as much time as a wrong password, so timing does not tell which emails exist.
   const valid = await verifyPassword(input.password, record?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!record || !valid) {
-    await recordLoginFailure(ctx.db.knex, email, now, FAILURE_WINDOW_MS);
-    throw apiError(401, 'invalid_credentials', 'Wrong email or password.');
-  }
-  if (failures) await clearLoginFailures(ctx.db.knex, email);
+  if (!record || !valid) throw apiError(401, 'invalid_credentials', 'Wrong email or password.');
+  await clearLoginAttempts(ctx.db.knex, key);
   const account = await findAccount(ctx.db.knex, record.accountId);
   if (!account) throw new Error(`user ${record.user.userId} has no account`);
   const { token, expiresAt } = issueUserToken(ctx.jwtSecret, { userId: record.user.userId, accountId: account.accountId }, now, ctx.config.tokenTtlSeconds);

@@ -11,7 +11,7 @@ import { invalidRequest } from './validation.js';
 
 export const pageQuery = Joi.object({
   limit: Joi.number().integer().min(1).max(200).default(50),
-  cursor: Joi.string().max(200),
+  cursor: Joi.string().max(200).allow(''),
 });
 
 export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
@@ -19,7 +19,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'GET',
       path: '/monitors',
-      options: { validate: { query: pageQuery, failAction: invalidRequest } },
+      options: { validate: { query: pageQuery, options: { allowUnknown: true }, failAction: invalidRequest } },
       handler: (request: Request) => list(ctx, request),
     },
     {

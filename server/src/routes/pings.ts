@@ -3,7 +3,7 @@ import type { PingKind, PingResponse } from '@pingmon/sdk';
 import { grantOf } from '../auth.js';
 import { recordPing } from '../db/pings.js';
 import { parsePingBody } from '../domain/ping-body.js';
-import { apiError } from '../errors.js';
+import { apiError, waitFor } from '../errors.js';
 import type { RouteContext } from './context.js';
 
 const KINDS: readonly PingKind[] = ['start', 'success', 'fail'];
@@ -36,7 +36,7 @@ async function ping(ctx: RouteContext, kind: PingKind, request: Request): Promis
   if (outcome.kind === 'rate_limited') {
     const seconds = outcome.retryAfterSeconds;
     throw apiError(429, 'rate_limited',
-      `This monitor opened a run less than ${intervalMs / 1000} seconds ago, the minimum interval of the ${grant.plan} plan. Wait ${seconds} seconds before sending the next ping.`,
+      `This monitor opened a run less than ${intervalMs / 1000} seconds ago, the minimum interval of the ${grant.plan} plan. ${waitFor(seconds)} before sending the next ping.`,
       { retryAfter: seconds });
   }
   return { success: true, data: outcome.ack };

@@ -1,7 +1,7 @@
 import t from 'tap';
 import { truncate } from '@pingmon/sdk';
 import { parsePingBody } from '@pingmon/server/domain/ping-body.js';
-import { rateDecision, newRun, finishedRun } from '@pingmon/server/domain/runs.js';
+import { enforcedIntervalMs, rateDecision, newRun, finishedRun } from '@pingmon/server/domain/runs.js';
 
 t.test('truncate keeps the first characters and never splits a surrogate pair', async (t) => {
   const cases: Array<[string, number, string]> = [
@@ -30,11 +30,17 @@ t.test('rateDecision', async (t) => {
     [null, 60_000, 1_000, { allowed: true }],
     [0, 0, 0, { allowed: true }],
     [1_000, 60_000, 61_000, { allowed: true }],
-    [1_000, 60_000, 60_999, { allowed: false, retryAfterSeconds: 1 }],
-    [1_000, 60_000, 1_001, { allowed: false, retryAfterSeconds: 60 }],
-    [1_000, 60_000, 31_500, { allowed: false, retryAfterSeconds: 30 }],
+    [1_000, 60_000, 56_000, { allowed: true }, ],
+    [1_000, 60_000, 55_999, { allowed: false, retryAfterSeconds: 1 }],
+    [1_000, 60_000, 1_001, { allowed: false, retryAfterSeconds: 55 }],
+    [1_000, 60_000, 31_500, { allowed: false, retryAfterSeconds: 25 }],
   ];
   for (const [last, interval, now, expected] of cases) t.same(rateDecision(last, interval, now), expected, `${last}+${interval} at ${now}`);
+});
+
+t.test('the enforced interval forgives 10% of jitter, at most 5 s', async (t) => {
+  const cases: Array<[number, number]> = [[0, 0], [1_000, 900], [10_000, 9_000], [60_000, 55_000], [600_000, 595_000]];
+  for (const [interval, gap] of cases) t.equal(enforcedIntervalMs(interval), gap, `${interval} ms`);
 });
 
 t.test('newRun and finishedRun', async (t) => {

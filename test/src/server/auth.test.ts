@@ -62,6 +62,13 @@ for (const kind of DATABASE_KINDS) {
       t.equal(other.status, 200, 'other users are not affected');
     });
 
+    t.test('a burst of parallel guesses is counted too', async (t) => {
+      const victim = await api.account();
+      const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => api.request('/auth/login', { body: { email: victim.email, password: `guess-${i}-guess` } })));
+      const statuses = replies.map((r) => r.status).sort();
+      t.same(statuses, [...Array(5).fill(401), ...Array(7).fill(429)]);
+    });
+
     t.test('user-token endpoints refuse API keys with a message saying a user token is required', async (t) => {
       for (const headers of [{ 'x-api-key': account.apiKey }, { authorization: `Bearer ${account.apiKey}` }] as Array<Record<string, string>>) {
         const reply = await api.request('/me', { headers });

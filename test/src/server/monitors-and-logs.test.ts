@@ -43,8 +43,13 @@ for (const kind of DATABASE_KINDS) {
       const bad = await api.request('/monitors?cursor=bogus', { token: owner.token });
       t.equal(bad.status, 400);
       t.equal(bad.body.code, 'invalid_cursor');
+      const empty = await api.request('/monitors?cursor=', { token: owner.token });
+      t.equal(empty.body.code, 'invalid_cursor');
       const tooMany = await api.request('/monitors?limit=1000', { token: owner.token });
       t.equal(tooMany.status, 400);
+      t.match(tooMany.body.message, /limit/);
+      const unknown = await api.request('/monitors?sort=name', { token: owner.token });
+      t.equal(unknown.status, 200, 'unknown query parameters are ignored');
     });
 
     t.test('accounts never see each other\'s monitors', async (t) => {

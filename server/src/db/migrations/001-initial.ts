@@ -29,10 +29,11 @@ export async function up(knex: Knex): Promise<void> {
     t.bigInteger('revoked_at').nullable();
     t.index(['account_id']);
   });
-  await knex.schema.createTable('login_failures', (t) => {
-    t.string('email', 254).primary();
-    t.integer('failures').notNullable();
-    t.bigInteger('first_failed_at').notNullable();
+  await knex.schema.createTable('login_attempts', (t) => {
+    // email and client address: a stranger's failures never lock the owner out from elsewhere.
+    t.string('key', 320).primary();
+    t.integer('attempts').notNullable();
+    t.bigInteger('window_started_at').notNullable();
   });
   await knex.schema.createTable('monitors', (t) => {
     t.string('id', 32).primary();
@@ -70,7 +71,7 @@ export async function up(knex: Knex): Promise<void> {
 }
 
 export async function down(knex: Knex): Promise<void> {
-  for (const table of ['run_logs', 'runs', 'monitors', 'login_failures', 'api_keys', 'users', 'accounts', 'settings']) {
+  for (const table of ['run_logs', 'runs', 'monitors', 'login_attempts', 'api_keys', 'users', 'accounts', 'settings']) {
     await knex.schema.dropTableIfExists(table);
   }
 }
