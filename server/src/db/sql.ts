@@ -102,12 +102,16 @@ class GroupCommitter {
   }
 
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue;
-      this.queue = [];
-      await this.commit(batch);
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        await this.commit(batch).catch((err: unknown) => batch.forEach((work) => work.reject(err)));
+      }
+    } finally {
+      // Never left marked as running: every later ping would wait for a drain that never comes.
+      this.running = false;
     }
-    this.running = false;
   }
 
   private async commit(batch: Work[]): Promise<void> {
