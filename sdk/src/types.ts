@@ -78,11 +78,56 @@ export interface Monitor {
   monitorId: string;
   name: string;
   createdAt: string;
+  /** The most recently started run, or null before the first ping. */
+  lastRun: LastRun | null;
 }
 
 export interface MonitorList {
   monitors: Monitor[];
   nextCursor: string | null;
+}
+
+export interface RunList {
+  runs: Run[];
+  nextCursor: string | null;
+}
+
+export interface UpdateMonitorRequest {
+  name?: string;
+}
+
+export interface ApiKey {
+  keyId: string;
+  name: string;
+  /** The first characters of the key, to tell keys apart. */
+  prefix: string;
+  createdAt: string;
+  revokedAt: string | null;
+}
+
+/** A key as answered once, at creation: the only time `key` is shown. */
+export interface CreatedApiKey extends ApiKey {
+  key: string;
+}
+
+export interface ApiKeyList {
+  apiKeys: ApiKey[];
+  nextCursor: string | null;
+}
+
+export interface CreateApiKeyRequest {
+  name: string;
+}
+
+export interface ListRunsQuery {
+  status?: RunStatus;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
 }
 
 export interface User {

@@ -1,4 +1,4 @@
-import type { Plan } from '@pingmon/sdk';
+import type { Plan } from '@pingmon/sdk/wire';
 import { insertAccount } from './db/accounts.js';
 import { insertApiKey } from './db/api-keys.js';
 import type { Database } from './db/index.js';

@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import type { Plan } from '@pingmon/sdk';
+import type { Plan } from '@pingmon/sdk/wire';
 
 export interface Config {
   readonly host: string;

@@ -1,6 +1,6 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
-import type { ErrorBody } from '@pingmon/sdk';
+import type { ErrorBody } from '@pingmon/sdk/wire';
 
 /** A Boom error carrying the stable machine `code` of DESIGN §4. */
 export function apiError(statusCode: number, code: string, message: string, extra: Record<string, unknown> = {}): Boom.Boom {

@@ -11,10 +11,11 @@ import { registerErrorShape } from './errors.js';
 import { authRoutes } from './routes/auth.js';
 import type { RouteContext } from './routes/context.js';
 import { healthRoutes } from './routes/health.js';
-import { logRoutes } from './routes/logs.js';
 import { meRoutes } from './routes/me.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/pings.js';
+import { runRoutes } from './routes/runs.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
 import { newJwtSecret } from './secrets.js';
 
 export const API_PREFIX = '/api/v1';
@@ -57,7 +58,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     {
       name: 'pingmon-api',
       register: (api: Server) => {
-        api.route([...healthRoutes(ctx), ...pingRoutes(ctx), ...authRoutes(ctx), ...meRoutes(ctx), ...monitorRoutes(ctx), ...logRoutes(ctx)]);
+        api.route([...healthRoutes(ctx), ...pingRoutes(ctx), ...authRoutes(ctx), ...meRoutes(ctx), ...monitorRoutes(ctx), ...runRoutes(ctx), ...apiKeyRoutes(ctx)]);
       },
     },
     { routes: { prefix: API_PREFIX } },

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Account, Plan } from '@pingmon/sdk';
+import type { Account, Plan } from '@pingmon/sdk/wire';
 import { iso } from '../domain/runs.js';
 import { ms } from './index.js';
 

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import type { Monitor } from '@pingmon/sdk';
+import type { LastRun, Monitor } from '@pingmon/sdk/wire';
 import { iso } from '../domain/runs.js';
 import type { CursorKey } from './cursor.js';
 import { ms } from './index.js';
@@ -13,7 +13,7 @@ interface MonitorRow {
   last_opened_at: number | string | null;
 }
 
-export interface MonitorRecord extends Monitor {
+export interface MonitorRecord extends Omit<Monitor, 'lastRun'> {
   accountId: string;
   createdAtMs: number;
   lastOpenedAt: number | null;
@@ -31,8 +31,8 @@ function toMonitor(row: MonitorRow): MonitorRecord {
   };
 }
 
-export function publicMonitor(monitor: MonitorRecord): Monitor {
-  return { monitorId: monitor.monitorId, name: monitor.name, createdAt: monitor.createdAt };
+export function publicMonitor(monitor: MonitorRecord, lastRun: LastRun | null): Monitor {
+  return { monitorId: monitor.monitorId, name: monitor.name, createdAt: monitor.createdAt, lastRun };
 }
 
 export async function insertMonitor(
@@ -50,6 +50,23 @@ export async function findMonitor(sql: Sql, accountId: string, monitorId: string
     [monitorId, accountId],
   );
   return row && toMonitor(row);
+}
+
+export async function renameMonitor(knex: Knex, accountId: string, monitorId: string, name: string): Promise<boolean> {
+  const updated = await knex('monitors').where({ id: monitorId, account_id: accountId }).update({ name });
+  return updated === 1;
+}
+
+/** Deletes a monitor with all its runs and their logs, in one transaction; false when there was none. */
+export async function deleteMonitor(knex: Knex, accountId: string, monitorId: string): Promise<boolean> {
+  return knex.transaction(async (trx) => {
+    const owned = await trx('monitors').where({ id: monitorId, account_id: accountId }).first('id');
+    if (!owned) return false;
+    await trx('run_logs').where({ monitor_id: monitorId }).delete();
+    await trx('runs').where({ monitor_id: monitorId }).delete();
+    await trx('monitors').where({ id: monitorId }).delete();
+    return true;
+  });
 }
 
 /** A page of the account's monitors, newest first, starting after `after`. */

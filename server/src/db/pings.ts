@@ -1,4 +1,4 @@
-import type { PingAck, PingKind } from '@pingmon/sdk';
+import type { PingAck, PingKind } from '@pingmon/sdk/wire';
 import type { RunInput, RunRecord } from '../domain/runs.js';
 import { ackOf, enforcedIntervalMs, finishedRun, newRun, rateDecision } from '../domain/runs.js';
 import { newId } from '../ids.js';

@@ -1,8 +1,9 @@
-import type { Run, RunStatus } from '@pingmon/sdk';
+import type { LastRun, Run, RunStatus } from '@pingmon/sdk/wire';
 import type { RunRecord } from '../domain/runs.js';
 import { iso } from '../domain/runs.js';
+import type { CursorKey } from './cursor.js';
 import { ms } from './index.js';
-import type { Sql } from './sql.js';
+import type { Sql, SqlParam } from './sql.js';
 
 interface RunRow {
   monitor_id: string;
@@ -99,4 +100,47 @@ export async function finishRun(sql: Sql, run: RunRecord): Promise<boolean> {
     [run.status, run.finishedAt, run.durationMs, JSON.stringify(run.meta), run.errorMessage, run.hasLog, run.monitorId, run.runId],
   );
   return updated === 1;
+}
+
+/** A page of a monitor's runs, newest first, after `after`; logs are never read here. */
+export async function listRuns(
+  sql: Sql,
+  accountId: string,
+  monitorId: string,
+  page: { limit: number; status?: RunStatus; after?: CursorKey },
+): Promise<RunRecord[]> {
+  const where = ['account_id = ?', 'monitor_id = ?'];
+  const params: SqlParam[] = [accountId, monitorId];
+  if (page.status) {
+    where.push('status = ?');
+    params.push(page.status);
+  }
+  if (page.after) {
+    where.push('(started_at < ? or (started_at = ? and id < ?))');
+    params.push(page.after.at, page.after.at, page.after.id);
+  }
+  const rows = await sql.rows<RunRow>(
+    `select ${COLUMNS} from runs where ${where.join(' and ')} order by started_at desc, id desc limit ?`,
+    [...params, page.limit],
+  );
+  return rows.map(toRecord);
+}
+
+/** The most recently started run of each monitor, for monitor lists (one query per page). */
+export async function findLastRuns(sql: Sql, monitorIds: readonly string[]): Promise<Map<string, LastRun>> {
+  const last = new Map<string, LastRun>();
+  if (monitorIds.length === 0) return last;
+  const marks = monitorIds.map(() => '?').join(', ');
+  const rows = await sql.rows<RunRow>(
+    `select ${COLUMNS} from runs r where r.monitor_id in (${marks})
+       and r.started_at = (select max(started_at) from runs r2 where r2.monitor_id = r.monitor_id)
+     order by r.id desc`,
+    monitorIds,
+  );
+  for (const row of rows) {
+    if (last.has(row.monitor_id)) continue;
+    const run = publicRun(toRecord(row));
+    last.set(row.monitor_id, { runId: run.runId, status: run.status, startedAt: run.startedAt, finishedAt: run.finishedAt, durationMs: run.durationMs });
+  }
+  return last;
 }

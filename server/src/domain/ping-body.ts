@@ -1,7 +1,7 @@
 import {
   ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, META_KEY_MAX_CHARS, META_MAX_KEYS, RUN_ID_PATTERN, truncate,
-} from '@pingmon/sdk';
-import type { Meta, PingKind } from '@pingmon/sdk';
+} from '@pingmon/sdk/wire';
+import type { Meta, PingKind } from '@pingmon/sdk/wire';
 
 /** A ping body after validation and truncation (DESIGN §5). */
 export interface PingInput {

@@ -1,4 +1,4 @@
-import type { PingAck, PingKind, RunStatus } from '@pingmon/sdk';
+import type { PingAck, PingKind, RunStatus } from '@pingmon/sdk/wire';
 
 /** A run as the server holds it; times are epoch milliseconds. */
 export interface RunRecord {

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
-import type { LoginRequest, LoginResponse } from '@pingmon/sdk';
+import type { LoginRequest, LoginResponse } from '@pingmon/sdk/wire';
 import { issueUserToken } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
 import { clearLoginAttempts, countLoginAttempt } from '../db/login-attempts.js';

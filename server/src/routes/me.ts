@@ -1,5 +1,5 @@
 import type { Request, ServerRoute } from '@hapi/hapi';
-import type { MeResponse } from '@pingmon/sdk';
+import type { MeResponse } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
 import { findUser } from '../db/users.js';

@@ -1,56 +1,93 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import type { CreateMonitorRequest, MonitorList } from '@pingmon/sdk';
+import type { CreateMonitorRequest, Monitor, MonitorList, UpdateMonitorRequest } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
-import { decodeCursor, encodeCursor } from '../db/cursor.js';
-import { insertMonitor, listMonitors, publicMonitor } from '../db/monitors.js';
+import type { MonitorRecord } from '../db/monitors.js';
+import { deleteMonitor, findMonitor, insertMonitor, listMonitors, publicMonitor, renameMonitor } from '../db/monitors.js';
+import { findLastRuns } from '../db/runs.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { RouteContext } from './context.js';
+import { pageOf, pageQuery, pageStart } from './pagination.js';
 import { invalidRequest } from './validation.js';
 
-export const pageQuery = Joi.object({
-  limit: Joi.number().integer().min(1).max(200).default(50),
-  cursor: Joi.string().max(200).allow(''),
-});
+const name = Joi.string().trim().min(1).max(200);
+const monitorPath = { path: '/monitors/{monitorId}', options: { validate: { params: Joi.object({ monitorId: Joi.string().max(64) }), failAction: invalidRequest } } };
 
 export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
   return [
     {
       method: 'GET',
       path: '/monitors',
-      options: { validate: { query: pageQuery, options: { allowUnknown: true }, failAction: invalidRequest } },
+      options: { validate: { query: Joi.object(pageQuery), options: { allowUnknown: true }, failAction: invalidRequest } },
       handler: (request: Request) => list(ctx, request),
     },
     {
       method: 'POST',
       path: '/monitors',
       options: {
-        validate: {
-          payload: Joi.object({ name: Joi.string().trim().min(1).max(200).required() }).options({ stripUnknown: true }),
-          failAction: invalidRequest,
-        },
+        validate: { payload: Joi.object({ name: name.required() }).options({ stripUnknown: true }), failAction: invalidRequest },
       },
       handler: (request: Request, h: ResponseToolkit) => create(ctx, request, h),
     },
+    { method: 'GET', ...monitorPath, handler: (request: Request) => show(ctx, request) },
+    {
+      method: 'PATCH',
+      path: monitorPath.path,
+      options: {
+        validate: { payload: Joi.object({ name }).options({ stripUnknown: true }), failAction: invalidRequest },
+      },
+      handler: (request: Request) => update(ctx, request),
+    },
+    { method: 'DELETE', ...monitorPath, handler: (request: Request, h: ResponseToolkit) => remove(ctx, request, h) },
   ];
+}
+
+/** The account's monitor, or a 404 that looks the same whether it does not exist or is another account's. */
+export async function requireMonitor(ctx: RouteContext, accountId: string, monitorId: string): Promise<MonitorRecord> {
+  const monitor = await findMonitor(ctx.db.sql, accountId, monitorId);
+  if (!monitor) throw apiError(404, 'monitor_not_found', `No monitor ${monitorId} in your account.`);
+  return monitor;
+}
+
+async function withLastRuns(ctx: RouteContext, monitors: MonitorRecord[]): Promise<Monitor[]> {
+  const last = await findLastRuns(ctx.db.sql, monitors.map((m) => m.monitorId));
+  return monitors.map((m) => publicMonitor(m, last.get(m.monitorId) ?? null));
 }
 
 async function list(ctx: RouteContext, request: Request): Promise<MonitorList> {
   const { limit, cursor } = request.query as { limit: number; cursor?: string };
-  const after = cursor === undefined ? undefined : decodeCursor(cursor);
-  if (cursor !== undefined && !after) throw apiError(400, 'invalid_cursor', 'cursor is not one this server gave out. Pass nextCursor from the previous page unchanged.');
-  const monitors = await listMonitors(ctx.db.knex, userOf(request).accountId, { limit: limit + 1, after });
-  const page = monitors.slice(0, limit);
-  const last = page.at(-1);
-  return {
-    monitors: page.map(publicMonitor),
-    nextCursor: monitors.length > limit && last ? encodeCursor({ at: last.createdAtMs, id: last.monitorId }) : null,
-  };
+  const fetched = await listMonitors(ctx.db.knex, userOf(request).accountId, { limit: limit + 1, after: pageStart(cursor) });
+  const page = pageOf(fetched, limit, (m) => ({ at: m.createdAtMs, id: m.monitorId }));
+  return { monitors: await withLastRuns(ctx, page.items), nextCursor: page.nextCursor };
 }
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
-  const { name } = request.payload as CreateMonitorRequest;
-  const monitor = await insertMonitor(ctx.db.knex, { monitorId: newId('mon'), accountId: userOf(request).accountId, name, now: Date.now() });
-  return h.response(publicMonitor(monitor)).code(201);
+  const { name: monitorName } = request.payload as CreateMonitorRequest;
+  const monitor = await insertMonitor(ctx.db.knex, { monitorId: newId('mon'), accountId: userOf(request).accountId, name: monitorName, now: Date.now() });
+  return h.response(publicMonitor(monitor, null)).code(201);
+}
+
+async function show(ctx: RouteContext, request: Request): Promise<Monitor> {
+  const monitor = await requireMonitor(ctx, userOf(request).accountId, request.params.monitorId as string);
+  return (await withLastRuns(ctx, [monitor]))[0]!;
+}
+
+async function update(ctx: RouteContext, request: Request): Promise<Monitor> {
+  const { accountId } = userOf(request);
+  const monitorId = request.params.monitorId as string;
+  const { name: newName } = request.payload as UpdateMonitorRequest;
+  if (newName !== undefined && !(await renameMonitor(ctx.db.knex, accountId, monitorId, newName))) {
+    throw apiError(404, 'monitor_not_found', `No monitor ${monitorId} in your account.`);
+  }
+  const monitor = await requireMonitor(ctx, accountId, monitorId);
+  return (await withLastRuns(ctx, [monitor]))[0]!;
+}
+
+async function remove(ctx: RouteContext, request: Request, h: ResponseToolkit) {
+  const monitorId = request.params.monitorId as string;
+  if (!(await deleteMonitor(ctx.db.knex, userOf(request).accountId, monitorId))) {
+    throw apiError(404, 'monitor_not_found', `No monitor ${monitorId} in your account.`);
+  }
+  return h.response().code(204);
 }

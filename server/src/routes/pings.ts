@@ -1,5 +1,5 @@
 import type { Request, ServerRoute } from '@hapi/hapi';
-import type { PingKind, PingResponse } from '@pingmon/sdk';
+import type { PingKind, PingResponse } from '@pingmon/sdk/wire';
 import { grantOf } from '../auth.js';
 import { recordPing } from '../db/pings.js';
 import { parsePingBody } from '../domain/ping-body.js';

@@ -11,7 +11,8 @@ for (const kind of DATABASE_KINDS) {
     t.test('POST /monitors answers 201 with the monitor', async (t) => {
       const reply = await api.request('/monitors', { token: alice.token, body: { name: '  db backup  ' } });
       t.equal(reply.status, 201);
-      t.same(Object.keys(reply.body).sort(), ['createdAt', 'monitorId', 'name']);
+      t.same(Object.keys(reply.body).sort(), ['createdAt', 'lastRun', 'monitorId', 'name']);
+      t.equal(reply.body.lastRun, null);
       t.match(reply.body.monitorId, /^mon_/);
       t.equal(reply.body.name, 'db backup');
     });

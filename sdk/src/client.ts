@@ -1,0 +1,81 @@
+import type { Http } from './http.js';
+import { createHttp } from './http.js';
+import type {
+  ApiKeyList, CreatedApiKey, ListRunsQuery, LoginResponse, LogResult, MeResponse, Monitor, MonitorList,
+  PageQuery, Run, RunList,
+} from './types.js';
+
+export interface ClientOptions {
+  /** The server, with or without /api/v1. Defaults to PINGMON_URL. */
+  baseUrl?: string;
+  /** A user token from login(); login() sets it too. */
+  token?: string;
+  retryBudgetMs?: number;
+  timeoutMs?: number;
+}
+
+/** The management API (user token): monitors, runs, logs and API keys. */
+export interface Client {
+  readonly token: string | undefined;
+  login(email: string, password: string): Promise<LoginResponse>;
+  me(): Promise<MeResponse>;
+  listMonitors(query?: PageQuery): Promise<MonitorList>;
+  createMonitor(monitor: { name: string }): Promise<Monitor>;
+  getMonitor(monitorId: string): Promise<Monitor>;
+  updateMonitor(monitorId: string, changes: { name?: string }): Promise<Monitor>;
+  deleteMonitor(monitorId: string): Promise<void>;
+  listRuns(monitorId: string, query?: ListRunsQuery): Promise<RunList>;
+  getRun(monitorId: string, runId: string): Promise<Run>;
+  getLog(monitorId: string, runId: string): Promise<LogResult>;
+  listApiKeys(): Promise<ApiKeyList>;
+  createApiKey(key?: { name?: string }): Promise<CreatedApiKey>;
+  revokeApiKey(keyId: string): Promise<void>;
+}
+
+export function createClient(options: ClientOptions = {}): Client {
+  const baseUrl = options.baseUrl ?? process.env.PINGMON_URL;
+  if (!baseUrl) throw new TypeError('createClient needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
+  let token = options.token;
+  const connect = (headers: Record<string, string>): Http => createHttp({
+    baseUrl,
+    headers,
+    // Creating is not idempotent: only reads, renames and deletions are sent again.
+    retryMethods: ['GET', 'PATCH', 'DELETE'],
+    retryBudgetMs: options.retryBudgetMs ?? 10_000,
+    attemptTimeoutMs: options.timeoutMs ?? 10_000,
+  });
+  let http = connect(token ? { authorization: `Bearer ${token}` } : {});
+  const id = encodeURIComponent;
+
+  return {
+    get token() {
+      return token;
+    },
+    async login(email, password) {
+      const result = await connect({})<LoginResponse>('POST', 'auth/login', { email, password });
+      token = result.token;
+      http = connect({ authorization: `Bearer ${token}` });
+      return result;
+    },
+    me: () => http<MeResponse>('GET', 'me'),
+    listMonitors: (query = {}) => http<MonitorList>('GET', `monitors${queryString(query)}`),
+    createMonitor: (monitor) => http<Monitor>('POST', 'monitors', monitor),
+    getMonitor: (monitorId) => http<Monitor>('GET', `monitors/${id(monitorId)}`),
+    updateMonitor: (monitorId, changes) => http<Monitor>('PATCH', `monitors/${id(monitorId)}`, changes),
+    deleteMonitor: async (monitorId) => void (await http('DELETE', `monitors/${id(monitorId)}`)),
+    listRuns: (monitorId, query = {}) => http<RunList>('GET', `monitors/${id(monitorId)}/runs${queryString(query)}`),
+    getRun: (monitorId, runId) => http<Run>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}`),
+    getLog: (monitorId, runId) => http<LogResult>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}/log`),
+    listApiKeys: () => http<ApiKeyList>('GET', 'api-keys'),
+    createApiKey: (key = {}) => http<CreatedApiKey>('POST', 'api-keys', key),
+    revokeApiKey: async (keyId) => void (await http('DELETE', `api-keys/${id(keyId)}`)),
+  };
+}
+
+function queryString(query: object): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null) params.set(key, String(value));
+  const text = params.toString();
+  return text ? `?${text}` : '';
+}
+

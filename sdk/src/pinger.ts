@@ -1,0 +1,126 @@
+import { PingmonError } from './errors.js';
+import type { Http } from './http.js';
+import { createHttp } from './http.js';
+import { newRunId } from './ids.js';
+import { ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, truncate } from './limits.js';
+import type { FailPingBody, Meta, PingAck, PingKind, PingResponse, SuccessPingBody } from './types.js';
+
+export interface MonitorOptions {
+  monitorId: string;
+  /** Defaults to PINGMON_API_KEY. */
+  apiKey?: string;
+  /** The server, with or without /api/v1. Defaults to PINGMON_URL. */
+  baseUrl?: string;
+  /** Where `wrap` reports pings it could not deliver; default: one `[pingmon] …` line on stderr. */
+  onError?: (err: PingmonError) => void;
+  /** Total time retries of one ping may take (default 30 s). */
+  retryBudgetMs?: number;
+  /** Time one attempt may take (default 10 s). */
+  timeoutMs?: number;
+}
+
+export interface SuccessOptions {
+  meta?: Meta;
+  /** Finish this run instead of the one `start()` opened. */
+  runId?: string;
+}
+
+export interface FailOptions {
+  /** Sent as errorMessage, cut to 500 characters. */
+  message?: string;
+  /** Sent as logOutput, cut to its first 10,000 characters. */
+  log?: string;
+  meta?: Meta;
+  runId?: string;
+}
+
+export interface Pinger {
+  readonly monitorId: string;
+  /** The run opened by the last start() and not yet finished. */
+  readonly runId: string | undefined;
+  start(): Promise<PingAck>;
+  success(options?: SuccessOptions): Promise<PingAck>;
+  fail(options?: FailOptions): Promise<PingAck>;
+  wrap<T>(fn: () => T | Promise<T>): Promise<T>;
+}
+
+/** A pinger for one monitor: start(), success(), fail() and wrap(fn). */
+export function createMonitor(options: MonitorOptions): Pinger {
+  const apiKey = options.apiKey ?? process.env.PINGMON_API_KEY;
+  const baseUrl = options.baseUrl ?? process.env.PINGMON_URL;
+  if (!options.monitorId) throw new TypeError('createMonitor needs a monitorId (mon_…)');
+  if (!apiKey) throw new TypeError('createMonitor needs an apiKey (or PINGMON_API_KEY in the environment)');
+  if (!baseUrl) throw new TypeError('createMonitor needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
+  const http = createHttp({
+    baseUrl,
+    headers: { 'x-api-key': apiKey },
+    retryMethods: ['POST'],
+    retryBudgetMs: options.retryBudgetMs ?? 30_000,
+    attemptTimeoutMs: options.timeoutMs ?? 10_000,
+  });
+  const onError = options.onError ?? ((err: PingmonError) => process.stderr.write(`[pingmon] ${err.message}\n`));
+  return new MonitorPinger(options.monitorId, http, onError);
+}
+
+class MonitorPinger implements Pinger {
+  runId: string | undefined;
+
+  constructor(readonly monitorId: string, private readonly http: Http, private readonly onError: (err: PingmonError) => void) {}
+
+  async start(): Promise<PingAck> {
+    const runId = newRunId();
+    this.runId = runId;
+    return this.send('start', { runId });
+  }
+
+  // A result always names its run, so that retrying it can never record a second result.
+  async success(options: SuccessOptions = {}): Promise<PingAck> {
+    const body: SuccessPingBody = { runId: this.finishing(options.runId), meta: options.meta };
+    return this.send('success', body);
+  }
+
+  async fail(options: FailOptions = {}): Promise<PingAck> {
+    const body: FailPingBody = {
+      runId: this.finishing(options.runId),
+      errorMessage: options.message === undefined ? undefined : truncate(options.message, ERROR_MESSAGE_MAX_CHARS),
+      logOutput: options.log === undefined ? undefined : truncate(options.log, LOG_MAX_CHARS),
+      meta: options.meta,
+    };
+    return this.send('fail', body);
+  }
+
+  /** Runs fn between start and its result. Monitoring never changes fn's outcome: ping failures go to onError. */
+  async wrap<T>(fn: () => T | Promise<T>): Promise<T> {
+    await this.start().catch((err: unknown) => this.report(err));
+    let result: T;
+    try {
+      result = await fn();
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      const log = err instanceof Error && err.stack ? err.stack : String(err);
+      await this.fail({ message, log }).catch((pingErr: unknown) => this.report(pingErr));
+      throw err;
+    }
+    await this.success().catch((err: unknown) => this.report(err));
+    return result;
+  }
+
+  private finishing(runId: string | undefined): string {
+    const id = runId ?? this.runId ?? newRunId();
+    if (id === this.runId) this.runId = undefined;
+    return id;
+  }
+
+  private async send(kind: PingKind, body: object): Promise<PingAck> {
+    const response = await this.http<PingResponse>('POST', `ping/${encodeURIComponent(this.monitorId)}/${kind}`, body);
+    return response.data;
+  }
+
+  private report(err: unknown): void {
+    try {
+      this.onError(err instanceof PingmonError ? err : new PingmonError({ status: 0, code: 'error', message: String(err), method: 'POST', url: '' }));
+    } catch {
+      // A throwing onError must not change fn's outcome either.
+    }
+  }
+}

@@ -1,0 +1,3 @@
+// The wire types and limits alone, for the server: no HTTP client comes with them.
+export * from './types.js';
+export * from './limits.js';

@@ -1,0 +1,50 @@
+import Joi from 'joi';
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { ApiKeyList, CreateApiKeyRequest, CreatedApiKey } from '@pingmon/sdk/wire';
+import { userOf } from '../auth.js';
+import { findApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
+import { apiError } from '../errors.js';
+import { newId } from '../ids.js';
+import { newApiKey } from '../secrets.js';
+import type { RouteContext } from './context.js';
+import { invalidRequest } from './validation.js';
+
+export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
+  return [
+    {
+      method: 'GET',
+      path: '/api-keys',
+      handler: async (request: Request): Promise<ApiKeyList> => ({ apiKeys: await listApiKeys(ctx.db.knex, userOf(request).accountId), nextCursor: null }),
+    },
+    {
+      method: 'POST',
+      path: '/api-keys',
+      options: {
+        validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).default('unnamed') }).options({ stripUnknown: true }).allow(null).default({}), failAction: invalidRequest },
+      },
+      handler: (request: Request, h: ResponseToolkit) => create(ctx, request, h),
+    },
+    { method: 'DELETE', path: '/api-keys/{keyId}', handler: (request: Request, h: ResponseToolkit) => revoke(ctx, request, h) },
+  ];
+}
+
+async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
+  const { accountId } = userOf(request);
+  const { name } = (request.payload ?? { name: 'unnamed' }) as CreateApiKeyRequest;
+  const keyId = newId('key');
+  const key = newApiKey();
+  await insertApiKey(ctx.db.knex, { keyId, accountId, name, prefix: key.prefix, keyHash: key.hash, now: Date.now() });
+  const created: CreatedApiKey = { ...(await findApiKey(ctx.db.knex, accountId, keyId))!, key: key.key };
+  return h.response(created).code(201);
+}
+
+/** Revoked keys stop working within the API key cache time (5 s). */
+async function revoke(ctx: RouteContext, request: Request, h: ResponseToolkit) {
+  const { accountId } = userOf(request);
+  const keyId = request.params.keyId as string;
+  if (!(await revokeApiKey(ctx.db.knex, accountId, keyId, Date.now()))) {
+    const key = await findApiKey(ctx.db.knex, accountId, keyId);
+    if (!key) throw apiError(404, 'api_key_not_found', `No API key ${keyId} in your account.`);
+  }
+  return h.response().code(204);
+}

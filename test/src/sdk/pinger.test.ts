@@ -1,0 +1,182 @@
+import { inspect } from 'node:util';
+import t from 'tap';
+import { createMonitor, PingmonError } from '@pingmon/sdk';
+import { TestServer } from '../helpers/server.js';
+import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
+
+const ACK = (status: string) => ({ success: true, data: { received: true, monitorId: 'mon_x', runId: 'r', status, timestamp: new Date().toISOString() } });
+
+t.test('the pinger against a real server', async (t) => {
+  const api = await TestServer.start(t, 'sqlite', { bodyLimitBytes: 64 * 1024 });
+  const account = await api.account('unlimited');
+  const runOf = (runId: string) => api.query((knex) => knex('runs').where({ id: runId }).first());
+  const logOf = (monitorId: string, runId: string) => api.request(`/monitors/${monitorId}/runs/${runId}/log`, { token: account.token });
+  const pinger = (monitorId: string, extra = {}) => createMonitor({ monitorId, apiKey: account.apiKey, baseUrl: api.url.replace('/api/v1', ''), ...extra });
+
+  t.test('start then success records one finished run with its meta', async (t) => {
+    const monitorId = await api.monitor(account);
+    const mon = pinger(monitorId);
+    const started = await mon.start();
+    t.equal(started.status, 'running');
+    t.equal(mon.runId, started.runId);
+    t.match(started.runId, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'a UUIDv7');
+    const done = await mon.success({ meta: { rowsProcessed: 42 } });
+    t.equal(done.runId, started.runId);
+    t.equal(done.status, 'success');
+    t.equal(mon.runId, undefined, 'the run is finished');
+    const row = await runOf(started.runId);
+    t.equal(row.status, 'success');
+    t.same(JSON.parse(row.meta), { rowsProcessed: 42 });
+    t.ok(Number(row.duration_ms) >= 0);
+  });
+
+  t.test('fail sends message and log as errorMessage and logOutput, cut on the client side', async (t) => {
+    const monitorId = await api.monitor(account);
+    const mon = pinger(monitorId);
+    await mon.start();
+    // 200 KB of log would be refused by this server (64 KB limit): the client must cut it first.
+    const ack = await mon.fail({ message: 'm'.repeat(800), log: 'L'.repeat(200_000), meta: { exitCode: 3 } });
+    t.equal(ack.status, 'failed');
+    const row = await runOf(ack.runId);
+    t.equal(row.error_message, 'm'.repeat(500));
+    t.same(JSON.parse(row.meta), { exitCode: 3 });
+    t.same((await logOf(monitorId, ack.runId)).body, { hasLog: true, content: 'L'.repeat(10_000) });
+  });
+
+  t.test('a result without start creates a finished run, and the same call is never recorded twice', async (t) => {
+    const monitorId = await api.monitor(account);
+    const ack = await pinger(monitorId).success();
+    t.equal(ack.status, 'success');
+    t.equal((await runOf(ack.runId)).duration_ms, null);
+  });
+
+  t.test('wrap returns what fn returned and records a success', async (t) => {
+    const monitorId = await api.monitor(account);
+    const value = await pinger(monitorId).wrap(async () => ({ rows: 7 }));
+    t.same(value, { rows: 7 });
+    const runs = await api.query((knex) => knex('runs').where({ monitor_id: monitorId }));
+    t.equal(runs.length, 1);
+    t.equal(runs[0].status, 'success');
+    t.ok(runs[0].duration_ms !== null, 'start and success paired');
+  });
+
+  t.test('wrap reports a throw as a failure with the stack as log, and rethrows the same error', async (t) => {
+    const monitorId = await api.monitor(account);
+    const boom = new Error('connection refused by warehouse');
+    const thrown = await pinger(monitorId).wrap(() => {
+      throw boom;
+    }).catch((err: unknown) => err);
+    t.equal(thrown, boom, 'the very same error');
+    const [run] = await api.query((knex) => knex('runs').where({ monitor_id: monitorId }));
+    t.equal(run.status, 'failed');
+    t.equal(run.error_message, 'connection refused by warehouse');
+    const log = (await logOf(monitorId, run.id)).body;
+    t.equal(log.hasLog, true);
+    t.match(log.content, /^Error: connection refused by warehouse\n\s+at /);
+  });
+
+  t.test('401 and 404 come back as PingmonError, without the key', async (t) => {
+    const monitorId = await api.monitor(account);
+    const bad = createMonitor({ monitorId, apiKey: 'pm_wrongwrongwrong', baseUrl: api.url });
+    const err = await bad.start().catch((e: unknown) => e) as PingmonError;
+    t.ok(err instanceof PingmonError);
+    t.match(err, { status: 401, code: 'invalid_api_key', method: 'POST' });
+    t.match(err.url, /\/api\/v1\/ping\/mon_.*\/start$/);
+    const missing = await pinger('mon_missing').start().catch((e: unknown) => e) as PingmonError;
+    t.match(missing, { status: 404, code: 'monitor_not_found' });
+    t.notOk(inspect(missing, { depth: 10 }).includes(account.apiKey), 'the key is nowhere in the error');
+  });
+
+  t.test('429 is retried after the Retry-After the server asked for', async (t) => {
+    const limited = await TestServer.start(t, 'sqlite', { planIntervalsMs: { free: 2_000, pro: 0, business: 0, unlimited: 0 } });
+    const free = await limited.account('free');
+    const monitorId = await limited.monitor(free);
+    const mon = createMonitor({ monitorId, apiKey: free.apiKey, baseUrl: limited.url });
+    await mon.success();
+    const before = Date.now();
+    const ack = await mon.success();
+    t.equal(ack.status, 'success');
+    t.ok(Date.now() - before >= 1_000, `waited ${Date.now() - before} ms as asked`);
+    const impatient = createMonitor({ monitorId, apiKey: free.apiKey, baseUrl: limited.url, retryBudgetMs: 100 });
+    const err = await impatient.success().catch((e: unknown) => e) as PingmonError;
+    t.match(err, { status: 429, code: 'rate_limited' });
+    t.ok(err.retryAfter! >= 1);
+  });
+});
+
+t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t) => {
+  t.test('503 then 200', async (t) => {
+    const receiver = await startReceiver(t, (_req, n, res) => (n < 3 ? json(res, 503, { code: 'unavailable', message: 'busy' }) : json(res, 200, ACK('running'))));
+    const ack = await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
+    t.equal(ack.status, 'running');
+    t.equal(receiver.received.length, 3);
+    const runIds = receiver.received.map((r) => JSON.parse(r.body).runId);
+    t.equal(new Set(runIds).size, 1, 'every attempt names the same run');
+  });
+
+  for (const status of [400, 401, 404]) {
+    t.test(`${status} is final`, async (t) => {
+      const receiver = await startReceiver(t, (_req, _n, res) => json(res, status, { success: false, statusCode: status, code: `c${status}`, message: `m${status}` }));
+      const err = await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start().catch((e: unknown) => e) as PingmonError;
+      t.match(err, { status, code: `c${status}`, message: `m${status}` });
+      t.equal(receiver.received.length, 1);
+    });
+  }
+
+  t.test('the API key travels in X-API-Key to /api/v1 whatever form the base URL has', async (t) => {
+    const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('running')));
+    await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: `${receiver.url}/api/v1/` }).start();
+    await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
+    t.same(receiver.received.map((r) => r.url), ['/api/v1/ping/mon_x/start', '/api/v1/ping/mon_x/start']);
+    t.equal(receiver.received[0]!.headers['x-api-key'], 'pm_k');
+  });
+});
+
+t.test('when the server is down', async (t) => {
+  const url = await deadUrl();
+  const errors: PingmonError[] = [];
+  const mon = createMonitor({ monitorId: 'mon_x', apiKey: 'pm_secretkey', baseUrl: url, retryBudgetMs: 300, onError: (err) => errors.push(err) });
+
+  t.test('calls reject with status 0 and no secret', async (t) => {
+    const err = await mon.start().catch((e: unknown) => e) as PingmonError;
+    t.match(err, { status: 0, code: 'network_error', method: 'POST' });
+    t.match(err.message, /cannot reach the pingmon server/);
+    t.notOk(inspect(err, { depth: 10 }).includes('pm_secretkey'));
+  });
+
+  t.test('wrap still returns fn\'s value, and reports the pings it could not deliver', async (t) => {
+    errors.length = 0;
+    t.equal(await mon.wrap(() => 42), 42);
+    t.equal(errors.length, 2, 'start and success');
+    t.equal(errors[0]!.status, 0);
+  });
+
+  t.test('wrap still rethrows fn\'s error', async (t) => {
+    const boom = new TypeError('bad input');
+    t.equal(await mon.wrap(() => Promise.reject(boom)).catch((e: unknown) => e), boom);
+  });
+
+  t.test('a throwing onError changes nothing', async (t) => {
+    const loud = createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: url, retryBudgetMs: 0, onError: () => { throw new Error('oops'); } });
+    t.equal(await loud.wrap(() => 'ok'), 'ok');
+  });
+});
+
+t.test('createMonitor refuses missing settings and falls back to PINGMON_* variables', async (t) => {
+  const saved = { key: process.env.PINGMON_API_KEY, url: process.env.PINGMON_URL };
+  t.teardown(() => {
+    process.env.PINGMON_API_KEY = saved.key;
+    process.env.PINGMON_URL = saved.url;
+    if (saved.key === undefined) delete process.env.PINGMON_API_KEY;
+    if (saved.url === undefined) delete process.env.PINGMON_URL;
+  });
+  delete process.env.PINGMON_API_KEY;
+  delete process.env.PINGMON_URL;
+  t.throws(() => createMonitor({ monitorId: 'mon_x', baseUrl: 'http://x' }), /apiKey/);
+  t.throws(() => createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k' }), /baseUrl/);
+  const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('running')));
+  process.env.PINGMON_API_KEY = 'pm_fromenv';
+  process.env.PINGMON_URL = receiver.url;
+  await createMonitor({ monitorId: 'mon_x' }).start();
+  t.equal(receiver.received[0]!.headers['x-api-key'], 'pm_fromenv');
+});
