@@ -39,8 +39,9 @@ export function createClient(options: ClientOptions = {}): Client {
   const connect = (headers: Record<string, string>): Http => createHttp({
     baseUrl,
     headers,
-    // Creating is not idempotent: only reads, renames and deletions are sent again.
-    retryMethods: ['GET', 'PATCH', 'DELETE'],
+    // Only reads and renames are sent again: a second POST creates twice, and a second DELETE after a lost
+    // answer would report 404 for what was in fact deleted.
+    retryMethods: ['GET', 'PATCH'],
     retryBudgetMs: options.retryBudgetMs ?? 10_000,
     attemptTimeoutMs: options.timeoutMs ?? 10_000,
   });

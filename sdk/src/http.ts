@@ -46,7 +46,9 @@ export function createHttp(options: HttpOptions): Http {
           methods: options.retryMethods,
           statusCodes: [408, 429, 500, 502, 503, 504],
           maxRetryAfter: options.retryBudgetMs,
-          calculateDelay: ({ computedValue }) => (computedValue > 0 && Date.now() - started + computedValue <= options.retryBudgetMs ? computedValue : 0),
+          // Another attempt only if it can finish, timeout included, within the budget.
+          calculateDelay: ({ computedValue }) =>
+            computedValue > 0 && Date.now() - started + computedValue + options.attemptTimeoutMs <= options.retryBudgetMs ? computedValue : 0,
         },
       });
       return response.body as T;

@@ -89,18 +89,24 @@ class MonitorPinger implements Pinger {
     return this.send('fail', body);
   }
 
-  /** Runs fn between start and its result. Monitoring never changes fn's outcome: ping failures go to onError. */
+  /**
+   * Runs fn between start and its result. Monitoring never changes fn's outcome or holds it up: fn runs
+   * while start is still on its way, and pings that cannot be delivered go to onError.
+   */
   async wrap<T>(fn: () => T | Promise<T>): Promise<T> {
-    await this.start().catch((err: unknown) => this.report(err));
+    const started = this.start().then(() => undefined, (err: unknown) => this.report(err));
     let result: T;
     try {
       result = await fn();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const log = err instanceof Error && err.stack ? err.stack : String(err);
+      await started;
       await this.fail({ message, log }).catch((pingErr: unknown) => this.report(pingErr));
       throw err;
     }
+    // The result names the run, so it pairs whatever order the two reach the server in; waiting keeps them in order.
+    await started;
     await this.success().catch((err: unknown) => this.report(err));
     return result;
   }

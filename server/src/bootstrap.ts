@@ -3,7 +3,7 @@ import { insertAccount } from './db/accounts.js';
 import { insertApiKey } from './db/api-keys.js';
 import type { Database } from './db/index.js';
 import { isUniqueViolation } from './db/index.js';
-import { findUserByEmail, insertUser } from './db/users.js';
+import { insertUser } from './db/users.js';
 import { newId } from './ids.js';
 import { hashPassword, newApiKey } from './secrets.js';
 
@@ -30,15 +30,19 @@ export async function createAccount(
   const ids = { accountId: newId('acc'), userId: newId('usr'), keyId: newId('key') };
   const key = newApiKey();
   try {
+    // Writes first: a SQLite transaction that starts by reading cannot wait for another process's write lock.
     await db.knex.transaction(async (trx) => {
-      if (await findUserByEmail(trx, email)) throw new AccountInputError(`a user with email ${email} already exists`);
       await insertAccount(trx, { accountId: ids.accountId, plan: input.plan, now });
       await insertUser(trx, { userId: ids.userId, accountId: ids.accountId, email, passwordHash, now });
       await insertApiKey(trx, { keyId: ids.keyId, accountId: ids.accountId, name: 'default', prefix: key.prefix, keyHash: key.hash, now });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AccountInputError(`a user with email ${email} already exists`);
-    throw err;
+    // knex puts the SQL, with its values, in the message: say only what went wrong.
+    const code = (err as { code?: string }).code ?? 'unknown';
+    throw new Error(code === 'SQLITE_BUSY'
+      ? 'the database stayed busy for 5 seconds (another process is writing to it); try again'
+      : `the database refused the new account (${code})`, { cause: err });
   }
   return { accountId: ids.accountId, userId: ids.userId, apiKey: key.key };
 }

@@ -59,9 +59,22 @@ export function defaultDataDir(env: Env): string {
   return join(base, 'pingmon');
 }
 
-/** A database URL fit for messages: the password replaced by ***. */
+/** A database URL fit for messages: any password, in the user part or the query, replaced by ***. */
 export function redactUrl(url: string): string {
-  return url.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url.replace(/\/\/.*@/, '//***@').replace(/password=[^&]*/gi, 'password=***');
+  }
+  if (parsed.password) parsed.password = '***';
+  for (const key of [...parsed.searchParams.keys()]) if (/pass/i.test(key)) parsed.searchParams.set(key, '***');
+  const text = parsed.toString();
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 function definedOnly<T extends object>(values: T): Partial<T> {

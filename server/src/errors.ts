@@ -4,7 +4,7 @@ import type { ErrorBody } from '@pingmon/sdk/wire';
 
 /** A Boom error carrying the stable machine `code` of DESIGN §4. */
 export function apiError(statusCode: number, code: string, message: string, extra: Record<string, unknown> = {}): Boom.Boom {
-  return new Boom.Boom(message, { statusCode, data: { code, ...extra } });
+  return new Boom.Boom(message, { statusCode, data: { pingmonCode: code, ...extra } });
 }
 
 /** "Wait 1 second" / "Wait 30 seconds". */
@@ -38,14 +38,15 @@ export function registerErrorShape(server: Server): void {
 
 function errorBody(request: Request, err: Boom.Boom): ErrorBody {
   const { statusCode, payload } = err.output;
-  const data = (err.data ?? {}) as { code?: string; retryAfter?: number };
-  const body: ErrorBody = { success: false, statusCode, error: payload.error, code: data.code ?? DEFAULT_CODES[statusCode] ?? 'error', message: payload.message };
+  // Only our own errors choose their code: others (zlib, Node) may carry codes of their own in data.
+  const data = (err.data ?? {}) as { pingmonCode?: string; retryAfter?: number };
+  const body: ErrorBody = { success: false, statusCode, error: payload.error, code: data.pingmonCode ?? DEFAULT_CODES[statusCode] ?? 'error', message: payload.message };
   if (data.retryAfter !== undefined) body.retryAfter = data.retryAfter;
   if (statusCode >= 500) {
     // hapi has already logged the cause; the client learns nothing of the internals.
     return { ...body, code: 'internal_error', message: 'An internal error occurred. The server log has the details.' };
   }
-  if (data.code) return body;
+  if (data.pingmonCode) return body;
   if (statusCode === 404) body.message = `No endpoint ${request.method.toUpperCase()} ${request.path}. The API is documented in docs/api.md.`;
   if (statusCode === 400 && /JSON/i.test(payload.message)) {
     body.code = 'invalid_json';

@@ -6,7 +6,8 @@ import type { Config } from '../config.js';
 import { redactUrl } from '../config.js';
 import { migrate } from './migrate.js';
 import type { Sql } from './sql.js';
-import { knexSql } from './sql.js';
+import { GroupCommitter, knexSql } from './sql.js';
+import type { SqliteClient } from './sql.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -17,6 +18,8 @@ export interface Database {
   readonly location: string;
   /** Plain SQL outside a transaction. */
   readonly sql: Sql;
+  /** SQLite only: commits concurrent ping transactions together (see sql.ts). */
+  readonly committer?: GroupCommitter;
 }
 
 export class DatabaseUnavailableError extends Error {}
@@ -27,7 +30,7 @@ export async function openDatabase(config: Config): Promise<Database> {
   try {
     await db.knex.raw('select 1');
     if (db.dialect === 'postgres' && config.databaseSchema) await createSchema(db.knex, config.databaseSchema);
-    await migrate(db.knex);
+    await migrate(db.knex, db.dialect);
   } catch (err) {
     await db.knex.destroy();
     const reason = err instanceof Error ? err.message : String(err);
@@ -59,7 +62,7 @@ function openSqlite(dataDir: string): Database {
       },
     },
   });
-  return { knex, dialect: 'sqlite', location: filename, sql: knexSql(knex, 'sqlite') };
+  return { knex, dialect: 'sqlite', location: filename, sql: knexSql(knex, 'sqlite'), committer: new GroupCommitter(knex.client as SqliteClient) };
 }
 
 function openPostgres(url: string, schema: string | undefined): Database {

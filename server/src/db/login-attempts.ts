@@ -12,6 +12,8 @@ export interface LoginAttempts {
  */
 export async function countLoginAttempt(knex: Knex, key: string, now: number, windowMs: number): Promise<LoginAttempts> {
   const expired = now - windowMs;
+  // Old windows are forgotten as new attempts come, so the table never grows past one window of attempts.
+  await knex('login_attempts').where('window_started_at', '<=', expired).andWhereNot({ key }).delete();
   const [row] = await knex('login_attempts')
     .insert({ key, attempts: 1, window_started_at: now })
     .onConflict('key')

@@ -11,15 +11,29 @@ const source: Knex.MigrationSource<string> = {
   getMigration: async (name) => MIGRATIONS[name]!,
 };
 
-/** Applies pending migrations; several processes starting at once take turns on knex's migration lock. */
-export async function migrate(knex: Knex): Promise<void> {
+/** Any constant: it names pingmon's migration lock among PostgreSQL's advisory locks. */
+const MIGRATION_LOCK = 7_406_611;
+
+/**
+ * Applies pending migrations. Processes starting together take turns: on PostgreSQL behind an advisory
+ * lock held for the whole run; on SQLite by retrying when knex's own tables are being created by another.
+ */
+export async function migrate(knex: Knex, dialect: 'sqlite' | 'postgres'): Promise<void> {
+  if (dialect === 'postgres') {
+    await knex.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
+      await knex.migrate.latest({ migrationSource: source });
+    });
+    return;
+  }
   for (let attempt = 0; ; attempt++) {
     try {
       await knex.migrate.latest({ migrationSource: source });
       return;
     } catch (err) {
-      if (!(err instanceof Error && err.name === 'MigrationLocked') || attempt >= 50) throw err;
-      await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 100));
+      const racing = err instanceof Error && (err.name === 'MigrationLocked' || /already exists|database is locked/i.test(err.message));
+      if (!racing || attempt >= 50) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
     }
   }
 }

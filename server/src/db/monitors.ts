@@ -60,11 +60,11 @@ export async function renameMonitor(knex: Knex, accountId: string, monitorId: st
 /** Deletes a monitor with all its runs and their logs, in one transaction; false when there was none. */
 export async function deleteMonitor(knex: Knex, accountId: string, monitorId: string): Promise<boolean> {
   return knex.transaction(async (trx) => {
-    const owned = await trx('monitors').where({ id: monitorId, account_id: accountId }).first('id');
-    if (!owned) return false;
+    // The monitor row goes first: a ping holding it finishes before, and any ping after finds no monitor.
+    const deleted = await trx('monitors').where({ id: monitorId, account_id: accountId }).delete();
+    if (deleted === 0) return false;
     await trx('run_logs').where({ monitor_id: monitorId }).delete();
-    await trx('runs').where({ monitor_id: monitorId }).delete();
-    await trx('monitors').where({ id: monitorId }).delete();
+    await trx('runs').where({ monitor_id: monitorId, account_id: accountId }).delete();
     return true;
   });
 }
@@ -84,11 +84,18 @@ export async function listMonitors(
   return rows.map(toMonitor);
 }
 
-/** Whether the account has this monitor: all a ping needs to know, at the least cost. */
-export async function monitorExists(sql: Sql, accountId: string, monitorId: string): Promise<boolean> {
-  const rows = await sql.rows('select 1 as found from monitors where id = ? and account_id = ?', [monitorId, accountId]);
+/**
+ * Whether the account has this monitor: all a ping needs to know. On PostgreSQL the monitor's row stays
+ * locked until the ping commits, so the pings of one monitor are decided one at a time on every server
+ * (as SQLite's single writer does anyway), and a monitor deleted meanwhile is simply not found.
+ */
+export async function lockMonitor(sql: Sql, accountId: string, monitorId: string): Promise<boolean> {
+  const query = sql.dialect === 'postgres' ? `${MONITOR_EXISTS} for update` : MONITOR_EXISTS;
+  const rows = await sql.rows(query, [monitorId, accountId]);
   return rows.length === 1;
 }
+
+const MONITOR_EXISTS = 'select 1 as found from monitors where id = ? and account_id = ?';
 
 /**
  * Records that the monitor opens a run at `now`, unless it opened one less than `intervalMs` ago.

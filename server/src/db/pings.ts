@@ -5,7 +5,7 @@ import { newId } from '../ids.js';
 import type { Database } from './index.js';
 import type { Sql } from './sql.js';
 import { inTransaction } from './sql.js';
-import { claimRunOpening, findMonitor, monitorExists } from './monitors.js';
+import { claimRunOpening, findMonitor, lockMonitor } from './monitors.js';
 import { insertRunLog } from './run-logs.js';
 import { findLatestOpenRun, findRun, finishRun, insertRun } from './runs.js';
 
@@ -28,7 +28,7 @@ export type PingOutcome =
 /** Records one ping with DESIGN §5's run pairing, in one transaction. */
 export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome> {
   return inTransaction(db, async (trx) => {
-    if (!(await monitorExists(trx, ping.accountId, ping.monitorId))) return { kind: 'not_found' };
+    if (!(await lockMonitor(trx, ping.accountId, ping.monitorId))) return { kind: 'not_found' };
     if (ping.runId !== undefined) {
       const existing = await findRun(trx, ping.accountId, ping.monitorId, ping.runId);
       if (existing) return settle(trx, existing, ping);

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Knex } from 'knex';
 import type { Database } from './index.js';
 
@@ -65,8 +66,8 @@ export function knexSql(knex: Knex, dialect: Database['dialect']): Sql {
 
 /** Runs `fn` in one transaction: all of it commits, or none of it. */
 export async function inTransaction<T>(db: Database, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  if (db.dialect === 'postgres') return db.knex.transaction((trx) => fn(knexSql(trx, 'postgres')));
-  return groupCommitter(db).run(fn);
+  if (!db.committer) return db.knex.transaction((trx) => fn(knexSql(trx, db.dialect)));
+  return db.committer.run(fn);
 }
 
 interface Work {
@@ -75,7 +76,10 @@ interface Work {
   reject(err: unknown): void;
 }
 
-type SqliteClient = { acquireConnection(): Promise<SqliteConnection>; releaseConnection(conn: SqliteConnection): Promise<void> };
+export type SqliteClient = { acquireConnection(): Promise<SqliteConnection>; releaseConnection(conn: SqliteConnection): Promise<void> };
+
+/** Set while a batch's work runs: work that started more work would wait for a batch that waits for it. */
+const insideBatch = new AsyncLocalStorage<true>();
 
 /**
  * SQLite commits one transaction at a time, and a commit costs more than the statements in it.
@@ -83,13 +87,14 @@ type SqliteClient = { acquireConnection(): Promise<SqliteConnection>; releaseCon
  * transaction, each piece in its own savepoint (a failing piece rolls back only itself).
  * Nothing is answered before its COMMIT, and an idle server runs a piece at once, alone.
  */
-class GroupCommitter {
+export class GroupCommitter {
   private queue: Work[] = [];
   private running = false;
 
   constructor(private readonly client: SqliteClient) {}
 
   run<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+    if (insideBatch.getStore()) return Promise.reject(new Error('inTransaction was called inside a transaction; use the sql it was given'));
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
       if (!this.running) {
@@ -130,7 +135,7 @@ class GroupCommitter {
       await sql.changes('BEGIN IMMEDIATE', []);
       if (batch.length === 1) {
         // Alone in its transaction: its failure rolls back the whole transaction, which is only itself.
-        results.push({ work: batch[0]!, ok: true, value: await batch[0]!.fn(sql) });
+        results.push({ work: batch[0]!, ok: true, value: await insideBatch.run(true, () => batch[0]!.fn(sql)) });
       } else {
         for (const work of batch) results.push(await inSavepoint(sql, work));
       }
@@ -149,7 +154,7 @@ class GroupCommitter {
 async function inSavepoint(sql: Sql, work: Work): Promise<{ work: Work; ok: boolean; value: unknown }> {
   await sql.changes('SAVEPOINT ping', []);
   try {
-    const value = await work.fn(sql);
+    const value = await insideBatch.run(true, () => work.fn(sql));
     await sql.changes('RELEASE ping', []);
     return { work, ok: true, value };
   } catch (err) {
@@ -157,12 +162,4 @@ async function inSavepoint(sql: Sql, work: Work): Promise<{ work: Work; ok: bool
     await sql.changes('RELEASE ping', []);
     return { work, ok: false, value: err };
   }
-}
-
-const committers = new WeakMap<object, GroupCommitter>();
-
-function groupCommitter(db: Database): GroupCommitter {
-  let committer = committers.get(db.knex);
-  if (!committer) committers.set(db.knex, (committer = new GroupCommitter(db.knex.client as SqliteClient)));
-  return committer;
 }

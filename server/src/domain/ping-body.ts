@@ -58,7 +58,7 @@ function readFields(kind: PingKind, body: Record<string, unknown>): ParsedBody {
   if (kind === 'success') return { ok: true, input };
   for (const field of ['errorMessage', 'logOutput'] as const) {
     const value = body[field];
-    if (value === undefined || value === null) continue;
+    if (value === undefined || value === null || value === '') continue;
     if (typeof value !== 'string') return fail('invalid_body', `${field} must be a string.`);
     input[field] = truncate(value, field === 'errorMessage' ? ERROR_MESSAGE_MAX_CHARS : LOG_MAX_CHARS);
   }

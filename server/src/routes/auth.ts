@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { LoginRequest, LoginResponse } from '@pingmon/sdk/wire';
@@ -33,7 +34,7 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
 async function login(ctx: RouteContext, input: LoginRequest, address: string): Promise<LoginResponse> {
   const now = Date.now();
   const email = input.email.toLowerCase();
-  const key = `${email} ${address}`;
+  const key = createHash('sha256').update(`${email} ${address}`).digest('hex');
   // Counted before the password is checked, so parallel guesses are counted too.
   const attempt = await countLoginAttempt(ctx.db.knex, key, now, WINDOW_MS);
   if (attempt.attempts > MAX_ATTEMPTS) {

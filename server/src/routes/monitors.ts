@@ -12,7 +12,6 @@ import { pageOf, pageQuery, pageStart } from './pagination.js';
 import { invalidRequest } from './validation.js';
 
 const name = Joi.string().trim().min(1).max(200);
-const monitorPath = { path: '/monitors/{monitorId}', options: { validate: { params: Joi.object({ monitorId: Joi.string().max(64) }), failAction: invalidRequest } } };
 
 export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
   return [
@@ -30,16 +29,17 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       },
       handler: (request: Request, h: ResponseToolkit) => create(ctx, request, h),
     },
-    { method: 'GET', ...monitorPath, handler: (request: Request) => show(ctx, request) },
+    { method: 'GET', path: '/monitors/{monitorId}', handler: (request: Request) => show(ctx, request) },
     {
       method: 'PATCH',
-      path: monitorPath.path,
+      path: '/monitors/{monitorId}',
       options: {
-        validate: { payload: Joi.object({ name }).options({ stripUnknown: true }), failAction: invalidRequest },
+        // At least one known field: a body of nothing we know (a form-encoded JSON string, say) changes nothing silently otherwise.
+        validate: { payload: Joi.object({ name }).min(1).options({ stripUnknown: true }), failAction: invalidRequest },
       },
       handler: (request: Request) => update(ctx, request),
     },
-    { method: 'DELETE', ...monitorPath, handler: (request: Request, h: ResponseToolkit) => remove(ctx, request, h) },
+    { method: 'DELETE', path: '/monitors/{monitorId}', handler: (request: Request, h: ResponseToolkit) => remove(ctx, request, h) },
   ];
 }
 

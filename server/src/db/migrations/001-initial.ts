@@ -30,10 +30,11 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['account_id']);
   });
   await knex.schema.createTable('login_attempts', (t) => {
-    // email and client address: a stranger's failures never lock the owner out from elsewhere.
-    t.string('key', 320).primary();
+    // SHA-256 of email and client address: a stranger's failures never lock the owner out from elsewhere.
+    t.string('key', 64).primary();
     t.integer('attempts').notNullable();
     t.bigInteger('window_started_at').notNullable();
+    t.index(['window_started_at']);
   });
   await knex.schema.createTable('monitors', (t) => {
     t.string('id', 32).primary();
