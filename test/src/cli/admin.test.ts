@@ -1,6 +1,7 @@
 import t from 'tap';
 import { DATABASE_KINDS, createTestDatabase } from '../helpers/databases.js';
 import { pingmon } from '../helpers/cli.js';
+import { TestServer } from '../helpers/server.js';
 
 for (const kind of DATABASE_KINDS) {
   t.test(`pingmon admin create-account on ${kind}`, async (t) => {
@@ -45,3 +46,29 @@ for (const kind of DATABASE_KINDS) {
     });
   });
 }
+
+t.test('create-account works while a server takes pings on the same SQLite file', async (t) => {
+  const api = await TestServer.start(t, 'sqlite');
+  const account = await api.account('unlimited');
+  const monitorId = await api.monitor(account);
+  let pinging = true;
+  const load = (async () => {
+    let sent = 0;
+    while (pinging) {
+      await Promise.all(Array.from({ length: 16 }, () => api.ping(account, monitorId, 'success')));
+      sent += 16;
+    }
+    return sent;
+  })();
+  const env = { PINGMON_DATA_DIR: api.database.dataDir };
+  const results = [];
+  for (let i = 0; i < 6; i++) {
+    results.push(await pingmon(['admin', 'create-account', '--email', `busy${i}@example.com`, '--password', 'long enough', '--json'], env));
+  }
+  pinging = false;
+  t.ok((await load) > 0, 'pings went on meanwhile');
+  for (const result of results) {
+    t.equal(result.code, 0, result.stderr);
+    t.notMatch(result.stderr, /insert|select|values/i, 'no SQL in any message');
+  }
+});

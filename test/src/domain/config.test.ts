@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loadConfig } from '@pingmon/server';
+import { loadConfig, redactUrl } from '@pingmon/server';
 
 t.test('loadConfig reads PINGMON_* and lets overrides win', async (t) => {
   const config = loadConfig({ PINGMON_HOST: '0.0.0.0', PINGMON_PORT: '9000', PINGMON_DATA_DIR: '/d', HOME: '/home/x' }, { port: 0 });
@@ -15,4 +15,15 @@ t.test('loadConfig refuses bad values with a message naming the setting', async 
   t.throws(() => loadConfig({ PINGMON_PLAN_INTERVALS: 'gold=1' }), /PINGMON_PLAN_INTERVALS/);
   t.throws(() => loadConfig({ PINGMON_DATABASE_URL: 'mysql://u:pw@h/db' }), /postgres:\/\/.*u:\*\*\*@h/);
   t.throws(() => loadConfig({ PINGMON_LOG_LEVEL: 'loud' }), /PINGMON_LOG_LEVEL/);
+});
+
+t.test('redactUrl hides every form of database password', async (t) => {
+  const cases: Array<[string, string]> = [
+    ['postgres://u:pw@h:5432/db', 'postgres://u:***@h:5432/db'],
+    ['postgres://u:p@ss-word@h/db', 'postgres://u:***@h/db'],
+    ['postgres://:secret@h/db', 'postgres://:***@h/db'],
+    ['postgres://u@h/db?password=secret&sslmode=require', 'postgres://u@h/db?password=***&sslmode=require'],
+    ['postgres://h/db', 'postgres://h/db'],
+  ];
+  for (const [url, shown] of cases) t.equal(redactUrl(url), shown, url);
 });

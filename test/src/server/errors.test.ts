@@ -29,6 +29,17 @@ for (const kind of DATABASE_KINDS) {
       t.equal(reply.body.code, 'invalid_json');
     });
 
+    t.test('errors from below (a broken gzip body) get our codes, not theirs', async (t) => {
+      const reply = await api.request('/auth/login', { body: Buffer.from('not gzip at all'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+      t.equal(reply.status, 400);
+      t.equal(reply.body.code, 'bad_request');
+    });
+
+    t.test('health answers without credentials', async (t) => {
+      const reply = await api.request('/health');
+      t.same(reply.body, { status: 'ok', database: kind });
+    });
+
     t.test('a failure inside the server is a 500 that leaks nothing', async (t) => {
       const monitorId = await api.monitor(account);
       const runId = (await api.ping(account, monitorId, 'fail', { logOutput: 'log' })).body.data.runId;
