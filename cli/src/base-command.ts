@@ -4,7 +4,7 @@ import { Command } from '@oclif/core';
 export abstract class BaseCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err.oclif?.exit === 0 || (err as { code?: string }).code === 'EEXIT') return super.catch(err);
-    process.stderr.write(`pingmon: ${oneLine(err.message || String(err))}\n`);
+    process.stderr.write(`pingmon: ${oneLine(explain(err))}\n`);
     process.exitCode = err.oclif?.exit ?? err.exitCode ?? 1;
     return undefined;
   }
@@ -17,4 +17,14 @@ function oneLine(message: string): string {
     .map((line) => line.trim())
     .filter((line) => line !== '' && !/^The following errors? occurred:?$/.test(line) && !/^See more help with/.test(line));
   return lines.join(' ') || 'unknown error';
+}
+
+const LOGIN_CODES = new Set(['token_expired', 'invalid_token', 'missing_token', 'user_token_required']);
+
+/** The server's message, with what to do when the login is the problem. */
+function explain(err: Error & { code?: unknown; status?: unknown }): string {
+  if (err.name === 'PingmonError' && typeof err.code === 'string' && LOGIN_CODES.has(err.code)) {
+    return err.code === 'token_expired' ? 'your login has expired: run `pingmon login`' : `${err.message} Run \`pingmon login\`.`;
+  }
+  return err.message || String(err);
 }

@@ -1,0 +1,28 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import { SETTING_KEYS, readSettings, settingsPath, storedField } from '../../settings.js';
+import type { SettingKey } from '../../settings.js';
+
+export default class ConfigGet extends BaseCommand {
+  static override summary = 'Show the stored settings (or one of them)';
+  static override args = { key: Args.string({ description: 'url, token, api-key or monitor', options: [...SETTING_KEYS] }) };
+  static override flags = { json: Flags.boolean({ description: 'print JSON' }) };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(ConfigGet);
+    const stored = readSettings(process.env);
+    if (args.key) {
+      const value = stored[storedField(args.key as SettingKey)];
+      if (value === undefined) this.error(`${args.key} is not set in ${settingsPath(process.env)}`, { exit: 1 });
+      this.log(flags.json ? JSON.stringify(value) : value);
+      return;
+    }
+    if (flags.json) return this.log(JSON.stringify(stored));
+    for (const key of SETTING_KEYS) {
+      const value = stored[storedField(key)];
+      // Secrets are shown cut short; `pingmon config get token` prints one in full.
+      const shown = value === undefined ? '(not set)' : key === 'token' || key === 'api-key' ? `${value.slice(0, 10)}…` : value;
+      this.log(`${key.padEnd(8)} ${shown}`);
+    }
+  }
+}

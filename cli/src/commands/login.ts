@@ -1,0 +1,42 @@
+import { createInterface } from 'node:readline/promises';
+import { Flags } from '@oclif/core';
+import { createClient } from '@pingmon/sdk';
+import { BaseCommand } from '../base-command.js';
+import { readSettings, resolveSetting, writeSettings } from '../settings.js';
+
+export default class Login extends BaseCommand {
+  static override summary = 'Log in and remember the server and your token';
+  static override description = 'Asks for what is not given (in a terminal), then stores the URL and a user token in $XDG_CONFIG_HOME/pingmon/config.json, readable by you only.';
+  static override examples = ['<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com'];
+  static override flags = {
+    url: Flags.string({ description: 'pingmon server [env: PINGMON_URL; default: the stored one]' }),
+    email: Flags.string({ description: 'your email' }),
+    password: Flags.string({ description: 'your password (asked for, hidden, when omitted) [env: PINGMON_PASSWORD]', env: 'PINGMON_PASSWORD' }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Login);
+    const stored = readSettings(process.env);
+    const url = resolveSetting('url', flags.url, process.env, stored) ?? (await this.ask('Server URL (e.g. http://127.0.0.1:8080): '));
+    const email = flags.email ?? (await this.ask('Email: '));
+    const password = flags.password ?? (await this.ask('Password: ', true));
+    const login = await createClient({ baseUrl: url }).login(email, password);
+    const path = writeSettings(process.env, { ...stored, url, token: login.token });
+    this.log(`Logged in as ${login.user.email} (account ${login.account.accountId}, plan ${login.account.plan}) until ${login.expiresAt}.`);
+    this.log(`Saved to ${path}.`);
+  }
+
+  private async ask(question: string, hidden = false): Promise<string> {
+    if (!process.stdin.isTTY) this.error(`missing ${question.replace(/[:(].*$/, '').trim().toLowerCase()}: pass it as a flag (see pingmon login --help)`, { exit: 2 });
+    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+    if (hidden) {
+      // Echo nothing of what is typed after the question.
+      const output = rl as unknown as { _writeToOutput: (text: string) => void; output: NodeJS.WriteStream };
+      output._writeToOutput = (text: string) => (text.startsWith(question) ? output.output.write(question) : undefined);
+    }
+    const answer = (await rl.question(question)).trim();
+    rl.close();
+    if (hidden) process.stdout.write('\n');
+    return answer;
+  }
+}

@@ -1,0 +1,13 @@
+import { BaseCommand } from '../base-command.js';
+import { readSettings, writeSettings } from '../settings.js';
+
+export default class Logout extends BaseCommand {
+  static override summary = 'Forget the stored user token';
+
+  async run(): Promise<void> {
+    await this.parse(Logout);
+    const { token, ...rest } = readSettings(process.env);
+    const path = writeSettings(process.env, rest);
+    this.log(token ? `Logged out: the token is removed from ${path}.` : 'Not logged in.');
+  }
+}

@@ -1,0 +1,29 @@
+import { Flags } from '@oclif/core';
+import type { Monitor } from '@pingmon/sdk';
+import { BaseCommand } from '../../base-command.js';
+import { loggedInClient, serverFlags } from '../../client.js';
+import { STATUS_MARK, duration, printTable, when } from '../../output.js';
+
+export default class MonitorsList extends BaseCommand {
+  static override summary = 'List your monitors with their last run';
+  static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(MonitorsList);
+    const client = loggedInClient(flags);
+    const monitors: Monitor[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listMonitors({ limit: 200, cursor });
+      monitors.push(...page.monitors);
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
+    if (flags.json) return this.log(JSON.stringify(monitors));
+    if (monitors.length === 0) return this.log('No monitors yet: create one with `pingmon monitors create NAME`.');
+    printTable(
+      ['ID', 'NAME', 'LAST RUN', 'STARTED', 'DURATION'],
+      monitors.map((m) => [m.monitorId, m.name, m.lastRun ? STATUS_MARK[m.lastRun.status]! : '—', when(m.lastRun?.startedAt ?? null), duration(m.lastRun?.durationMs ?? null)]),
+      (line) => this.log(line),
+    );
+  }
+}

@@ -1,0 +1,21 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import { loggedInClient, serverFlags } from '../../client.js';
+import { STATUS_MARK, duration, when } from '../../output.js';
+
+export default class MonitorsShow extends BaseCommand {
+  static override summary = 'Show one monitor and its last run';
+  static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
+  static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
+
+  async run(): Promise<void> {
+    const { args, flags } = await this.parse(MonitorsShow);
+    const monitor = await loggedInClient(flags).getMonitor(args.monitor);
+    if (flags.json) return this.log(JSON.stringify(monitor));
+    const last = monitor.lastRun;
+    this.log(`monitor   ${monitor.monitorId}`);
+    this.log(`name      ${monitor.name}`);
+    this.log(`created   ${when(monitor.createdAt)}`);
+    this.log(`last run  ${last ? `${STATUS_MARK[last.status]} ${last.runId}, started ${when(last.startedAt)}, took ${duration(last.durationMs)}` : 'none yet'}`);
+  }
+}
