@@ -1,6 +1,10 @@
 import { StringDecoder } from 'node:string_decoder';
+import { LOG_MAX_CHARS } from '@pingmon/sdk/wire';
 
 export type LogKeep = 'head' | 'tail' | 'head-tail';
+
+/** Room kept for the marker line within the 10,000 characters. */
+const MARKER_ROOM = 80;
 
 /** How much of the output each mode keeps: the log the server stores is at most 10,000 characters. */
 const KEEP: Record<LogKeep, { head: number; tail: number }> = {
@@ -28,15 +32,20 @@ export class OutputCapture {
     this.push(this.decoder.write(chunk));
   }
 
-  /** The log: head, a one-line marker when anything was left out, then tail. */
+  /**
+   * The log: head, a one-line marker when anything was left out, then tail; never more than the
+   * 10,000 characters the server keeps, marker included, so that nothing is cut from the end.
+   */
   text(): string {
     this.push(this.decoder.end());
-    const extra = Math.max(0, this.tail.length - this.limits.tail);
-    const tail = this.tail.slice(extra);
-    const omitted = this.omitted + extra;
-    if (omitted === 0) return this.head + tail;
+    const total = this.head.length + this.tail.length;
+    if (this.omitted === 0 && total <= LOG_MAX_CHARS) return this.head + this.tail;
+    const head = this.limits.tail === 0 ? this.head.slice(0, LOG_MAX_CHARS - MARKER_ROOM) : this.head;
+    const tail = this.tail.slice(-Math.max(0, LOG_MAX_CHARS - MARKER_ROOM - head.length));
+    const omitted = this.omitted + (this.head.length - head.length) + (this.tail.length - tail.length);
     const where = this.limits.tail === 0 ? 'at the end' : this.limits.head === 0 ? 'at the start' : 'here';
-    return `${this.head}${this.head && !this.head.endsWith('\n') ? '\n' : ''}[pingmon: ${omitted} characters of output left out ${where}]\n${tail}`;
+    const before = head && !head.endsWith('\n') ? '\n' : '';
+    return `${head}${before}[pingmon: ${omitted} characters of output left out ${where}]\n${tail}`;
   }
 
   private push(text: string): void {

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
 
 export const CLI = fileURLToPath(new URL('../../../cli/bin/run.js', import.meta.url));
 
@@ -49,5 +50,41 @@ export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegEx
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     child.once('exit', (code) => reject(new Error(`pingmon exited with ${code} before printing ${pattern}: ${stderr}`)));
+  });
+}
+
+export interface RawResult {
+  code: number | null;
+  stdout: Buffer;
+  stderr: string;
+  /** Highest resident memory of the pingmon process seen while it ran, in bytes (Linux). */
+  peakRss: number;
+}
+
+/** Runs `pingmon …` with stdin fed from `input`, keeping stdout as bytes; samples its memory while it runs. */
+export function pingmonRaw(args: string[], env: Record<string, string>, input?: Buffer): Promise<RawResult> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PINGMON_')));
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  let stderr = '';
+  let peakRss = 0;
+  child.stdout!.on('data', (d: Buffer) => out.push(d));
+  child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+  const sample = setInterval(() => {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0);
+      peakRss = Math.max(peakRss, kb * 1024);
+    } catch {
+      // gone already
+    }
+  }, 20);
+  child.stdin!.on('error', () => undefined);
+  child.stdin!.end(input);
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearInterval(sample);
+      resolve({ code, stdout: Buffer.concat(out), stderr, peakRss });
+    });
   });
 }

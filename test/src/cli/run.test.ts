@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import t from 'tap';
+import { tempDir } from '../helpers/databases.js';
+import { finished, pingmon, pingmonRaw, spawnCli, waitForLine } from '../helpers/cli.js';
+import { deadUrl } from '../helpers/receiver.js';
+import { TestServer } from '../helpers/server.js';
+
+t.test('pingmon run', async (t) => {
+  const api = await TestServer.start(t, 'sqlite');
+  const account = await api.account('unlimited');
+  const dir = tempDir('pingmon-run-');
+  const env = (monitorId: string) => ({ PINGMON_URL: api.url, PINGMON_API_KEY: account.apiKey, PINGMON_MONITOR: monitorId, XDG_CONFIG_HOME: dir });
+  const lastRun = async (monitorId: string) => {
+    const runs = (await api.request(`/monitors/${monitorId}/runs?limit=1`, { token: account.token })).body.runs;
+    return runs[0];
+  };
+  const logOf = async (monitorId: string, runId: string) => (await api.request(`/monitors/${monitorId}/runs/${runId}/log`, { token: account.token })).body;
+
+  t.test('a successful command: exit 0, one finished run with exitCode in meta', async (t) => {
+    const m = await api.monitor(account, 'ok');
+    const result = await pingmon(['run', '--', 'sh', '-c', 'echo fine'], env(m));
+    t.equal(result.code, 0);
+    t.equal(result.stdout, 'fine\n');
+    t.equal(result.stderr, '');
+    const run = await lastRun(m);
+    t.match(run, { status: 'success', meta: { exitCode: 0 }, hasLog: false });
+    t.ok(run.durationMs >= 0, 'start and result paired');
+  });
+
+  t.test('exit codes pass through, and the failure says what happened', async (t) => {
+    const notExecutable = join(dir, 'script.sh');
+    writeFileSync(notExecutable, '#!/bin/sh\necho never\n');
+    chmodSync(notExecutable, 0o644);
+    const cases: Array<[string[], number, RegExp]> = [
+      [['sh', '-c', 'echo broken >&2; exit 3'], 3, /^exit code 3$/],
+      [['sh', '-c', 'kill -TERM $$'], 143, /^killed by signal SIGTERM$/],
+      [['sh', '-c', 'kill -KILL $$'], 137, /^killed by signal SIGKILL$/],
+      [['no-such-command-anywhere'], 127, /^could not start: command not found: no-such-command-anywhere$/],
+      [[notExecutable], 126, /^could not start: permission denied/],
+    ];
+    for (const [command, code, message] of cases) {
+      const m = await api.monitor(account, command.join(' '));
+      const result = await pingmon(['run', '--', ...command], env(m));
+      t.equal(result.code, code, command.join(' '));
+      const run = await lastRun(m);
+      t.equal(run.status, 'failed');
+      t.match(run.errorMessage, message);
+      t.equal(run.meta.exitCode, code);
+    }
+    const broken = await lastRun(await api.monitor(account, 'log of a failure'));
+    t.equal(broken, undefined);
+  });
+
+  t.test('stdout and stderr pass through byte for byte, binary included, and stdin reaches the command', async (t) => {
+    const m = await api.monitor(account, 'bytes');
+    const data = randomBytes(3 * 1024 * 1024);
+    const result = await pingmonRaw(['run', '--', 'cat'], env(m), data);
+    t.equal(result.code, 0);
+    t.ok(result.stdout.equals(data), 'stdout is identical');
+    const file = join(dir, 'blob');
+    writeFileSync(file, data.subarray(0, 100_000));
+    const viaStderr = await pingmonRaw(['run', '--', 'sh', '-c', `cat ${file} >&2; exit 1`], env(m));
+    t.equal(viaStderr.code, 1);
+    t.ok(Buffer.from(viaStderr.stderr, 'latin1').length > 0);
+    const exact = await pingmonRaw(['run', '--', 'sh', '-c', `cat ${file} 1>&2`], env(m));
+    t.equal(exact.stdout.length, 0);
+  });
+
+  t.test('the log keeps head and tail with a marker, in each --log-keep mode', async (t) => {
+    const script = 'i=0; while [ $i -lt 3000 ]; do echo "line $i"; i=$((i+1)); done; echo "the real error" >&2; exit 1';
+    const logs: Record<string, string> = {};
+    for (const mode of ['head-tail', 'head', 'tail']) {
+      const m = await api.monitor(account, `keep ${mode}`);
+      const result = await pingmon(['run', '--log-keep', mode, '--', 'sh', '-c', script], env(m));
+      t.equal(result.code, 1);
+      const run = await lastRun(m);
+      logs[mode] = (await logOf(m, run.runId)).content;
+    }
+    // stdout and stderr are two pipes: the error line can arrive just before the last stdout lines.
+    t.match(logs['head-tail'], /^line 0\n[\s\S]*\[pingmon: \d+ characters of output left out here\]\n[\s\S]*the real error\n/);
+    t.match(logs['head-tail'], /line 2999\n/);
+    t.match(logs.head, /^line 0\n[\s\S]*\[pingmon: \d+ characters of output left out at the end\]\n$/);
+    t.notMatch(logs.head, /the real error|line 2999/);
+    t.match(logs.tail, /^\[pingmon: \d+ characters of output left out at the start\]\n[\s\S]*the real error\n/);
+    t.notMatch(logs.tail, /line 0\n/);
+    for (const log of Object.values(logs)) t.ok(log.length <= 10_000, `${log.length} characters`);
+  });
+
+  t.test('a job printing hundreds of MB keeps the wrapper small', async (t) => {
+    const m = await api.monitor(account, 'loud');
+    const result = await pingmonRaw(['run', '--', 'sh', '-c', 'head -c 300000000 /dev/zero | tr "\\0" "x"; exit 2'], env(m));
+    t.equal(result.code, 2);
+    t.equal(result.stdout.length, 300_000_000, 'every byte passed through');
+    t.ok(result.peakRss > 0 && result.peakRss < 150 * 1024 * 1024, `peak RSS ${Math.round(result.peakRss / 1048576)} MB`);
+    const run = await lastRun(m);
+    t.ok((await logOf(m, run.runId)).content.length <= 10_000);
+  });
+
+  t.test('meta comes from --meta and from the file named in PINGMON_META_FILE', async (t) => {
+    const m = await api.monitor(account, 'meta');
+    const result = await pingmon(['run', '--meta', 'rowsExpected=10', '--meta', 'batch=3', '--', 'sh', '-c', 'echo "rowsProcessed=0" >> "$PINGMON_META_FILE"; echo "# done" >> "$PINGMON_META_FILE"'], env(m));
+    t.equal(result.code, 0);
+    t.same((await lastRun(m)).meta, { rowsExpected: 10, batch: 3, rowsProcessed: 0, exitCode: 0 });
+    const bad = await pingmon(['run', '--', 'sh', '-c', 'echo "nonsense" >> "$PINGMON_META_FILE"'], env(m));
+    t.equal(bad.code, 0, 'a bad meta file never fails the job');
+    t.match(bad.stderr, /\[pingmon\] PINGMON_META_FILE: "nonsense" is not key=number/);
+  });
+
+  t.test('--timeout kills the command and reports it failed', async (t) => {
+    const m = await api.monitor(account, 'slow');
+    const result = await pingmon(['run', '--timeout', '1s', '--kill-grace', '1s', '--', 'sh', '-c', 'trap "" TERM; sleep 30'], env(m));
+    t.equal(result.code, 137, 'TERM was ignored, so KILL after the grace');
+    t.match((await lastRun(m)).errorMessage, /^timed out after 1s and was killed \(SIGKILL\)$/);
+  });
+
+  t.test('SIGTERM is forwarded to the command, and the result is still sent', async (t) => {
+    const m = await api.monitor(account, 'stopped');
+    const child = spawnCli(['run', '--', 'sh', '-c', 'trap "echo cleaning up; exit 7" TERM; echo ready; while true; do sleep 0.05; done'], env(m));
+    const done = finished(child);
+    await waitForLine(child, /ready\n/);
+    child.kill('SIGTERM');
+    const result = await done;
+    t.equal(result.code, 7);
+    t.match(result.stdout, /cleaning up/);
+    t.match(await lastRun(m), { status: 'failed', errorMessage: 'exit code 7' });
+  });
+
+  t.test('repeated words in the command are kept as they are', async (t) => {
+    const m = await api.monitor(account, 'argv');
+    const result = await pingmon(['run', '--monitor', m, '--', 'echo', '--monitor', 'x', '--', 'a', 'a', '--json'], env(m));
+    t.equal(result.stdout, '--monitor x -- a a --json\n');
+  });
+
+  t.test('usage errors exit 2 and say what to add', async (t) => {
+    const noDash = await pingmon(['run', 'echo', 'hi'], env('mon_x'));
+    t.equal(noDash.code, 2);
+    t.match(noDash.stderr, /^pingmon: missing the command to run: put it after --/);
+    const noMonitor = await pingmon(['run', '--', 'true'], { PINGMON_URL: api.url, PINGMON_API_KEY: account.apiKey, XDG_CONFIG_HOME: dir });
+    t.equal(noMonitor.code, 2);
+    t.match(noMonitor.stderr, /missing the monitor: add --monitor/);
+    const badMeta = await pingmon(['run', '--meta', 'x', '--', 'true'], env('mon_x'));
+    t.equal(badMeta.code, 2);
+  });
+
+  t.test('the job runs and keeps its exit code when the server is down, refuses the key or limits it', async (t) => {
+    const m = await api.monitor(account, 'unlucky');
+    const down = await pingmon(['run', '--ping-timeout', '1s', '--', 'sh', '-c', 'echo still ran; exit 4'], { ...env(m), PINGMON_URL: await deadUrl() });
+    t.equal(down.code, 4);
+    t.equal(down.stdout, 'still ran\n');
+    t.match(down.stderr, /^\[pingmon\] cannot reach the pingmon server/m);
+    const refused = await pingmon(['run', '--', 'sh', '-c', 'exit 5'], { ...env(m), PINGMON_API_KEY: 'pm_revoked_or_wrong' });
+    t.equal(refused.code, 5);
+    t.match(refused.stderr, /\[pingmon\] Invalid or revoked API key/);
+    const free = await api.account('free');
+    const limited = await api.monitor(free, 'limited');
+    await api.ping(free, limited, 'success');
+    const slow = await pingmon(['run', '--ping-timeout', '1s', '--', 'true'], { ...env(limited), PINGMON_API_KEY: free.apiKey });
+    t.equal(slow.code, 0);
+    t.match(slow.stderr, /\[pingmon\] .*Wait \d+ seconds/);
+  });
+});

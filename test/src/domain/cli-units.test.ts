@@ -1,0 +1,77 @@
+import t from 'tap';
+import { OutputCapture } from 'pingmon/run/capture.js';
+import { outcomeOf } from 'pingmon/run/job.js';
+import { parseMetaLines } from 'pingmon/run/meta.js';
+import { parseDuration } from 'pingmon/duration.js';
+import { printTable } from 'pingmon/output.js';
+
+const feed = (capture: OutputCapture, text: string, chunk = 333) => {
+  const bytes = Buffer.from(text);
+  for (let i = 0; i < bytes.length; i += chunk) capture.add(bytes.subarray(i, i + chunk));
+  return capture.text();
+};
+
+t.test('OutputCapture keeps all of a short output', async (t) => {
+  t.equal(feed(new OutputCapture(), 'hello\nworld\n'), 'hello\nworld\n');
+  t.equal(feed(new OutputCapture('head'), ''), '');
+});
+
+t.test('OutputCapture head-tail keeps 2,000 + 8,000 characters and says how many it left out', async (t) => {
+  const text = 'H'.repeat(2_000) + 'm'.repeat(50_000) + 'T'.repeat(8_000);
+  const log = feed(new OutputCapture('head-tail'), text);
+  // The marker takes its room from the tail: the whole log stays within the 10,000 characters the server keeps.
+  t.equal(log, `${'H'.repeat(2_000)}\n[pingmon: 50080 characters of output left out here]\n${'T'.repeat(7_920)}`);
+  t.ok(log.length <= 10_000);
+});
+
+t.test('OutputCapture head and tail modes', async (t) => {
+  const text = 'a'.repeat(10_000) + 'b'.repeat(5_000);
+  t.equal(feed(new OutputCapture('head'), text), `${'a'.repeat(9_920)}\n[pingmon: 5080 characters of output left out at the end]\n`);
+  t.equal(feed(new OutputCapture('tail'), text), `[pingmon: 5080 characters of output left out at the start]\n${'a'.repeat(4_920)}${'b'.repeat(5_000)}`);
+  t.equal(feed(new OutputCapture('tail'), 'z'.repeat(10_000)), 'z'.repeat(10_000), 'exactly 10,000 characters need no marker');
+});
+
+t.test('OutputCapture never splits a UTF-8 character across chunks', async (t) => {
+  const text = 'é€😀'.repeat(100);
+  t.equal(feed(new OutputCapture(), text, 1), text);
+});
+
+t.test('OutputCapture memory stays bounded', async (t) => {
+  const capture = new OutputCapture();
+  const chunk = Buffer.alloc(64 * 1024, 'x');
+  for (let i = 0; i < 2_000; i++) capture.add(chunk); // 125 MiB
+  const log = capture.text();
+  t.ok(log.length < 10_200, `log of ${log.length} characters`);
+  const omitted = 2_000 * chunk.length - 10_000 + 80;
+  t.ok(log.includes(`[pingmon: ${omitted} characters of output left out here]`), 'the marker counts what was left out');
+});
+
+t.test('parseMetaLines', async (t) => {
+  t.same(parseMetaLines(['rows=12', ' seconds = 1.5 ', '', '# comment'], 'x'), { ok: true, meta: { rows: 12, seconds: 1.5 } });
+  for (const bad of ['rows', 'rows=', '=3', 'rows=many', 'rows=Infinity', `${'k'.repeat(65)}=1`]) {
+    t.match(parseMetaLines([bad], '--meta'), { ok: false, error: /--meta: .* is not key=number/ }, bad);
+  }
+});
+
+t.test('parseDuration', async (t) => {
+  const cases: Array<[string, number | undefined]> = [['90', 90_000], ['500ms', 500], ['30s', 30_000], ['15m', 900_000], ['2h', 7_200_000], ['1.5s', 1_500], ['soon', undefined], ['-1s', undefined]];
+  for (const [text, ms] of cases) t.equal(parseDuration(text), ms, text);
+});
+
+t.test('outcomeOf names the three outcomes and the exit code passed on', async (t) => {
+  const job = { command: 'backup.sh', timeoutMs: 60_000 };
+  const base = { timedOut: false, failed: false };
+  t.same(outcomeOf(job, { ...base, exitCode: 0 }), { exitCode: 0 });
+  t.same(outcomeOf(job, { ...base, exitCode: 3, failed: true }), { exitCode: 3, failure: 'exit code 3' });
+  t.same(outcomeOf(job, { ...base, signal: 'SIGKILL', failed: true }), { exitCode: 137, failure: 'killed by signal SIGKILL' });
+  t.same(outcomeOf(job, { ...base, timedOut: true, signal: 'SIGTERM', failed: true }), { exitCode: 143, failure: 'timed out after 1m and was killed (SIGTERM)' });
+  t.same(outcomeOf(job, { ...base, code: 'ENOENT', failed: true }), { exitCode: 127, failure: 'could not start: command not found: backup.sh' });
+  t.match(outcomeOf(job, { ...base, code: 'EACCES', failed: true }), { exitCode: 126, failure: /permission denied/ });
+});
+
+t.test('printTable fits the width, cutting the widest column first', async (t) => {
+  const lines: string[] = [];
+  printTable(['ID', 'NAME'], [['mon_1', 'a very long monitor name that will not fit']], (l) => lines.push(l), 30);
+  t.ok(lines.every((l) => l.length <= 30), lines.join('\n'));
+  t.match(lines[1], /…$/);
+});
