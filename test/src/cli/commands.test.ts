@@ -1,0 +1,117 @@
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
+import Jwt from '@hapi/jwt';
+import t from 'tap';
+import { tempDir } from '../helpers/databases.js';
+import { pingmon } from '../helpers/cli.js';
+import { TestServer } from '../helpers/server.js';
+
+const SECRET = 'cli-test-secret-cli-test-secret-cli-test-secret';
+
+t.test('the everyday commands against a real server', async (t) => {
+  const api = await TestServer.start(t, 'sqlite', { jwtSecret: SECRET });
+  const account = await api.account('unlimited');
+  const configHome = tempDir('pingmon-config-');
+  const env = { XDG_CONFIG_HOME: configHome };
+  const cli = (...args: string[]) => pingmon(args, env);
+  const json = async (...args: string[]) => {
+    const result = await cli(...args, '--json');
+    if (result.code !== 0) throw new Error(`pingmon ${args.join(' ')}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  };
+
+  t.test('before login, commands say to log in', async (t) => {
+    const result = await cli('monitors', 'list');
+    t.equal(result.code, 1);
+    t.equal(result.stderr, 'pingmon: not logged in: run `pingmon login` first\n');
+  });
+
+  t.test('login without a terminal needs its flags, then stores URL and token readable by the owner only', async (t) => {
+    const missing = await cli('login', '--url', api.url);
+    t.equal(missing.code, 2);
+    t.match(missing.stderr, /missing email: pass it as a flag/);
+    const wrong = await cli('login', '--url', api.url, '--email', account.email, '--password', 'not it at all');
+    t.equal(wrong.code, 1);
+    t.equal(wrong.stderr, 'pingmon: Wrong email or password.\n');
+    const ok = await cli('login', '--url', api.url, '--email', account.email, '--password', account.password);
+    t.equal(ok.code, 0, ok.stderr);
+    t.match(ok.stdout, new RegExp(`Logged in as ${account.email}`));
+    const file = join(configHome, 'pingmon', 'config.json');
+    t.equal(statSync(file).mode & 0o777, 0o600);
+    const stored = await json('config', 'get');
+    t.equal(stored.url, api.url);
+    t.match(stored.token, /^eyJ/);
+  });
+
+  t.test('monitors: create, list, show, rename, delete, with --json', async (t) => {
+    const created = await json('monitors', 'create', 'nightly backup');
+    t.match(created, { monitorId: /^mon_/, name: 'nightly backup', lastRun: null });
+    await api.ping(account, created.monitorId, 'fail', { errorMessage: 'disk full\nsecond line', logOutput: 'the whole log' });
+    const listed = await json('monitors', 'list');
+    t.match(listed.find((m: { monitorId: string }) => m.monitorId === created.monitorId), { lastRun: { status: 'failed' } });
+    const table = await cli('monitors', 'list');
+    t.match(table.stdout, /^ID\s+NAME\s+LAST RUN\s+STARTED\s+DURATION\n/);
+    t.match(table.stdout, new RegExp(`${created.monitorId}\\s+nightly backup\\s+✖ failed`));
+    t.equal((await json('monitors', 'show', created.monitorId)).name, 'nightly backup');
+    const renamed = await cli('monitors', 'rename', created.monitorId, 'db backup');
+    t.equal(renamed.code, 0);
+    t.equal((await json('monitors', 'show', created.monitorId)).name, 'db backup');
+
+    const runs = await json('runs', created.monitorId, '--status', 'failed');
+    t.equal(runs.length, 1);
+    t.equal(runs[0].errorMessage, 'disk full\nsecond line');
+    const runsTable = await cli('runs', created.monitorId);
+    t.match(runsTable.stdout, /disk full\n/, 'the first line of the error');
+    t.notMatch(runsTable.stdout, /second line/);
+    const log = await cli('logs', created.monitorId, runs[0].runId);
+    t.equal(log.stdout, 'the whole log', 'printed as it is');
+    const noLog = await cli('logs', created.monitorId, (await api.ping(account, created.monitorId, 'success')).body.data.runId);
+    t.equal(noLog.stdout, '');
+    t.equal(noLog.stderr, 'This run has no log.\n');
+
+    const deleted = await cli('monitors', 'delete', created.monitorId);
+    t.equal(deleted.code, 0);
+    const gone = await cli('monitors', 'show', created.monitorId);
+    t.equal(gone.code, 1);
+    t.match(gone.stderr, /^pingmon: No monitor .* in your account\.\n$/);
+  });
+
+  t.test('keys: create shows the key once, list never does, revoke', async (t) => {
+    const created = await json('keys', 'create', '--name', 'ci');
+    t.match(created, { keyId: /^key_/, key: /^pm_/, name: 'ci' });
+    const list = await cli('keys', 'list');
+    t.match(list.stdout, new RegExp(created.keyId));
+    t.notMatch(list.stdout, new RegExp(created.key));
+    t.equal((await cli('keys', 'revoke', created.keyId)).code, 0);
+    const keys = await json('keys', 'list');
+    t.ok(keys.find((k: { keyId: string }) => k.keyId === created.keyId).revokedAt);
+  });
+
+  t.test('config set checks what it stores; logout forgets the token', async (t) => {
+    const bad = await cli('config', 'set', 'url', 'localhost:8080');
+    t.equal(bad.code, 2);
+    t.equal((await cli('config', 'set', 'monitor', 'mon_default')).code, 0);
+    t.equal((await cli('config', 'get', 'monitor')).stdout, 'mon_default\n');
+    const unknown = await cli('config', 'set', 'colour', 'blue');
+    t.equal(unknown.code, 2);
+  });
+
+  t.test('an expired login says to run pingmon login', async (t) => {
+    const now = Math.floor(Date.now() / 1000);
+    const expired = Jwt.token.generate({ sub: account.userId, acc: account.accountId, aud: 'pingmon', iss: 'pingmon', iat: now - 100, exp: now - 10 }, { key: SECRET, algorithm: 'HS256' });
+    const result = await pingmon(['monitors', 'list'], { ...env, PINGMON_TOKEN: expired });
+    t.equal(result.code, 1);
+    t.equal(result.stderr, 'pingmon: your login has expired: run `pingmon login`\n');
+  });
+
+  t.test('tables fit a narrow terminal', async (t) => {
+    await json('monitors', 'create', 'a monitor with a name much longer than a narrow terminal could ever show');
+    const result = await pingmon(['monitors', 'list'], { ...env, COLUMNS: '60' });
+    t.ok(result.stdout.trim().split('\n').every((line) => line.length <= 60), result.stdout);
+  });
+
+  t.test('logout', async (t) => {
+    t.match((await cli('logout')).stdout, /Logged out/);
+    t.equal((await cli('monitors', 'list')).code, 1);
+  });
+});
