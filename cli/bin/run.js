@@ -1,4 +1,13 @@
 #!/usr/bin/env node
-import { execute } from '@oclif/core';
+// `pingmon run` sits on the path of every cron job: it starts without loading oclif at all.
+const args = process.argv.slice(2);
+const dash = args.includes('--') ? args.indexOf('--') : args.length;
+const wantsHelp = args.slice(0, dash).some((arg) => arg === '--help' || arg === '-h');
 
-await execute({ dir: import.meta.url });
+if (args[0] === 'run' && !wantsHelp) {
+  const { main } = await import('../dist/run-bundle.js');
+  process.exitCode = await main(args.slice(1));
+} else {
+  const { execute } = await import('@oclif/core');
+  await execute({ dir: import.meta.url });
+}
