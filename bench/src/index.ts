@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import knexFactory from 'knex';
+import { startupBench, throughputBench } from './cli.js';
 import { CLI, runCli, startListening } from './processes.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -66,6 +67,10 @@ async function main(): Promise<void> {
   try {
     const sqlite = await ours({ PINGMON_DATA_DIR: dataDir });
     rows.push(await load('pingmon on SQLite', sqlite.server.url, sqlite.apiKey, sqlite.monitorId));
+    print(rows, bare);
+    const cliEnv = { PINGMON_URL: sqlite.server.url, PINGMON_API_KEY: sqlite.apiKey, PINGMON_MONITOR: sqlite.monitorId, XDG_CONFIG_HOME: dataDir };
+    await startupBench(cliEnv);
+    await throughputBench(cliEnv, Number(process.env.BENCH_CAT_BYTES ?? 1024 ** 3));
     await sqlite.server.stop();
 
     if (POSTGRES_URL) {
@@ -85,7 +90,7 @@ async function main(): Promise<void> {
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  print(rows, bare);
+  if (rows.length > 1) print(rows, bare);
 }
 
 await main();

@@ -3,33 +3,51 @@ import { LOG_MAX_CHARS } from '@pingmon/sdk/wire';
 
 export type LogKeep = 'head' | 'tail' | 'head-tail';
 
-/** Room kept for the marker line within the 10,000 characters. */
-const MARKER_ROOM = 80;
-
-/** How much of the output each mode keeps: the log the server stores is at most 10,000 characters. */
+/** How many characters of the output each mode keeps from the start and from the end. */
 const KEEP: Record<LogKeep, { head: number; tail: number }> = {
-  head: { head: 10_000, tail: 0 },
-  tail: { head: 0, tail: 10_000 },
+  head: { head: LOG_MAX_CHARS, tail: 0 },
+  tail: { head: 0, tail: LOG_MAX_CHARS },
   'head-tail': { head: 2_000, tail: 8_000 },
 };
 
+/** Room kept for the marker line within the 10,000 characters the server stores. */
+const MARKER_ROOM = 80;
+
+/** A UTF-8 character takes at most 4 bytes: this many bytes from the end always hold `tail` characters. */
+const BYTES_PER_CHAR = 4;
+
 /**
  * A bounded copy of a job's merged output, in arrival order: its first and/or last characters and a count
- * of what was left out in between. Memory stays bounded however much the job prints.
+ * of the bytes left out in between. Only what is kept is ever decoded, so a job printing gigabytes costs
+ * a few list operations per chunk, and memory stays bounded however much it prints.
  */
 export class OutputCapture {
-  private readonly decoder = new StringDecoder('utf8');
   private readonly limits: { head: number; tail: number };
+  private readonly decoder = new StringDecoder('utf8');
   private head = '';
-  private tail = '';
-  private omitted = 0;
+  private headBytes = 0;
+  private tail: Buffer[] = [];
+  private tailBytes = 0;
+  private totalBytes = 0;
 
   constructor(keep: LogKeep = 'head-tail') {
     this.limits = KEEP[keep];
   }
 
   add(chunk: Buffer): void {
-    this.push(this.decoder.write(chunk));
+    this.totalBytes += chunk.length;
+    // A byte makes at most one character: taking no more bytes than characters missing never overfills.
+    while (chunk.length > 0 && this.head.length < this.limits.head) {
+      const take = Math.min(chunk.length, this.limits.head - this.head.length);
+      this.head += this.decoder.write(chunk.subarray(0, take));
+      this.headBytes += take;
+      chunk = chunk.subarray(take);
+    }
+    if (chunk.length === 0 || this.limits.tail === 0) return;
+    this.tail.push(chunk);
+    this.tailBytes += chunk.length;
+    const keepBytes = this.limits.tail * BYTES_PER_CHAR;
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= keepBytes) this.tailBytes -= this.tail.shift()!.length;
   }
 
   /**
@@ -37,35 +55,26 @@ export class OutputCapture {
    * 10,000 characters the server keeps, marker included, so that nothing is cut from the end.
    */
   text(): string {
-    this.push(this.decoder.end());
-    const total = this.head.length + this.tail.length;
-    if (this.omitted === 0 && total <= LOG_MAX_CHARS) return this.head + this.tail;
-    const head = this.limits.tail === 0 ? this.head.slice(0, LOG_MAX_CHARS - MARKER_ROOM) : this.head;
-    const tail = this.tail.slice(-Math.max(0, LOG_MAX_CHARS - MARKER_ROOM - head.length));
-    const omitted = this.omitted + (this.head.length - head.length) + (this.tail.length - tail.length);
+    let head = this.head + this.decoder.end();
+    const tailBuffer = Buffer.concat(this.tail);
+    // The first bytes kept may be the middle of a character: start at the next character.
+    let start = 0;
+    while (start < tailBuffer.length && start < BYTES_PER_CHAR && (tailBuffer[start]! & 0xc0) === 0x80) start++;
+    let tail = tailBuffer.subarray(start).toString('utf8');
+    let leftOut = this.totalBytes - this.headBytes - tailBuffer.length + start;
+    if (leftOut === 0 && head.length + tail.length <= LOG_MAX_CHARS) return head + tail;
+    if (this.limits.tail === 0) {
+      const kept = head.slice(0, LOG_MAX_CHARS - MARKER_ROOM);
+      leftOut += Buffer.byteLength(head.slice(kept.length));
+      head = kept;
+    }
+    const room = Math.max(0, LOG_MAX_CHARS - MARKER_ROOM - head.length);
+    if (tail.length > room) {
+      leftOut += Buffer.byteLength(tail.slice(0, tail.length - room));
+      tail = tail.slice(tail.length - room);
+    }
     const where = this.limits.tail === 0 ? 'at the end' : this.limits.head === 0 ? 'at the start' : 'here';
     const before = head && !head.endsWith('\n') ? '\n' : '';
-    return `${head}${before}[pingmon: ${omitted} characters of output left out ${where}]\n${tail}`;
-  }
-
-  private push(text: string): void {
-    if (!text) return;
-    const room = this.limits.head - this.head.length;
-    if (room > 0) {
-      this.head += text.slice(0, room);
-      text = text.slice(room);
-    }
-    if (!text) return;
-    if (this.limits.tail === 0) {
-      this.omitted += text.length;
-      return;
-    }
-    this.tail += text;
-    // Trimmed in steps, not on every chunk: the tail holds at most twice what it keeps.
-    if (this.tail.length > 2 * this.limits.tail) {
-      const cut = this.tail.length - this.limits.tail;
-      this.omitted += cut;
-      this.tail = this.tail.slice(cut);
-    }
+    return `${head}${before}[pingmon: ${leftOut} bytes of output left out ${where}]\n${tail}`;
   }
 }

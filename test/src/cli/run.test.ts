@@ -79,11 +79,11 @@ t.test('pingmon run', async (t) => {
       logs[mode] = (await logOf(m, run.runId)).content;
     }
     // stdout and stderr are two pipes: the error line can arrive just before the last stdout lines.
-    t.match(logs['head-tail'], /^line 0\n[\s\S]*\[pingmon: \d+ characters of output left out here\]\n[\s\S]*the real error\n/);
+    t.match(logs['head-tail'], /^line 0\n[\s\S]*\[pingmon: \d+ bytes of output left out here\]\n[\s\S]*the real error\n/);
     t.match(logs['head-tail'], /line 2999\n/);
-    t.match(logs.head, /^line 0\n[\s\S]*\[pingmon: \d+ characters of output left out at the end\]\n$/);
+    t.match(logs.head, /^line 0\n[\s\S]*\[pingmon: \d+ bytes of output left out at the end\]\n$/);
     t.notMatch(logs.head, /the real error|line 2999/);
-    t.match(logs.tail, /^\[pingmon: \d+ characters of output left out at the start\]\n[\s\S]*the real error\n/);
+    t.match(logs.tail, /^\[pingmon: \d+ bytes of output left out at the start\]\n[\s\S]*the real error\n/);
     t.notMatch(logs.tail, /line 0\n/);
     for (const log of Object.values(logs)) t.ok(log.length <= 10_000, `${log.length} characters`);
   });

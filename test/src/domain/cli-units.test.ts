@@ -20,14 +20,14 @@ t.test('OutputCapture head-tail keeps 2,000 + 8,000 characters and says how many
   const text = 'H'.repeat(2_000) + 'm'.repeat(50_000) + 'T'.repeat(8_000);
   const log = feed(new OutputCapture('head-tail'), text);
   // The marker takes its room from the tail: the whole log stays within the 10,000 characters the server keeps.
-  t.equal(log, `${'H'.repeat(2_000)}\n[pingmon: 50080 characters of output left out here]\n${'T'.repeat(7_920)}`);
+  t.equal(log, `${'H'.repeat(2_000)}\n[pingmon: 50080 bytes of output left out here]\n${'T'.repeat(7_920)}`);
   t.ok(log.length <= 10_000);
 });
 
 t.test('OutputCapture head and tail modes', async (t) => {
   const text = 'a'.repeat(10_000) + 'b'.repeat(5_000);
-  t.equal(feed(new OutputCapture('head'), text), `${'a'.repeat(9_920)}\n[pingmon: 5080 characters of output left out at the end]\n`);
-  t.equal(feed(new OutputCapture('tail'), text), `[pingmon: 5080 characters of output left out at the start]\n${'a'.repeat(4_920)}${'b'.repeat(5_000)}`);
+  t.equal(feed(new OutputCapture('head'), text), `${'a'.repeat(9_920)}\n[pingmon: 5080 bytes of output left out at the end]\n`);
+  t.equal(feed(new OutputCapture('tail'), text), `[pingmon: 5080 bytes of output left out at the start]\n${'a'.repeat(4_920)}${'b'.repeat(5_000)}`);
   t.equal(feed(new OutputCapture('tail'), 'z'.repeat(10_000)), 'z'.repeat(10_000), 'exactly 10,000 characters need no marker');
 });
 
@@ -43,7 +43,7 @@ t.test('OutputCapture memory stays bounded', async (t) => {
   const log = capture.text();
   t.ok(log.length < 10_200, `log of ${log.length} characters`);
   const omitted = 2_000 * chunk.length - 10_000 + 80;
-  t.ok(log.includes(`[pingmon: ${omitted} characters of output left out here]`), 'the marker counts what was left out');
+  t.ok(log.includes(`[pingmon: ${omitted} bytes of output left out here]`), 'the marker counts what was left out');
 });
 
 t.test('parseMetaLines', async (t) => {

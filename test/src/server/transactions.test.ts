@@ -28,13 +28,6 @@ for (const kind of DATABASE_KINDS) {
       t.same(await keys(), expected);
     });
 
-    t.test('a transaction started inside another fails at once instead of waiting forever', async (t) => {
-      const nested = inTransaction(db, () => inTransaction(db, async () => 'inner'));
-      if (kind === 'sqlite') await t.rejects(nested, /inside a transaction/);
-      else t.equal(await nested, 'inner', 'PostgreSQL runs it on another connection');
-      t.equal(await inTransaction(db, async () => 'after'), 'after', 'and the next one runs');
-    });
-
     t.test('a failing statement does not poison the next transaction', async (t) => {
       const duplicate = inTransaction(db, (sql) => sql.changes('insert into settings (key, value) values (?, ?)', ['tx-01', 'again']));
       await t.rejects(duplicate);
