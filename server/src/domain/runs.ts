@@ -57,6 +57,9 @@ export interface RunInput {
   logOutput?: string;
 }
 
+// newRun and finishedRun build their records field by field, on purpose: object spreads here
+// deoptimised the ping path (it ran a quarter slower, measured with npm run bench).
+
 /** A run opened by a ping at `now`: running for a start, already finished (no duration) for a result. */
 export function newRun(ids: { accountId: string; monitorId: string; runId: string }, kind: PingKind, input: RunInput, now: number): RunRecord {
   const finished = kind !== 'start';
