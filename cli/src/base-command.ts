@@ -24,7 +24,8 @@ const LOGIN_CODES = new Set(['token_expired', 'invalid_token', 'missing_token', 
 /** The server's message, with what to do when the login is the problem. */
 function explain(err: Error & { code?: unknown; status?: unknown }): string {
   if (err.name === 'PingmonError' && typeof err.code === 'string' && LOGIN_CODES.has(err.code)) {
-    return err.code === 'token_expired' ? 'your login has expired: run `pingmon login`' : `${err.message} Run \`pingmon login\`.`;
+    if (err.code === 'token_expired') return 'your login has expired: run `pingmon login`';
+    return err.message.includes('pingmon login') ? err.message : `${err.message} Run \`pingmon login\`.`;
   }
   return err.message || String(err);
 }

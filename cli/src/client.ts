@@ -14,7 +14,17 @@ export class NotLoggedInError extends Error {}
 export function loggedInClient(flags: { url?: string }): Client {
   const stored = readSettings(process.env);
   const baseUrl = resolveSetting('url', flags.url, process.env, stored);
-  const token = resolveSetting('token', undefined, process.env, stored);
-  if (!baseUrl || !token) throw new NotLoggedInError('not logged in: run `pingmon login` first');
+  // The stored token belongs to the stored server: it is never sent to another one.
+  const sameServer = !stored.url || !baseUrl || sameOrigin(stored.url, baseUrl);
+  const token = process.env.PINGMON_TOKEN || (sameServer ? stored.token : undefined);
+  if (!baseUrl || !token) throw new NotLoggedInError(`not logged in${sameServer ? '' : ` to ${baseUrl}`}: run \`pingmon login${sameServer ? '' : ` --url ${baseUrl}`}\` first`);
   return createClient({ baseUrl, token });
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return a === b;
+  }
 }

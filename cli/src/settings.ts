@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -36,8 +36,16 @@ export function readSettings(env: Env): StoredSettings {
 export function writeSettings(env: Env, settings: StoredSettings): string {
   const path = settingsPath(env);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  writeFileSync(path, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
+  // Written beside it, then renamed over it: a reader never sees half a file, and a full disk loses nothing.
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, `${JSON.stringify(settings, null, 2)}\n`, { mode: 0o600 });
+    chmodSync(temporary, 0o600);
+    renameSync(temporary, path);
+  } catch (err) {
+    rmSync(temporary, { force: true });
+    throw new Error(`cannot write ${path}: ${(err as Error).message}`);
+  }
   return path;
 }
 

@@ -1,4 +1,4 @@
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { Flags } from '@oclif/core';
 import { createClient } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
@@ -11,7 +11,7 @@ export default class Login extends BaseCommand {
   static override flags = {
     url: Flags.string({ description: 'pingmon server [env: PINGMON_URL; default: the stored one]' }),
     email: Flags.string({ description: 'your email' }),
-    password: Flags.string({ description: 'your password (asked for, hidden, when omitted) [env: PINGMON_PASSWORD]', env: 'PINGMON_PASSWORD' }),
+    password: Flags.string({ description: 'your password (asked for, hidden, when omitted)', env: 'PINGMON_PASSWORD' }),
   };
 
   async run(): Promise<void> {
@@ -30,13 +30,16 @@ export default class Login extends BaseCommand {
     if (!process.stdin.isTTY) this.error(`missing ${question.replace(/[:(].*$/, '').trim().toLowerCase()}: pass it as a flag (see pingmon login --help)`, { exit: 2 });
     const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
     if (hidden) {
-      // Echo nothing of what is typed after the question.
-      const output = rl as unknown as { _writeToOutput: (text: string) => void; output: NodeJS.WriteStream };
-      output._writeToOutput = (text: string) => (text.startsWith(question) ? output.output.write(question) : undefined);
+      // Echo nothing of what is typed after the question (the callback readline still calls _writeToOutput).
+      const muted = rl as unknown as { _writeToOutput: (text: string) => void };
+      muted._writeToOutput = (text: string) => {
+        if (text.startsWith(question)) process.stdout.write(question);
+      };
     }
-    const answer = (await rl.question(question)).trim();
+    const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
     rl.close();
     if (hidden) process.stdout.write('\n');
-    return answer;
+    // A password is taken as typed; a URL or an email without the spaces around it.
+    return hidden ? answer : answer.trim();
   }
 }

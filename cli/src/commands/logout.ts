@@ -7,7 +7,11 @@ export default class Logout extends BaseCommand {
   async run(): Promise<void> {
     await this.parse(Logout);
     const { token, ...rest } = readSettings(process.env);
+    if (!token) {
+      this.log('Not logged in.');
+      return;
+    }
     const path = writeSettings(process.env, rest);
-    this.log(token ? `Logged out: the token is removed from ${path}.` : 'Not logged in.');
+    this.log(`Logged out: the token is removed from ${path}.`);
   }
 }

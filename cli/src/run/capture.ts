@@ -23,8 +23,10 @@ const BYTES_PER_CHAR = 4;
  */
 export class OutputCapture {
   private readonly limits: { head: number; tail: number };
+  /** Counts the characters of the head as it fills; the bytes themselves are kept in `head`. */
   private readonly decoder = new StringDecoder('utf8');
-  private head = '';
+  private headChars = 0;
+  private head: Buffer[] = [];
   private headBytes = 0;
   private tail: Buffer[] = [];
   private tailBytes = 0;
@@ -37,11 +39,12 @@ export class OutputCapture {
   add(chunk: Buffer): void {
     this.totalBytes += chunk.length;
     // A byte makes at most one character: taking no more bytes than characters missing never overfills.
-    while (chunk.length > 0 && this.head.length < this.limits.head) {
-      const take = Math.min(chunk.length, this.limits.head - this.head.length);
-      this.head += this.decoder.write(chunk.subarray(0, take));
-      this.headBytes += take;
-      chunk = chunk.subarray(take);
+    while (chunk.length > 0 && this.headChars < this.limits.head) {
+      const take = chunk.subarray(0, Math.min(chunk.length, this.limits.head - this.headChars));
+      this.headChars += this.decoder.write(take).length;
+      this.head.push(take);
+      this.headBytes += take.length;
+      chunk = chunk.subarray(take.length);
     }
     if (chunk.length === 0 || this.limits.tail === 0) return;
     this.tail.push(chunk);
@@ -55,26 +58,52 @@ export class OutputCapture {
    * 10,000 characters the server keeps, marker included, so that nothing is cut from the end.
    */
   text(): string {
-    let head = this.head + this.decoder.end();
+    const headBuffer = Buffer.concat(this.head);
     const tailBuffer = Buffer.concat(this.tail);
-    // The first bytes kept may be the middle of a character: start at the next character.
-    let start = 0;
-    while (start < tailBuffer.length && start < BYTES_PER_CHAR && (tailBuffer[start]! & 0xc0) === 0x80) start++;
-    let tail = tailBuffer.subarray(start).toString('utf8');
-    let leftOut = this.totalBytes - this.headBytes - tailBuffer.length + start;
-    if (leftOut === 0 && head.length + tail.length <= LOG_MAX_CHARS) return head + tail;
-    if (this.limits.tail === 0) {
-      const kept = head.slice(0, LOG_MAX_CHARS - MARKER_ROOM);
-      leftOut += Buffer.byteLength(head.slice(kept.length));
-      head = kept;
+    if (this.totalBytes === headBuffer.length + tailBuffer.length) {
+      const whole = Buffer.concat([headBuffer, tailBuffer]).toString('utf8');
+      if (whole.length <= LOG_MAX_CHARS) return whole;
     }
-    const room = Math.max(0, LOG_MAX_CHARS - MARKER_ROOM - head.length);
-    if (tail.length > room) {
-      leftOut += Buffer.byteLength(tail.slice(0, tail.length - room));
-      tail = tail.slice(tail.length - room);
-    }
+    const head = firstChars(headBuffer, this.limits.tail === 0 ? LOG_MAX_CHARS - MARKER_ROOM : this.limits.head);
+    const tail = lastChars(tailBuffer, LOG_MAX_CHARS - MARKER_ROOM - head.text.length);
+    const leftOut = this.totalBytes - head.bytes - tail.bytes;
     const where = this.limits.tail === 0 ? 'at the end' : this.limits.head === 0 ? 'at the start' : 'here';
-    const before = head && !head.endsWith('\n') ? '\n' : '';
-    return `${head}${before}[pingmon: ${leftOut} bytes of output left out ${where}]\n${tail}`;
+    const before = head.text && !head.text.endsWith('\n') ? '\n' : '';
+    return `${head.text}${before}[pingmon: ${leftOut} bytes of output left out ${where}]\n${tail.text}`;
   }
+}
+
+interface Kept {
+  text: string;
+  /** How many bytes of the output `text` stands for. */
+  bytes: number;
+}
+
+const isContinuation = (byte: number | undefined) => byte !== undefined && (byte & 0xc0) === 0x80;
+
+/** The first whole characters of `bytes`, at most `max` UTF-16 units of them. */
+function firstChars(bytes: Buffer, max: number): Kept {
+  let end = bytes.length;
+  let text = bytes.toString('utf8');
+  // Dropping n bytes drops at most n units: shrink by the excess until it fits, on a character boundary.
+  while (text.length > max) {
+    end -= text.length - max;
+    while (end > 0 && isContinuation(bytes[end])) end--;
+    text = bytes.toString('utf8', 0, end);
+  }
+  return { text, bytes: end };
+}
+
+/** The last whole characters of `bytes`, at most `max` UTF-16 units of them. */
+function lastChars(bytes: Buffer, max: number): Kept {
+  let start = 0;
+  // The first bytes kept may be the middle of a character: start at the next character.
+  while (start < BYTES_PER_CHAR - 1 && isContinuation(bytes[start])) start++;
+  let text = bytes.toString('utf8', start);
+  while (text.length > max) {
+    start += text.length - max;
+    while (start < bytes.length && isContinuation(bytes[start])) start++;
+    text = bytes.toString('utf8', start);
+  }
+  return { text, bytes: bytes.length - start };
 }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { constants } from 'node:os';
-import { tmpdir } from 'node:os';
+import { closeSync, openSync, readSync, rmSync } from 'node:fs';
+import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
 import { createMonitor } from '@pingmon/sdk';
 import type { PingmonError } from '@pingmon/sdk';
+import { META_MAX_KEYS } from '@pingmon/sdk/wire';
 import type { LogKeep } from './capture.js';
 import { OutputCapture } from './capture.js';
 import { parseMetaLines } from './meta.js';
@@ -32,40 +33,56 @@ export interface Outcome {
 }
 
 const SIGNALS = constants.signals as Record<string, number>;
-const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
+/** Signals a terminal sends to its whole foreground group: an interactive job gets them without us. */
+const FROM_TERMINAL = new Set<NodeJS.Signals>(['SIGINT', 'SIGQUIT']);
+/** After the command exits, how long its output may still arrive (from children it left behind). */
+const DRAIN_MS = 1_000;
+/** The meta file is read up to this size; a job that writes more gets the first part. */
+const META_FILE_MAX_BYTES = 64 * 1024;
+
+const warn = (message: string) => process.stderr.write(`[pingmon] ${message}\n`);
 
 /**
  * Runs the job with its stdio passed through unchanged, reporting start and result to pingmon.
  * The job's exit code always wins: pings that cannot be delivered only print a warning.
  */
 export async function runJob(job: Job): Promise<number> {
-  const warn = (err: PingmonError) => process.stderr.write(`[pingmon] ${err.message}\n`);
-  const monitor = createMonitor({ monitorId: job.monitorId, apiKey: job.apiKey, baseUrl: job.url, retryBudgetMs: job.pingBudgetMs, timeoutMs: Math.min(10_000, job.pingBudgetMs), onError: warn });
+  const onError = (err: PingmonError) => warn(err.message);
+  const monitor = createMonitor({ monitorId: job.monitorId, apiKey: job.apiKey, baseUrl: job.url, retryBudgetMs: job.pingBudgetMs, timeoutMs: Math.min(10_000, job.pingBudgetMs), onError });
   // The job does not wait for the server: start travels while it runs.
-  const started = monitor.start().then(() => undefined, warn);
+  const started = monitor.start().then(() => undefined, onError);
 
-  const metaFile = join(tmpdir(), `pingmon-meta-${randomBytes(8).toString('hex')}`);
-  writeFileSync(metaFile, '', { mode: 0o600 });
+  const metaFile = createMetaFile();
+  const removeMetaFile = () => metaFile && rmSync(metaFile, { force: true });
+  process.once('exit', removeMetaFile);
   const capture = new OutputCapture(job.logKeep);
   let outcome: Outcome;
   let fileMeta: Record<string, number> = {};
   try {
     outcome = await execute(job, capture, metaFile);
   } finally {
-    fileMeta = readMetaFile(metaFile);
-    rmSync(metaFile, { force: true });
+    if (metaFile) fileMeta = readMetaFile(metaFile);
+    removeMetaFile();
+    process.off('exit', removeMetaFile);
   }
+  if (outcome.failure?.startsWith('could not start')) process.stderr.write(`pingmon: ${outcome.failure}\n`);
 
-  const meta = { ...job.meta, ...fileMeta, exitCode: outcome.exitCode };
+  const meta = boundedMeta({ ...job.meta, ...fileMeta });
+  meta.exitCode = outcome.exitCode;
   await started;
   const result = outcome.failure === undefined
     ? monitor.success({ meta })
     : monitor.fail({ message: outcome.failure, log: capture.text(), meta });
-  await result.catch(warn);
+  await result.catch(onError);
   return outcome.exitCode;
 }
 
-async function execute(job: Job, capture: OutputCapture, metaFile: string): Promise<Outcome> {
+async function execute(job: Job, capture: OutputCapture, metaFile: string | undefined): Promise<Outcome> {
+  // Without a terminal the command gets a process group of its own, so that a signal or a timeout
+  // reaches every process it started. With one, it stays in the terminal's foreground group, where it
+  // may read the terminal, and Ctrl-C reaches it directly.
+  const interactive = Boolean(process.stdin.isTTY);
   const subprocess = execa(job.command, job.args, {
     stdin: 'inherit',
     stdout: 'pipe',
@@ -73,22 +90,56 @@ async function execute(job: Job, capture: OutputCapture, metaFile: string): Prom
     encoding: 'buffer',
     buffer: false,
     reject: false,
-    timeout: job.timeoutMs || undefined,
-    forceKillAfterDelay: job.killGraceMs,
-    env: { PINGMON_META_FILE: metaFile },
+    detached: !interactive,
+    forceKillAfterDelay: false,
+    env: metaFile ? { PINGMON_META_FILE: metaFile } : {},
   });
-  const forward = (signal: NodeJS.Signals) => subprocess.kill(signal);
+  const signalJob = (signal: NodeJS.Signals) => {
+    if (subprocess.pid === undefined) return;
+    try {
+      process.kill(interactive ? subprocess.pid : -subprocess.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  };
+  const forward = (signal: NodeJS.Signals) => {
+    if (!(interactive && FROM_TERMINAL.has(signal))) signalJob(signal);
+  };
   for (const signal of FORWARDED) process.on(signal, forward);
-  // Passed through byte for byte, with backpressure; the copy for the log is taken on the way.
-  for (const [from, to] of [[subprocess.stdout, process.stdout], [subprocess.stderr, process.stderr]] as const) {
-    from?.on('data', (chunk: Buffer) => capture.add(chunk));
-    from?.pipe(to, { end: false });
+
+  let timedOut = false;
+  const timers: NodeJS.Timeout[] = [];
+  if (job.timeoutMs > 0) {
+    timers.push(setTimeout(() => {
+      timedOut = true;
+      signalJob('SIGTERM');
+      timers.push(setTimeout(() => signalJob('SIGKILL'), job.killGraceMs));
+    }, job.timeoutMs));
   }
+
+  // Passed through byte for byte, with backpressure; the copy for the log is taken on the way.
+  const streams: Array<[Readable, Writable]> = [[subprocess.stdout!, process.stdout], [subprocess.stderr!, process.stderr]];
+  for (const [from, to] of streams) {
+    from.on('data', (chunk: Buffer) => capture.add(chunk));
+    from.pipe(to, { end: false });
+  }
+  const stopReading = () => {
+    for (const [from] of streams) from.destroy();
+  };
+  // A reader that went away (`pingmon run -- yes | head -1`) closes the command's pipe as well:
+  // the command sees what it would have seen without pingmon.
+  for (const [from, to] of streams) to.on('error', () => from.destroy());
+  // Children the command left behind may hold its output open: read a little longer, then stop.
+  subprocess.once('exit', () => timers.push(setTimeout(stopReading, DRAIN_MS)));
+
   try {
     const result = await subprocess;
-    return outcomeOf(job, result);
+    return outcomeOf(job, { ...result, timedOut, signal: timedOut ? result.signal ?? 'SIGTERM' : result.signal });
   } finally {
+    for (const timer of timers) clearTimeout(timer);
     for (const signal of FORWARDED) process.off(signal, forward);
+    // A command that timed out is killed with all it started.
+    if (timedOut) signalJob('SIGKILL');
   }
 }
 
@@ -113,17 +164,49 @@ export function outcomeOf(job: Pick<Job, 'command' | 'timeoutMs'>, result: ExitF
   return { exitCode: 1, failure: `could not start: ${result.code ?? 'unknown error'}: ${job.command}` };
 }
 
+/** An empty file only we can read, for the job's key=number lines; none (with a warning) if it cannot be made. */
+function createMetaFile(): string | undefined {
+  const path = join(tmpdir(), `pingmon-meta-${randomBytes(8).toString('hex')}`);
+  try {
+    closeSync(openSync(path, 'wx', 0o600));
+    return path;
+  } catch (err) {
+    warn(`cannot create a meta file in ${tmpdir()} (${(err as Error).message}); the job runs without PINGMON_META_FILE`);
+    return undefined;
+  }
+}
+
+/** The job's key=number lines; a line that is not one is skipped with a warning, the others kept. */
 function readMetaFile(path: string): Record<string, number> {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    const fd = openSync(path, 'r');
+    const buffer = Buffer.alloc(META_FILE_MAX_BYTES);
+    const size = readSync(fd, buffer, 0, buffer.length, 0);
+    closeSync(fd);
+    text = buffer.toString('utf8', 0, size);
+    if (size === buffer.length) {
+      text = text.slice(0, text.lastIndexOf('\n') + 1);
+      warn(`PINGMON_META_FILE is larger than ${META_FILE_MAX_BYTES / 1024} KiB; only its first lines were read`);
+    }
   } catch {
     return {};
   }
-  const parsed = parseMetaLines(text.split('\n'), 'PINGMON_META_FILE');
-  if (parsed.ok) return parsed.meta;
-  process.stderr.write(`[pingmon] ${parsed.error}; the meta file was ignored\n`);
-  return {};
+  const meta: Record<string, number> = {};
+  for (const line of text.split('\n')) {
+    const parsed = parseMetaLines([line], 'PINGMON_META_FILE');
+    if (parsed.ok) Object.assign(meta, parsed.meta);
+    else warn(`${parsed.error}; line skipped`);
+  }
+  return meta;
+}
+
+/** At most as many keys as the server takes, leaving room for exitCode. */
+function boundedMeta(meta: Record<string, number>): Record<string, number> {
+  const entries = Object.entries(meta).filter(([key]) => key !== 'exitCode');
+  if (entries.length < META_MAX_KEYS) return Object.fromEntries(entries);
+  warn(`meta has ${entries.length} keys besides exitCode; only the first ${META_MAX_KEYS - 1} were sent`);
+  return Object.fromEntries(entries.slice(0, META_MAX_KEYS - 1));
 }
 
 export function formatDuration(ms: number): string {

@@ -1,8 +1,10 @@
 import { parseArgs } from 'node:util';
 import { parseDuration } from '../duration.js';
 import { readSettings, resolveSetting } from '../settings.js';
+import type { StoredSettings } from '../settings.js';
 import type { LogKeep } from './capture.js';
 import { runJob } from './job.js';
+import type { Job } from './job.js';
 import { parseMetaLines } from './meta.js';
 
 export interface RunOption {
@@ -33,16 +35,18 @@ class UsageError extends Error {}
  * oclif (see bin/run.js): it sits on the path of every cron job.
  */
 export async function main(argv: string[]): Promise<number> {
+  let job;
   try {
-    return await runJob(await jobFrom(argv));
+    job = jobFrom(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`pingmon: ${err.message}\n`);
     return 2;
   }
+  return runJob(job);
 }
 
-async function jobFrom(argv: string[]) {
+function jobFrom(argv: string[]): Job {
   // The command is taken from the raw arguments after --, exactly as given.
   const dash = argv.indexOf('--');
   if (dash === -1 || dash === argv.length - 1) {
@@ -56,13 +60,14 @@ async function jobFrom(argv: string[]) {
     throw new UsageError(`${(err as Error).message.split('\n')[0]} (see pingmon run --help)`);
   }
   const flag = (name: keyof typeof RUN_OPTIONS) => values[name] as string | undefined;
-  const stored = readSettings(process.env);
+  const stored = storedSettings();
   const monitorId = resolveSetting('monitor', flag('monitor'), process.env, stored);
   const apiKey = resolveSetting('api-key', flag('api-key'), process.env, stored);
   const url = resolveSetting('url', flag('url'), process.env, stored);
-  if (!monitorId) throw new UsageError('missing the monitor: add --monitor mon_… (or set PINGMON_MONITOR)');
+  if (!monitorId) throw new UsageError('missing the monitor: add --monitor mon_… (or set PINGMON_MONITOR, or run `pingmon config set monitor mon_…`)');
   if (!apiKey) throw new UsageError('missing the API key: add --api-key pm_… (or set PINGMON_API_KEY, or run `pingmon config set api-key pm_…`)');
   if (!url) throw new UsageError('missing the server URL: add --url http://host:8080 (or set PINGMON_URL, or run `pingmon login`)');
+  if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new UsageError(`the server URL must be http(s)://host[:port] (got "${url}")`);
   const meta = parseMetaLines((values.meta as string[] | undefined) ?? [], '--meta');
   if (!meta.ok) throw new UsageError(meta.error);
   const logKeep = flag('log-keep') ?? RUN_OPTIONS['log-keep'].default;
@@ -73,8 +78,23 @@ async function jobFrom(argv: string[]) {
     logKeep: logKeep as LogKeep,
     timeoutMs: duration('timeout', flag('timeout') ?? '0'),
     killGraceMs: duration('kill-grace', flag('kill-grace') ?? RUN_OPTIONS['kill-grace'].default),
-    pingBudgetMs: duration('ping-timeout', flag('ping-timeout') ?? RUN_OPTIONS['ping-timeout'].default),
+    pingBudgetMs: positive('ping-timeout', duration('ping-timeout', flag('ping-timeout') ?? RUN_OPTIONS['ping-timeout'].default)),
   };
+}
+
+/** The config file's settings; a file that cannot be read is reported and left out, never a reason not to run. */
+function storedSettings(): StoredSettings {
+  try {
+    return readSettings(process.env);
+  } catch (err) {
+    process.stderr.write(`[pingmon] ${(err as Error).message}\n`);
+    return {};
+  }
+}
+
+function positive(name: string, ms: number): number {
+  if (ms <= 0) throw new UsageError(`--${name} must be longer than 0 (e.g. 20s)`);
+  return ms;
 }
 
 function duration(name: string, value: string): number {

@@ -4,6 +4,7 @@ import Jwt from '@hapi/jwt';
 import t from 'tap';
 import { tempDir } from '../helpers/databases.js';
 import { pingmon } from '../helpers/cli.js';
+import { json as reply, startReceiver } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
 
 const SECRET = 'cli-test-secret-cli-test-secret-cli-test-secret';
@@ -110,8 +111,35 @@ t.test('the everyday commands against a real server', async (t) => {
     t.ok(result.stdout.trim().split('\n').every((line) => line.length <= 60), result.stdout);
   });
 
+  t.test('the stored token is never sent to another server given with --url', async (t) => {
+    const seen: string[] = [];
+    const other = await startReceiver(t, (req, _n, res) => {
+      seen.push(String(req.headers.authorization ?? ''));
+      reply(res, 200, { monitors: [], nextCursor: null });
+    });
+    const result = await cli('monitors', 'list', '--url', other.url);
+    t.equal(result.code, 1);
+    t.equal(result.stderr, `pingmon: not logged in to ${other.url}: run \`pingmon login --url ${other.url}\` first\n`);
+    t.same(seen, [], 'nothing was sent');
+  });
+
+  t.test('-h is help everywhere, and an unknown command is one line and exit 2', async (t) => {
+    for (const args of [['monitors', 'list', '-h'], ['run', '-h'], ['login', '-h']]) {
+      const help = await cli(...args);
+      t.equal(help.code, 0, args.join(' '));
+      t.match(help.stdout, /USAGE/);
+    }
+    const unknown = await cli('monitors', 'frob');
+    t.equal(unknown.code, 2);
+    t.equal(unknown.stderr, 'pingmon: unknown command "monitors frob"; run `pingmon --help` for the list of commands\n');
+  });
+
   t.test('logout', async (t) => {
     t.match((await cli('logout')).stdout, /Logged out/);
     t.equal((await cli('monitors', 'list')).code, 1);
+    const file = join(configHome, 'pingmon', 'config.json');
+    const before = statSync(file).mtimeMs;
+    t.equal((await cli('logout')).stdout, 'Not logged in.\n');
+    t.equal(statSync(file).mtimeMs, before, 'the config file was left alone');
   });
 });

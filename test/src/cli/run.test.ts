@@ -1,11 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { tempDir } from '../helpers/databases.js';
 import { finished, pingmon, pingmonRaw, spawnCli, waitForLine } from '../helpers/cli.js';
 import { deadUrl } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
+
+/** Whether process `pid` ends (or is left a zombie) within a few seconds. */
+async function gone(pid: number): Promise<boolean> {
+  for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+    try {
+      if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z')) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}
 
 t.test('pingmon run', async (t) => {
   const api = await TestServer.start(t, 'sqlite');
@@ -159,5 +171,63 @@ t.test('pingmon run', async (t) => {
     const slow = await pingmon(['run', '--ping-timeout', '1s', '--', 'true'], { ...env(limited), PINGMON_API_KEY: free.apiKey });
     t.equal(slow.code, 0);
     t.match(slow.stderr, /\[pingmon\] .*Wait \d+ seconds/);
+  });
+
+  t.test('a command that leaves children behind still ends the wrapper, and a timeout kills them all', async (t) => {
+    const left = join(dir, 'left-behind.pid');
+    const m = await api.monitor(account, 'daemonizes');
+    const result = await pingmon(['run', '--', 'sh', '-c', `sleep 60 & echo $! > ${left}; echo started`], env(m));
+    t.equal(result.code, 0);
+    t.equal(result.stdout, 'started\n');
+    t.match(await lastRun(m), { status: 'success' });
+    process.kill(Number(readFileSync(left, 'utf8')), 'SIGKILL');
+
+    const grandchild = join(dir, 'grandchild.pid');
+    const slow = await api.monitor(account, 'slow grandchild');
+    const timedOut = await pingmon(['run', '--timeout', '1s', '--', 'sh', '-c', `sleep 60 & echo $! > ${grandchild}; wait`], env(slow));
+    t.equal(timedOut.code, 143);
+    t.match((await lastRun(slow)).errorMessage, /^timed out after 1s/);
+    t.ok(await gone(Number(readFileSync(grandchild, 'utf8'))), 'the whole process group was killed');
+  });
+
+  t.test('a reader that goes away ends the command as a closed pipe would, and the result is still sent', async (t) => {
+    const m = await api.monitor(account, 'yes | head -1');
+    const child = spawnCli(['run', '--', 'yes'], env(m));
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.once('data', () => child.stdout!.destroy());
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    t.not(code, 0);
+    t.notMatch(stderr, /at .*\.js:\d+/, 'no stack trace');
+    t.match(await lastRun(m), { status: 'failed' });
+  });
+
+  t.test('could-not-start says so on stderr too', async (t) => {
+    const m = await api.monitor(account, 'missing');
+    const result = await pingmon(['run', '--', 'no-such-command-anywhere'], env(m));
+    t.equal(result.code, 127);
+    t.equal(result.stderr, 'pingmon: could not start: command not found: no-such-command-anywhere\n');
+  });
+
+  t.test('a broken config file or meta file never stops the job', async (t) => {
+    const m = await api.monitor(account, 'broken settings');
+    const broken = tempDir('pingmon-broken-config-');
+    mkdirSync(join(broken, 'pingmon'));
+    writeFileSync(join(broken, 'pingmon', 'config.json'), '{ not json');
+    const result = await pingmon(['run', '--', 'sh', '-c', 'echo ran'], { ...env(m), XDG_CONFIG_HOME: broken });
+    t.equal(result.code, 0);
+    t.equal(result.stdout, 'ran\n');
+    t.match(result.stderr, /^\[pingmon\] cannot read .*config\.json/);
+    t.match(await lastRun(m), { status: 'success' });
+
+    const lines = ['good=1', 'not a number', ...Array.from({ length: 60 }, (_, i) => `k${i}=${i}`)].join('\n');
+    const many = await pingmon(['run', '--', 'sh', '-c', `printf '${lines}\\n' > "$PINGMON_META_FILE"`], env(m));
+    t.equal(many.code, 0);
+    t.match(many.stderr, /"not a number" is not key=number.*line skipped/);
+    t.match(many.stderr, /only the first 49 were sent/);
+    const run = await lastRun(m);
+    t.equal(run.status, 'success', 'the result was accepted');
+    t.equal(Object.keys(run.meta).length, 50);
+    t.match(run.meta, { good: 1, k0: 0, exitCode: 0 });
   });
 });

@@ -36,6 +36,24 @@ t.test('OutputCapture never splits a UTF-8 character across chunks', async (t) =
   t.equal(feed(new OutputCapture(), text, 1), text);
 });
 
+t.test('OutputCapture counts the bytes it leaves out, whatever they are', async (t) => {
+  // 3-byte characters, then invalid UTF-8: the count is of bytes, not of characters or replacement marks.
+  const euros = Buffer.from('€'.repeat(20_000));
+  const invalid = Buffer.alloc(30_000, 0xff);
+  for (const [name, bytes] of [['multi-byte', euros], ['invalid', invalid]] as const) {
+    for (const keep of ['head-tail', 'head', 'tail'] as const) {
+      const capture = new OutputCapture(keep);
+      for (let i = 0; i < bytes.length; i += 1_000) capture.add(bytes.subarray(i, i + 1_000));
+      const log = capture.text();
+      const marker = /\n?\[pingmon: (\d+) bytes of output left out [a-z ]+\]\n/.exec(log)!;
+      const kept = Buffer.byteLength(log.replace(marker[0], ''));
+      const keptBytes = name === 'invalid' ? log.replace(marker[0], '').length : kept;
+      t.equal(Number(marker[1]) + keptBytes, bytes.length, `${name}, ${keep}: kept + left out = all`);
+      t.ok(log.length <= 10_000, `${name}, ${keep}: ${log.length} characters`);
+    }
+  }
+});
+
 t.test('OutputCapture memory stays bounded', async (t) => {
   const capture = new OutputCapture();
   const chunk = Buffer.alloc(64 * 1024, 'x');
