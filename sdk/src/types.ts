@@ -64,6 +64,10 @@ export interface Run {
   meta: Meta;
   errorMessage: string | null;
   hasLog: boolean;
+  /** A success whose meta matched alert rules (DESIGN §8): the run stays `success`. */
+  silentFailure: boolean;
+  /** The rules its meta matched when it finished; empty unless `silentFailure`. */
+  matchedRules: MatchedRule[];
 }
 
 export interface LastRun {
@@ -161,4 +165,143 @@ export interface MeResponse {
 
 export interface CreateMonitorRequest {
   name: string;
+}
+
+// Alerts (DESIGN §8): rules, channels, alerts and their deliveries.
+
+export type RuleOp = 'lt' | 'lte' | 'gt' | 'gte' | 'eq' | 'neq';
+
+/** An alert rule of a monitor: matches a success ping whose `meta[metric] <op> value`. */
+export interface Rule {
+  ruleId: string;
+  monitorId: string;
+  metric: string;
+  op: RuleOp;
+  value: number;
+  createdAt: string;
+}
+
+export interface CreateRuleRequest {
+  metric: string;
+  op: RuleOp;
+  value: number;
+}
+
+export interface RuleList {
+  rules: Rule[];
+  nextCursor: string | null;
+}
+
+/** A rule as it matched a run, with the value the run reported. */
+export interface MatchedRule {
+  ruleId: string;
+  metric: string;
+  op: RuleOp;
+  value: number;
+  actual: number;
+}
+
+export type ChannelType = 'slack' | 'discord' | 'webhook';
+
+/** A notification channel. `url` is masked (origin and "/…"); a secret is never shown. */
+export interface Channel {
+  channelId: string;
+  name: string;
+  type: ChannelType;
+  url: string;
+  hasSecret: boolean;
+  /** The monitors whose alerts go to this channel; null for every monitor of the account. */
+  monitorIds: string[] | null;
+  enabled: boolean;
+  createdAt: string;
+}
+
+export interface CreateChannelRequest {
+  name?: string;
+  type: ChannelType;
+  url: string;
+  /** Webhook channels only: signs each payload (X-Pingmon-Signature). */
+  secret?: string;
+  monitorIds?: string[] | null;
+  enabled?: boolean;
+}
+
+/** Every field optional, at least one given. `secret: null` removes the secret. The type cannot change. */
+export interface UpdateChannelRequest {
+  name?: string;
+  url?: string;
+  secret?: string | null;
+  monitorIds?: string[] | null;
+  enabled?: boolean;
+}
+
+export interface ChannelList {
+  channels: Channel[];
+  nextCursor: string | null;
+}
+
+/** The outcome of one HTTP attempt to a channel. */
+export interface DeliveryAttempt {
+  /** 1 for the first attempt. */
+  attempt: number;
+  at: string;
+  /** The receiver's HTTP status; null when no answer came (network error, timeout). */
+  statusCode: number | null;
+  /** What went wrong: a network error, or the start of the receiver's answer; null on success. */
+  error: string | null;
+  durationMs: number;
+}
+
+/** The answer of POST /channels/:channelId/test. */
+export interface ChannelTestResult {
+  delivered: boolean;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export type AlertEvent = 'fail' | 'silent_failure';
+export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+export interface AlertDelivery {
+  channelId: string;
+  channelName: string;
+  channelType: ChannelType;
+  state: DeliveryState;
+  /** Attempts made (or started) so far. */
+  attemptCount: number;
+  /** When the next attempt is due; null unless pending. */
+  nextAttemptAt: string | null;
+  deliveredAt: string | null;
+  lastError: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+export interface Alert {
+  alertId: string;
+  event: AlertEvent;
+  monitorId: string;
+  monitorName: string;
+  runId: string;
+  /** The run's status when the alert was raised: failed, or success for a silent failure. */
+  status: RunStatus;
+  errorMessage: string | null;
+  /** The first 500 characters of the run's log (fail alerts of runs with a log), else null. */
+  logSnippet: string | null;
+  meta: Meta;
+  matchedRules: MatchedRule[];
+  createdAt: string;
+  /** One per channel the alert was queued for when it was raised. */
+  deliveries: AlertDelivery[];
+}
+
+export interface AlertList {
+  alerts: Alert[];
+  nextCursor: string | null;
+}
+
+export interface ListAlertsQuery {
+  monitorId?: string;
+  limit?: number;
+  cursor?: string;
 }

@@ -19,6 +19,14 @@ export interface Config {
   readonly planIntervalsMs: Readonly<Record<Plan, number>>;
   readonly apiKeyCacheMs: number;
   readonly logLevel: 'info' | 'warn' | 'error' | 'silent';
+  /** Time allowed for one HTTP attempt to deliver an alert (and for a channel test). */
+  readonly alertTimeoutMs: number;
+  /** Wait after an alert delivery's first failed attempt; doubled after each further one. */
+  readonly alertRetryBaseMs: number;
+  /** Attempts per alert and channel, the first one included. */
+  readonly alertMaxAttempts: number;
+  /** How often each server reads the alert outbox when nothing wakes it sooner. */
+  readonly alertPollMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -45,6 +53,10 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     planIntervalsMs: parsePlanIntervals(env.PINGMON_PLAN_INTERVALS),
     apiKeyCacheMs: 5_000,
     logLevel: parseLogLevel(env.PINGMON_LOG_LEVEL ?? 'info'),
+    alertTimeoutMs: parseSeconds(env.PINGMON_ALERT_TIMEOUT ?? '10', 'PINGMON_ALERT_TIMEOUT', 0.001),
+    alertRetryBaseMs: parseSeconds(env.PINGMON_ALERT_RETRY_BASE ?? '30', 'PINGMON_ALERT_RETRY_BASE', 0),
+    alertMaxAttempts: parsePositiveInt(env.PINGMON_ALERT_MAX_ATTEMPTS ?? '8', 'PINGMON_ALERT_MAX_ATTEMPTS'),
+    alertPollMs: 1_000,
   };
   const config = { ...fromEnv, ...definedOnly(overrides) };
   if (config.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
@@ -93,6 +105,13 @@ function parsePositiveInt(value: string, name: string): number {
   const n = Number(value);
   if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive whole number (got "${value}")`);
   return n;
+}
+
+/** Seconds, fractions allowed, at least `min`; in milliseconds. */
+function parseSeconds(value: string, name: string, min: number): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n < min) throw new ConfigError(`${name} must be a number of seconds${min > 0 ? ' above 0' : ''} (got "${value}")`);
+  return Math.round(n * 1000);
 }
 
 function parseLogLevel(value: string): Config['logLevel'] {

@@ -2,23 +2,31 @@ import Hapi from '@hapi/hapi';
 import type { Request, Server } from '@hapi/hapi';
 import HapiPino from 'hapi-pino';
 import pino from 'pino';
+import { DeliveryWorker } from './alerts/worker.js';
 import { registerAuth } from './auth.js';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { closeDatabase, openDatabase } from './db/index.js';
 import { findOrInsertSetting } from './db/settings.js';
 import { registerErrorShape } from './errors.js';
+import { alertRoutes } from './routes/alerts.js';
 import { authRoutes } from './routes/auth.js';
+import { channelRoutes } from './routes/channels.js';
 import type { RouteContext } from './routes/context.js';
 import { healthRoutes } from './routes/health.js';
 import { meRoutes } from './routes/me.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { pingRoutes } from './routes/pings.js';
+import { ruleRoutes } from './routes/rules.js';
 import { runRoutes } from './routes/runs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { newJwtSecret } from './secrets.js';
 
 export const API_PREFIX = '/api/v1';
+
+/** No retry of an alert delivery waits longer than this, whatever Retry-After says. */
+const MAX_RETRY_DELAY_MS = 60 * 60_000;
+const DELIVERY_CONCURRENCY = 10;
 
 /**
  * Builds the API server on the configured database (migrated on the way). Stopping the server
@@ -37,8 +45,16 @@ export async function createServer(config: Config): Promise<Server> {
 async function buildServer(config: Config, db: Database): Promise<Server> {
   // Every process on one database must sign with the same secret: the first one stores it.
   const jwtSecret = config.jwtSecret ?? (await findOrInsertSetting(db.knex, 'jwt_secret', newJwtSecret));
-  const ctx: RouteContext = { config, db, jwtSecret };
-  const server = Hapi.server({
+  let server: Server | undefined;
+  const deliveries = new DeliveryWorker(db, {
+    pollMs: config.alertPollMs,
+    attemptTimeoutMs: config.alertTimeoutMs,
+    policy: { maxAttempts: config.alertMaxAttempts, baseDelayMs: config.alertRetryBaseMs, maxDelayMs: MAX_RETRY_DELAY_MS },
+    concurrency: DELIVERY_CONCURRENCY,
+    log: (tags, message) => server?.log(tags, message),
+  });
+  const ctx: RouteContext = { config, db, jwtSecret, deliveries };
+  server = Hapi.server({
     host: config.host,
     port: config.port,
     router: { stripTrailingSlash: true },
@@ -58,11 +74,17 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     {
       name: 'pingmon-api',
       register: (api: Server) => {
-        api.route([...healthRoutes(ctx), ...pingRoutes(ctx), ...authRoutes(ctx), ...meRoutes(ctx), ...monitorRoutes(ctx), ...runRoutes(ctx), ...apiKeyRoutes(ctx)]);
+        api.route([
+          ...healthRoutes(ctx), ...pingRoutes(ctx), ...authRoutes(ctx), ...meRoutes(ctx), ...monitorRoutes(ctx), ...runRoutes(ctx), ...apiKeyRoutes(ctx),
+          ...ruleRoutes(ctx), ...channelRoutes(ctx), ...alertRoutes(ctx),
+        ]);
       },
     },
     { routes: { prefix: API_PREFIX } },
   );
+  // Alerts are sent while the server listens; stopping gives in-flight attempts back before the database closes.
+  server.ext('onPostStart', () => deliveries.start());
+  server.ext('onPreStop', () => deliveries.stop());
   server.ext('onPostStop', () => closeDatabase(db));
   return server;
 }

@@ -1,8 +1,10 @@
 import type { Knex } from 'knex';
 import * as initial from './migrations/001-initial.js';
+import * as alerts from './migrations/002-alerts.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
+  '002-alerts': alerts,
 };
 
 const source: Knex.MigrationSource<string> = {

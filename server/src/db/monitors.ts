@@ -85,17 +85,18 @@ export async function listMonitors(
 }
 
 /**
- * Whether the account has this monitor: all a ping needs to know. On PostgreSQL the monitor's row stays
- * locked until the ping commits, so the pings of one monitor are decided one at a time on every server
- * (as SQLite's single writer does anyway), and a monitor deleted meanwhile is simply not found.
+ * The monitor's number of alert rules, or undefined when the account has no such monitor: all a ping
+ * needs to know. On PostgreSQL the monitor's row stays locked until the ping commits, so the pings of one
+ * monitor are decided one at a time on every server (as SQLite's single writer does anyway), a monitor
+ * deleted meanwhile is simply not found, and rules change only between two pings.
  */
-export async function lockMonitor(sql: Sql, accountId: string, monitorId: string): Promise<boolean> {
-  const query = sql.dialect === 'postgres' ? `${MONITOR_EXISTS} for update` : MONITOR_EXISTS;
-  const rows = await sql.rows(query, [monitorId, accountId]);
-  return rows.length === 1;
+export async function lockMonitor(sql: Sql, accountId: string, monitorId: string): Promise<number | undefined> {
+  const query = sql.dialect === 'postgres' ? `${MONITOR_LOCK} for update` : MONITOR_LOCK;
+  const [row] = await sql.rows<{ rule_count: number | string }>(query, [monitorId, accountId]);
+  return row === undefined ? undefined : Number(row.rule_count);
 }
 
-const MONITOR_EXISTS = 'select 1 as found from monitors where id = ? and account_id = ?';
+const MONITOR_LOCK = 'select rule_count from monitors where id = ? and account_id = ?';
 
 /**
  * Records that the monitor opens a run at `now`, unless it opened one less than `intervalMs` ago.

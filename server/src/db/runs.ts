@@ -1,4 +1,4 @@
-import type { LastRun, Run, RunStatus } from '@pingmon/sdk/wire';
+import type { LastRun, MatchedRule, Run, RunStatus } from '@pingmon/sdk/wire';
 import type { RunRecord } from '../domain/runs.js';
 import { iso } from '../domain/runs.js';
 import type { CursorKey } from './cursor.js';
@@ -16,6 +16,7 @@ interface RunRow {
   meta: string;
   error_message: string | null;
   has_log: boolean | number;
+  matched_rules: string | null;
 }
 
 function toRecord(row: RunRow): RunRecord {
@@ -30,6 +31,7 @@ function toRecord(row: RunRow): RunRecord {
     meta: JSON.parse(row.meta) as Record<string, number>,
     errorMessage: row.error_message,
     hasLog: Boolean(row.has_log),
+    matchedRules: row.matched_rules === null ? null : (JSON.parse(row.matched_rules) as MatchedRule[]),
   };
 }
 
@@ -45,6 +47,7 @@ function toRow(run: RunRecord): RunRow {
     meta: JSON.stringify(run.meta),
     error_message: run.errorMessage,
     has_log: run.hasLog,
+    matched_rules: run.matchedRules === null ? null : JSON.stringify(run.matchedRules),
   };
 }
 
@@ -59,14 +62,16 @@ export function publicRun(run: RunRecord): Run {
     meta: run.meta,
     errorMessage: run.errorMessage,
     hasLog: run.hasLog,
+    silentFailure: run.matchedRules !== null,
+    matchedRules: run.matchedRules ?? [],
   };
 }
 
-const COLUMNS = 'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log';
+const COLUMNS = 'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log, matched_rules';
 // Built once: the SQLite statement cache is keyed by the text.
 const FIND_RUN = `select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`;
 const FIND_OPEN_RUN = `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' order by started_at desc, id desc limit 1`;
-const INSERT_RUN = `insert into runs (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, id) do nothing`;
+const INSERT_RUN = `insert into runs (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, id) do nothing`;
 
 export async function findRun(sql: Sql, accountId: string, monitorId: string, runId: string): Promise<RunRecord | undefined> {
   const [row] = await sql.rows<RunRow>(FIND_RUN, [accountId, monitorId, runId]);
@@ -88,7 +93,7 @@ export async function insertRun(sql: Sql, run: RunRecord): Promise<boolean> {
   const r = toRow(run);
   const inserted = await sql.changes(
     INSERT_RUN,
-    [r.monitor_id, r.id, r.account_id, r.status, r.started_at, r.finished_at, r.duration_ms, r.meta, r.error_message, r.has_log],
+    [r.monitor_id, r.id, r.account_id, r.status, r.started_at, r.finished_at, r.duration_ms, r.meta, r.error_message, r.has_log, r.matched_rules],
   );
   return inserted === 1;
 }
@@ -96,8 +101,9 @@ export async function insertRun(sql: Sql, run: RunRecord): Promise<boolean> {
 /** Finishes a run that is still running; false when another ping finished it first. */
 export async function finishRun(sql: Sql, run: RunRecord): Promise<boolean> {
   const updated = await sql.changes(
-    "update runs set status = ?, finished_at = ?, duration_ms = ?, meta = ?, error_message = ?, has_log = ? where monitor_id = ? and id = ? and status = 'running'",
-    [run.status, run.finishedAt, run.durationMs, JSON.stringify(run.meta), run.errorMessage, run.hasLog, run.monitorId, run.runId],
+    "update runs set status = ?, finished_at = ?, duration_ms = ?, meta = ?, error_message = ?, has_log = ?, matched_rules = ? where monitor_id = ? and id = ? and status = 'running'",
+    [run.status, run.finishedAt, run.durationMs, JSON.stringify(run.meta), run.errorMessage, run.hasLog,
+      run.matchedRules === null ? null : JSON.stringify(run.matchedRules), run.monitorId, run.runId],
   );
   return updated === 1;
 }

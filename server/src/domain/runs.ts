@@ -1,4 +1,4 @@
-import type { PingAck, PingKind, RunStatus } from '@pingmon/sdk/wire';
+import type { MatchedRule, PingAck, PingKind, RunStatus } from '@pingmon/sdk/wire';
 
 /** A run as the server holds it; times are epoch milliseconds. */
 export interface RunRecord {
@@ -12,6 +12,8 @@ export interface RunRecord {
   meta: Record<string, number>;
   errorMessage: string | null;
   hasLog: boolean;
+  /** The alert rules a success matched (a silent failure); null when none did. */
+  matchedRules: MatchedRule[] | null;
 }
 
 export function iso(ms: number): string {
@@ -75,6 +77,7 @@ export function newRun(ids: { accountId: string; monitorId: string; runId: strin
     meta: (finished && input.meta) || {},
     errorMessage: failed ? input.errorMessage ?? null : null,
     hasLog: failed && Boolean(input.logOutput),
+    matchedRules: null,
   };
 }
 
@@ -92,5 +95,6 @@ export function finishedRun(run: RunRecord, kind: PingKind, input: RunInput, now
     meta: input.meta ?? run.meta,
     errorMessage: failed ? input.errorMessage ?? null : null,
     hasLog: failed && Boolean(input.logOutput),
+    matchedRules: null,
   };
 }

@@ -1,3 +1,4 @@
+import type { DeliveryWorker } from '../alerts/worker.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
 
@@ -6,4 +7,6 @@ export interface RouteContext {
   readonly config: Config;
   readonly db: Database;
   readonly jwtSecret: string;
+  /** This process's alert sender: nudged when a ping queues deliveries. */
+  readonly deliveries: Pick<DeliveryWorker, 'nudge'>;
 }

@@ -39,5 +39,6 @@ async function ping(ctx: RouteContext, kind: PingKind, request: Request): Promis
       `This monitor opened a run less than ${intervalMs / 1000} seconds ago, the minimum interval of the ${grant.plan} plan. ${waitFor(seconds)} before sending the next ping.`,
       { retryAfter: seconds });
   }
+  if (outcome.queued > 0) ctx.deliveries.nudge();
   return { success: true, data: outcome.ack };
 }

@@ -12,8 +12,11 @@ interface Teardown {
   teardown(fn: () => unknown): void;
 }
 
-/** A real local HTTP server that records every request and answers with `reply`. */
-export async function startReceiver(t: Teardown, reply: (req: Received, n: number, res: ServerResponse) => void) {
+/**
+ * A real local HTTP server that records every request and answers with `reply`. `port` listens on a given
+ * port (to come back where a stopped receiver was); `close()` stops it early, dropping held requests.
+ */
+export async function startReceiver(t: Teardown, reply: (req: Received, n: number, res: ServerResponse) => void, options: { port?: number } = {}) {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -24,9 +27,15 @@ export async function startReceiver(t: Teardown, reply: (req: Received, n: numbe
       reply(entry, received.length, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  t.teardown(() => new Promise((resolve) => server.close(resolve)));
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, received };
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  let closed: Promise<void> | undefined;
+  const close = () => (closed ??= new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  }));
+  t.teardown(close);
+  const port = (server.address() as { port: number }).port;
+  return { url: `http://127.0.0.1:${port}`, port, received, close };
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

@@ -1,0 +1,143 @@
+import { createHmac } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { truncate } from '@pingmon/sdk/wire';
+import type { AlertEvent, ChannelType, MatchedRule, Meta, RunStatus } from '@pingmon/sdk/wire';
+import { describeMatch } from '../domain/rules.js';
+import { iso } from '../domain/runs.js';
+
+const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+export const USER_AGENT = `pingmon/${version}`;
+
+export const DISCORD_MAX_CHARS = 2_000;
+const SLACK_SECTION_MAX_CHARS = 3_000;
+
+/** What a channel is told about an alert; a test message has no monitor, run or alert. */
+export interface AlertContent {
+  event: AlertEvent | 'test';
+  alertId: string | null;
+  monitorId: string | null;
+  monitorName: string | null;
+  runId: string | null;
+  status: RunStatus | null;
+  errorMessage: string | null;
+  logSnippet: string | null;
+  meta: Meta;
+  matchedRules: MatchedRule[];
+  createdAt: number;
+}
+
+export function testContent(channelName: string, now: number): AlertContent {
+  return {
+    event: 'test', alertId: null, monitorId: null, monitorName: null, runId: null, status: null,
+    errorMessage: `Test message for the pingmon channel "${channelName}": alerts will arrive like this.`,
+    logSnippet: null, meta: {}, matchedRules: [], createdAt: now,
+  };
+}
+
+export interface OutgoingRequest {
+  body: string;
+  headers: Record<string, string>;
+}
+
+/** The request that tells a channel about an alert; `nowSeconds` signs it (webhooks with a secret). */
+export function buildRequest(channel: { type: ChannelType; secret: string | null }, content: AlertContent, nowSeconds: number): OutgoingRequest {
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+  if (channel.type === 'slack') return { body: JSON.stringify(slackPayload(content)), headers };
+  if (channel.type === 'discord') return { body: JSON.stringify(discordPayload(content)), headers };
+  const body = JSON.stringify(webhookPayload(content));
+  if (channel.secret !== null) headers['x-pingmon-signature'] = signature(channel.secret, body, nowSeconds);
+  return { body, headers };
+}
+
+/** `t=<unix>,v1=<hex HMAC-SHA256 of "<unix>.<body>">`, as receivers verify it (docs/api.md). */
+export function signature(secret: string, body: string, unixSeconds: number): string {
+  const mac = createHmac('sha256', secret).update(`${unixSeconds}.${body}`).digest('hex');
+  return `t=${unixSeconds},v1=${mac}`;
+}
+
+export function webhookPayload(c: AlertContent) {
+  return {
+    event: c.event, alertId: c.alertId, monitorId: c.monitorId, monitorName: c.monitorName, runId: c.runId, status: c.status,
+    errorMessage: c.errorMessage, logSnippet: c.logSnippet, meta: c.meta, matchedRules: c.matchedRules, timestamp: iso(c.createdAt),
+  };
+}
+
+/**
+ * A snippet cannot close the code block around it: every backtick followed by another gets a zero-width
+ * space (U+200B) after it, so no run of two or more backticks is left. It reads the same.
+ */
+export function breakFences(text: string): string {
+  return text.replace(/`(?=`)/g, '`\u200b');
+}
+
+/** `name` formats the monitor's name (bold, escaped) for the channel. */
+function headline(c: AlertContent, name: (text: string) => string = (text) => text): string {
+  if (c.event === 'test' || c.monitorName === null) return 'pingmon test message';
+  const monitor = name(c.monitorName);
+  if (c.event === 'fail') return `${monitor} failed`;
+  const n = c.matchedRules.length;
+  return `${monitor} succeeded, but its meta matched ${n} alert rule${n === 1 ? '' : 's'} (silent failure)`;
+}
+
+/** The lines under the headline: the error message, or the matched rules. */
+function details(c: AlertContent): string[] {
+  if (c.event === 'silent_failure') return c.matchedRules.map((rule) => `• ${describeMatch(rule)}`);
+  return c.errorMessage === null ? [] : [c.errorMessage];
+}
+
+function footer(c: AlertContent): string | null {
+  return c.runId === null ? null : `run ${c.runId} · monitor ${c.monitorId} · ${iso(c.createdAt)}`;
+}
+
+/** Slack wants &, < and > escaped in all text; code blocks included. */
+function slackEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** At most `max` characters, cut with "…" (for Slack never inside an escape such as &amp;). */
+function fit(text: string, max: number, slack = false): string {
+  if (text.length <= max) return text;
+  if (max <= 1) return max === 1 ? '…' : '';
+  const cut = truncate(text, max - 1);
+  // A cut must not leave half an escape: "&am" in Slack, a lone "\\" in Discord.
+  return `${slack ? cut.replace(/&[a-z]{0,3}$/, '') : cut.replace(/\\+$/, '')}…`;
+}
+
+export function slackPayload(c: AlertContent) {
+  const icon = c.event === 'fail' ? ':red_circle:' : c.event === 'silent_failure' ? ':warning:' : ':white_check_mark:';
+  const title = headline(c, (name) => `*${slackEscape(breakFences(name))}*`);
+  const lines = details(c).map((line) => slackEscape(breakFences(line)));
+  const blocks: object[] = [{ type: 'section', text: { type: 'mrkdwn', text: fit([`${icon} ${title}`, ...lines].join('\n'), SLACK_SECTION_MAX_CHARS, true) } }];
+  if (c.logSnippet) {
+    const inner = fit(slackEscape(breakFences(c.logSnippet)), SLACK_SECTION_MAX_CHARS - 8, true);
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `\`\`\`\n${inner}\n\`\`\`` } });
+  }
+  const foot = footer(c);
+  if (foot !== null) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(foot) }] });
+  const text = fit(slackEscape([headline(c), ...details(c).slice(0, 1)].join(': ')), SLACK_SECTION_MAX_CHARS, true);
+  return { text, blocks };
+}
+
+/** Markdown off for names and messages: a backslash before every character Discord would format. */
+function discordEscape(text: string): string {
+  return text.replace(/[\\*_~`|]/g, '\\$&').replace(/^([>#-])/gm, '\\$1');
+}
+
+/**
+ * `content` within Discord's 2,000 characters: the snippet gives way first, then the text above it;
+ * the code block is closed whatever is cut. Mentions in the text ping nobody.
+ */
+export function discordPayload(c: AlertContent) {
+  const icon = c.event === 'fail' ? '🔴' : c.event === 'silent_failure' ? '⚠️' : '✅';
+  const title = headline(c, (name) => `**${discordEscape(name)}**`);
+  let head = [`${icon} ${title}`, ...details(c).map(discordEscape)].join('\n');
+  const foot = footer(c);
+  const tail = foot === null ? '' : `\n${discordEscape(foot)}`;
+  let snippet = c.logSnippet ? breakFences(c.logSnippet) : '';
+  const block = () => (snippet === '' ? '' : `\n\`\`\`\n${snippet}\n\`\`\``);
+  const over = () => head.length + block().length + tail.length - DISCORD_MAX_CHARS;
+  if (over() > 0 && snippet !== '') snippet = fit(snippet, Math.max(0, snippet.length - over()));
+  if (snippet === '…') snippet = '';
+  if (over() > 0) head = fit(head, Math.max(1, head.length - over()));
+  return { content: head + block() + tail, allowed_mentions: { parse: [] } };
+}

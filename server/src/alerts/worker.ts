@@ -1,0 +1,163 @@
+import { randomBytes } from 'node:crypto';
+import type { AlertRecord } from '../db/alerts.js';
+import { findAlerts } from '../db/alerts.js';
+import { findChannelsById } from '../db/channels.js';
+import type { ClaimedDelivery } from '../db/deliveries.js';
+import { abandonDelivery, claimDeliveries, recordAttempt, releaseDelivery } from '../db/deliveries.js';
+import type { Database } from '../db/index.js';
+import type { ChannelRecord } from '../domain/channels.js';
+import type { AttemptResult, RetryPolicy } from '../domain/delivery.js';
+import { afterAttempt } from '../domain/delivery.js';
+import { AttemptAbortedError, send } from './deliver.js';
+import type { AlertContent } from './payloads.js';
+import { buildRequest } from './payloads.js';
+
+export interface WorkerOptions {
+  /** How often the outbox is read when nothing nudges the worker. */
+  pollMs: number;
+  attemptTimeoutMs: number;
+  policy: RetryPolicy;
+  /** Attempts in flight at once, per process. */
+  concurrency: number;
+  log: (tags: string[], message: string) => void;
+}
+
+/**
+ * Sends the outbox. Claims due deliveries (a lease in the database, so any number of servers can share
+ * one outbox), makes one attempt each and records it. Wakes when a ping of this process queued
+ * deliveries, when a retry it scheduled is due, when a slot frees while more are waiting, and otherwise
+ * every `pollMs` (for what other servers, or this one before a restart, left behind).
+ */
+export class DeliveryWorker {
+  private readonly stopping = new AbortController();
+  private readonly inFlight = new Set<Promise<void>>();
+  private loop: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
+  private nudged = false;
+  /** The last claim filled every free slot: more may be due. */
+  private backlog = false;
+  private lastPollAt = 0;
+  /** The earliest retry this process scheduled and has not claimed since. */
+  private retryAt = Infinity;
+  private readonly leaseMs: number;
+
+  constructor(private readonly db: Database, private readonly options: WorkerOptions) {
+    // Covers the attempt and recording it, with room to spare: a lease that ran out means the server died.
+    this.leaseMs = 2 * options.attemptTimeoutMs + 2_000;
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** A ping queued deliveries: look now rather than at the next poll. */
+  nudge(): void {
+    this.nudged = true;
+    this.wake?.();
+  }
+
+  /** Stops claiming; attempts in flight are aborted and given back for any server to make again. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      const free = this.options.concurrency - this.inFlight.size;
+      if (free > 0 && (this.nudged || this.backlog || Date.now() >= this.nextPollAt())) {
+        try {
+          await this.claim(free);
+        } catch (err) {
+          this.backlog = false;
+          this.options.log(['alerts', 'error'], `reading the alert outbox failed: ${(err as Error).message}`);
+        }
+        continue;
+      }
+      await this.sleep(free > 0 ? this.nextPollAt() - Date.now() : Infinity);
+    }
+  }
+
+  private nextPollAt(): number {
+    return Math.min(this.lastPollAt + this.options.pollMs, this.retryAt);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.nudged || this.stopping.signal.aborted) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = Number.isFinite(ms) ? setTimeout(() => this.wake?.(), Math.max(0, ms)) : undefined;
+      this.wake = () => {
+        clearTimeout(timer);
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  private async claim(free: number): Promise<void> {
+    const now = Date.now();
+    this.nudged = false;
+    this.lastPollAt = now;
+    if (this.retryAt <= now) this.retryAt = Infinity;
+    const token = randomBytes(8).toString('hex');
+    const claimed = await claimDeliveries(this.db.sql, { now, leaseMs: this.leaseMs, token, limit: free });
+    this.backlog = claimed.length === free;
+    if (claimed.length === 0) return;
+    const [alerts, channels] = await Promise.all([
+      findAlerts(this.db.sql, [...new Set(claimed.map((c) => c.alertId))]),
+      findChannelsById(this.db.sql, [...new Set(claimed.map((c) => c.channelId))]),
+    ]);
+    for (const delivery of claimed) {
+      const task = this.attempt(delivery, alerts.get(delivery.alertId), channels.get(delivery.channelId))
+        .catch((err: unknown) => this.options.log(['alerts', 'error'], `delivering alert ${delivery.alertId} to ${delivery.channelId} failed: ${(err as Error).message}`))
+        .finally(() => {
+          this.inFlight.delete(task);
+          this.wake?.();
+        });
+      this.inFlight.add(task);
+    }
+  }
+
+  private async attempt(claimed: ClaimedDelivery, alert: (AlertRecord & { monitorName: string }) | undefined, channel: ChannelRecord | undefined): Promise<void> {
+    // Deleted since it was queued (with its monitor or channel): its delivery went with it.
+    if (!alert || !channel) return;
+    const { policy } = this.options;
+    if (claimed.attempt > policy.maxAttempts) {
+      return abandonDelivery(this.db.sql, claimed, `gave up after ${policy.maxAttempts} attempts (the last one left no result: its server stopped during it)`);
+    }
+    if (!channel.enabled) return abandonDelivery(this.db.sql, claimed, 'the channel was disabled before this alert could be delivered');
+    const attemptedAt = Date.now();
+    const request = buildRequest(channel, contentOf(alert), Math.floor(attemptedAt / 1000));
+    let result: AttemptResult;
+    try {
+      result = await send(channel.url, request, { timeoutMs: this.options.attemptTimeoutMs, stop: this.stopping.signal });
+    } catch (err) {
+      if (!(err instanceof AttemptAbortedError)) throw err;
+      return releaseDelivery(this.db.sql, claimed);
+    }
+    const next = afterAttempt(result, claimed.attempt, policy, Date.now(), Math.random());
+    await recordAttempt(this.db, claimed, { attemptedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error, ...next });
+    if (next.state === 'pending') this.retryAt = Math.min(this.retryAt, next.nextAttemptAt);
+    if (next.state === 'failed') {
+      this.options.log(['alerts', 'warn'], `alert ${alert.alertId} could not be delivered to channel ${channel.channelId} after ${claimed.attempt} attempt(s): ${result.error}`);
+    }
+  }
+}
+
+export function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
+  return {
+    event: alert.event,
+    alertId: alert.alertId,
+    monitorId: alert.monitorId,
+    monitorName: alert.monitorName,
+    runId: alert.runId,
+    status: alert.status,
+    errorMessage: alert.errorMessage,
+    logSnippet: alert.logSnippet,
+    meta: alert.meta,
+    matchedRules: alert.matchedRules,
+    createdAt: alert.createdAt,
+  };
+}

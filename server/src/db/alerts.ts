@@ -1,0 +1,112 @@
+import type { AlertEvent, MatchedRule, Meta, RunStatus } from '@pingmon/sdk/wire';
+import type { CursorKey } from './cursor.js';
+import { ms } from './index.js';
+import type { Sql, SqlParam } from './sql.js';
+
+/** An alert as stored: what a channel is told. */
+export interface AlertRecord {
+  alertId: string;
+  accountId: string;
+  event: AlertEvent;
+  monitorId: string;
+  runId: string;
+  status: RunStatus;
+  errorMessage: string | null;
+  logSnippet: string | null;
+  meta: Meta;
+  matchedRules: MatchedRule[];
+  createdAt: number;
+}
+
+interface AlertRow {
+  id: string;
+  account_id: string;
+  event: AlertEvent;
+  monitor_id: string;
+  run_id: string;
+  status: RunStatus;
+  error_message: string | null;
+  log_snippet: string | null;
+  meta: string;
+  matched_rules: string;
+  created_at: number | string;
+  monitor_name: string;
+}
+
+export function toAlert(row: AlertRow): AlertRecord & { monitorName: string } {
+  return {
+    alertId: row.id,
+    accountId: row.account_id,
+    event: row.event,
+    monitorId: row.monitor_id,
+    runId: row.run_id,
+    status: row.status,
+    errorMessage: row.error_message,
+    logSnippet: row.log_snippet,
+    meta: JSON.parse(row.meta) as Meta,
+    matchedRules: JSON.parse(row.matched_rules) as MatchedRule[],
+    createdAt: ms(row.created_at),
+    monitorName: row.monitor_name,
+  };
+}
+
+const INSERT_ALERT =
+  'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, matched_rules, created_at) '
+  + 'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, run_id, event) do nothing';
+
+// One delivery per enabled channel of the account that takes this monitor's alerts.
+const QUEUE_DELIVERIES =
+  'insert into alert_deliveries (alert_id, channel_id, state, attempts, next_attempt_at) '
+  + "select ?, c.id, 'pending', 0, ? from channels c where c.account_id = ? and c.enabled = ? "
+  + 'and (c.restricted = ? or exists (select 1 from channel_monitors cm where cm.channel_id = c.id and cm.monitor_id = ?))';
+
+/**
+ * Writes the alert and its outbox of deliveries, in the ping's transaction: the alert exists if and only
+ * if the run it is about does. Answers how many deliveries were queued (0 for a second alert of the same
+ * run and event, which is not written).
+ */
+export async function insertAlert(sql: Sql, alert: AlertRecord): Promise<number> {
+  const inserted = await sql.changes(INSERT_ALERT, [
+    alert.alertId, alert.accountId, alert.monitorId, alert.runId, alert.event, alert.status, alert.errorMessage, alert.logSnippet,
+    JSON.stringify(alert.meta), JSON.stringify(alert.matchedRules), alert.createdAt,
+  ]);
+  if (inserted === 0) return 0;
+  return sql.changes(QUEUE_DELIVERIES, [alert.alertId, alert.createdAt, alert.accountId, true, false, alert.monitorId]);
+}
+
+const ALERT_COLUMNS = 'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.meta, a.matched_rules, a.created_at, m.name as monitor_name';
+
+/** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
+export async function listAlerts(
+  sql: Sql,
+  accountId: string,
+  page: { limit: number; monitorId?: string; after?: CursorKey },
+): Promise<Array<AlertRecord & { monitorName: string }>> {
+  const where = ['a.account_id = ?'];
+  const params: SqlParam[] = [accountId];
+  if (page.monitorId !== undefined) {
+    where.push('a.monitor_id = ?');
+    params.push(page.monitorId);
+  }
+  if (page.after) {
+    where.push('(a.created_at < ? or (a.created_at = ? and a.id < ?))');
+    params.push(page.after.at, page.after.at, page.after.id);
+  }
+  const rows = await sql.rows<AlertRow>(
+    `select ${ALERT_COLUMNS} from alerts a join monitors m on m.id = a.monitor_id where ${where.join(' and ')} order by a.created_at desc, a.id desc limit ?`,
+    [...params, page.limit],
+  );
+  return rows.map(toAlert);
+}
+
+/** The alerts with these ids, whatever their account: for the delivery worker. */
+export async function findAlerts(sql: Sql, alertIds: readonly string[]): Promise<Map<string, AlertRecord & { monitorName: string }>> {
+  const found = new Map<string, AlertRecord & { monitorName: string }>();
+  if (alertIds.length === 0) return found;
+  const rows = await sql.rows<AlertRow>(
+    `select ${ALERT_COLUMNS} from alerts a join monitors m on m.id = a.monitor_id where a.id in (${alertIds.map(() => '?').join(', ')})`,
+    alertIds,
+  );
+  for (const row of rows) found.set(row.id, toAlert(row));
+  return found;
+}

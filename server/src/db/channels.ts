@@ -1,0 +1,137 @@
+import type { ChannelType } from '@pingmon/sdk/wire';
+import type { ChannelRecord } from '../domain/channels.js';
+import type { Database } from './index.js';
+import { ms } from './index.js';
+import type { Sql } from './sql.js';
+import { inTransaction } from './sql.js';
+
+interface ChannelRow {
+  id: string;
+  account_id: string;
+  name: string;
+  type: ChannelType;
+  url: string;
+  secret: string | null;
+  restricted: boolean | number;
+  enabled: boolean | number;
+  created_at: number | string;
+}
+
+const COLUMNS = 'id, account_id, name, type, url, secret, restricted, enabled, created_at';
+
+function toRecord(row: ChannelRow, monitors: Map<string, string[]>): ChannelRecord {
+  return {
+    channelId: row.id,
+    accountId: row.account_id,
+    name: row.name,
+    type: row.type,
+    url: row.url,
+    secret: row.secret,
+    monitorIds: row.restricted ? monitors.get(row.id) ?? [] : null,
+    enabled: Boolean(row.enabled),
+    createdAt: ms(row.created_at),
+  };
+}
+
+async function withMonitors(sql: Sql, rows: ChannelRow[]): Promise<ChannelRecord[]> {
+  const restricted = rows.filter((r) => r.restricted).map((r) => r.id);
+  const monitors = new Map<string, string[]>();
+  if (restricted.length > 0) {
+    const links = await sql.rows<{ channel_id: string; monitor_id: string }>(
+      `select channel_id, monitor_id from channel_monitors where channel_id in (${marks(restricted)}) order by monitor_id`,
+      restricted,
+    );
+    for (const link of links) monitors.set(link.channel_id, [...(monitors.get(link.channel_id) ?? []), link.monitor_id]);
+  }
+  return rows.map((row) => toRecord(row, monitors));
+}
+
+const marks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+
+/** Every channel of the account, newest first. */
+export async function listChannels(sql: Sql, accountId: string): Promise<ChannelRecord[]> {
+  const rows = await sql.rows<ChannelRow>(`select ${COLUMNS} from channels where account_id = ? order by created_at desc, id desc`, [accountId]);
+  return withMonitors(sql, rows);
+}
+
+export async function findChannel(sql: Sql, accountId: string, channelId: string): Promise<ChannelRecord | undefined> {
+  const rows = await sql.rows<ChannelRow>(`select ${COLUMNS} from channels where id = ? and account_id = ?`, [channelId, accountId]);
+  return (await withMonitors(sql, rows))[0];
+}
+
+/** Monitor ids given for a restriction that are not the account's. */
+export class UnknownMonitorsError extends Error {
+  constructor(readonly monitorIds: string[]) {
+    super(`unknown monitors: ${monitorIds.join(', ')}`);
+  }
+}
+
+/**
+ * Restricts a channel to `monitorIds` (or lifts the restriction with null). Links are made only to the
+ * account's own monitors, in the caller's transaction; any other id throws UnknownMonitorsError, which
+ * rolls the transaction back.
+ */
+async function restrict(sql: Sql, channel: { channelId: string; accountId: string }, monitorIds: string[] | null): Promise<void> {
+  await sql.changes('delete from channel_monitors where channel_id = ?', [channel.channelId]);
+  await sql.changes('update channels set restricted = ? where id = ?', [monitorIds !== null, channel.channelId]);
+  if (monitorIds === null || monitorIds.length === 0) return;
+  const owned = await sql.rows<{ id: string }>(
+    `select id from monitors where account_id = ? and id in (${marks(monitorIds)})`,
+    [channel.accountId, ...monitorIds],
+  );
+  const known = new Set(owned.map((m) => m.id));
+  const unknown = monitorIds.filter((id) => !known.has(id));
+  if (unknown.length > 0) throw new UnknownMonitorsError(unknown);
+  for (const monitorId of monitorIds) {
+    await sql.changes('insert into channel_monitors (channel_id, monitor_id) values (?, ?)', [channel.channelId, monitorId]);
+  }
+}
+
+export async function insertChannel(db: Database, channel: ChannelRecord): Promise<void> {
+  await inTransaction(db, async (sql) => {
+    await sql.changes(
+      `insert into channels (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [channel.channelId, channel.accountId, channel.name, channel.type, channel.url, channel.secret, false, channel.enabled, channel.createdAt],
+    );
+    await restrict(sql, channel, channel.monitorIds);
+  });
+}
+
+export interface ChannelChanges {
+  name?: string;
+  url?: string;
+  secret?: string | null;
+  monitorIds?: string[] | null;
+  enabled?: boolean;
+}
+
+const CHANGEABLE = ['name', 'url', 'secret', 'enabled'] as const;
+
+/** Applies the given changes to the account's channel; false when it has no such channel. */
+export async function updateChannel(db: Database, accountId: string, channelId: string, changes: ChannelChanges): Promise<boolean> {
+  return inTransaction(db, async (sql) => {
+    const [found] = await sql.rows('select 1 as found from channels where id = ? and account_id = ?', [channelId, accountId]);
+    if (!found) return false;
+    for (const field of CHANGEABLE) {
+      const value = changes[field];
+      // Column names come from the fixed list above, never from the request.
+      if (value !== undefined) await sql.changes(`update channels set ${field} = ? where id = ?`, [value, channelId]);
+    }
+    if (changes.monitorIds !== undefined) await restrict(sql, { channelId, accountId }, changes.monitorIds);
+    return true;
+  });
+}
+
+/** Deletes the channel with its pending and past deliveries; false when the account has no such channel. */
+export async function deleteChannel(sql: Sql, accountId: string, channelId: string): Promise<boolean> {
+  return (await sql.changes('delete from channels where id = ? and account_id = ?', [channelId, accountId])) === 1;
+}
+
+/** The channels with these ids, whatever their account, without their monitor lists: for the delivery worker. */
+export async function findChannelsById(sql: Sql, channelIds: readonly string[]): Promise<Map<string, ChannelRecord>> {
+  const found = new Map<string, ChannelRecord>();
+  if (channelIds.length === 0) return found;
+  const rows = await sql.rows<ChannelRow>(`select ${COLUMNS} from channels where id in (${marks(channelIds)})`, channelIds);
+  for (const row of rows) found.set(row.id, toRecord(row, new Map()));
+  return found;
+}

@@ -1,0 +1,156 @@
+import type { AlertDelivery, ChannelType, DeliveryAttempt, DeliveryState } from '@pingmon/sdk/wire';
+import { iso } from '../domain/runs.js';
+import type { Database } from './index.js';
+import { ms } from './index.js';
+import type { Sql } from './sql.js';
+import { inTransaction } from './sql.js';
+
+/** A delivery this process has claimed: it holds the lease until `claimedUntil`, as `token`. */
+export interface ClaimedDelivery {
+  alertId: string;
+  channelId: string;
+  /** The number of this attempt, 1 for the first. */
+  attempt: number;
+  token: string;
+}
+
+const DUE = "state = 'pending' and next_attempt_at <= ? and (claimed_until is null or claimed_until <= ?)";
+
+// Row values, RETURNING and the partial index work alike on both dialects; PostgreSQL adds row locks.
+const CLAIM = (lock: string) =>
+  `update alert_deliveries set claimed_until = ?, claim_token = ?, attempts = attempts + 1
+   where ${DUE} and (alert_id, channel_id) in (
+     select alert_id, channel_id from alert_deliveries where ${DUE} order by next_attempt_at limit ?${lock})
+   returning alert_id, channel_id, attempts`;
+const CLAIM_POSTGRES = CLAIM(' for update skip locked');
+const CLAIM_SQLITE = CLAIM('');
+
+/**
+ * Claims up to `limit` due deliveries for `leaseMs`, in one statement. On PostgreSQL rows being claimed
+ * by another server are skipped (and re-checked once free), so no two servers claim one delivery;
+ * SQLite has a single writer. A claim counts as an attempt.
+ */
+export async function claimDeliveries(sql: Sql, claim: { now: number; leaseMs: number; token: string; limit: number }): Promise<ClaimedDelivery[]> {
+  const { now, token } = claim;
+  const rows = await sql.rows<{ alert_id: string; channel_id: string; attempts: number | string }>(
+    sql.dialect === 'postgres' ? CLAIM_POSTGRES : CLAIM_SQLITE,
+    [now + claim.leaseMs, token, now, now, now, now, claim.limit],
+  );
+  return rows.map((r) => ({ alertId: r.alert_id, channelId: r.channel_id, attempt: Number(r.attempts), token }));
+}
+
+/** What became of one attempt, and so of the delivery. */
+export interface AttemptRecord {
+  attemptedAt: number;
+  durationMs: number;
+  statusCode: number | null;
+  error: string | null;
+  /** The delivery's state after it; pending means another attempt at `nextAttemptAt`. */
+  state: DeliveryState;
+  nextAttemptAt: number;
+}
+
+/**
+ * Records an attempt and the delivery's new state, releasing the claim. The state changes only while
+ * the claim is still this process's (a lease that ran out may have passed to another server); the
+ * attempt is recorded either way, since it was made. Answers whether the state changed.
+ */
+export async function recordAttempt(db: Database, claimed: ClaimedDelivery, record: AttemptRecord): Promise<boolean> {
+  return inTransaction(db, async (sql) => {
+    const updated = await sql.changes(
+      `update alert_deliveries set state = ?, next_attempt_at = ?, claimed_until = null, claim_token = null,
+         delivered_at = ?, last_error = ? where alert_id = ? and channel_id = ? and claim_token = ?`,
+      [record.state, record.nextAttemptAt, record.state === 'delivered' ? record.attemptedAt : null, record.error,
+        claimed.alertId, claimed.channelId, claimed.token],
+    );
+    await sql.changes(
+      `insert into delivery_attempts (alert_id, channel_id, attempt, attempted_at, duration_ms, status_code, error)
+       select ?, ?, ?, ?, ?, ?, ? where exists (select 1 from alert_deliveries where alert_id = ? and channel_id = ?)
+       on conflict do nothing`,
+      [claimed.alertId, claimed.channelId, claimed.attempt, record.attemptedAt, record.durationMs, record.statusCode, record.error,
+        claimed.alertId, claimed.channelId],
+    );
+    return updated === 1;
+  });
+}
+
+/** Ends a delivery without an attempt (its channel was disabled, or it ran out of attempts). */
+export async function abandonDelivery(sql: Sql, claimed: ClaimedDelivery, reason: string): Promise<void> {
+  await sql.changes(
+    // The claim counted an attempt that is not made.
+    "update alert_deliveries set state = 'failed', attempts = attempts - 1, claimed_until = null, claim_token = null, last_error = ? where alert_id = ? and channel_id = ? and claim_token = ?",
+    [reason, claimed.alertId, claimed.channelId, claimed.token],
+  );
+}
+
+/** Gives a claim back uncounted, for any server to take at once (this one is stopping mid-attempt). */
+export async function releaseDelivery(sql: Sql, claimed: ClaimedDelivery): Promise<void> {
+  await sql.changes(
+    'update alert_deliveries set claimed_until = null, claim_token = null, attempts = attempts - 1 where alert_id = ? and channel_id = ? and claim_token = ?',
+    [claimed.alertId, claimed.channelId, claimed.token],
+  );
+}
+
+interface DeliveryRow {
+  alert_id: string;
+  channel_id: string;
+  channel_name: string;
+  channel_type: ChannelType;
+  state: DeliveryState;
+  attempts: number | string;
+  next_attempt_at: number | string;
+  delivered_at: number | string | null;
+  last_error: string | null;
+}
+
+interface AttemptRow {
+  alert_id: string;
+  channel_id: string;
+  attempt: number | string;
+  attempted_at: number | string;
+  duration_ms: number | string;
+  status_code: number | string | null;
+  error: string | null;
+}
+
+const marks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+
+/** The deliveries of these alerts with every attempt, by alert id; two queries whatever the number. */
+export async function listDeliveries(sql: Sql, alertIds: readonly string[]): Promise<Map<string, AlertDelivery[]>> {
+  const byAlert = new Map<string, AlertDelivery[]>();
+  if (alertIds.length === 0) return byAlert;
+  const [rows, attemptRows] = await Promise.all([
+    sql.rows<DeliveryRow>(
+      `select d.alert_id, d.channel_id, c.name as channel_name, c.type as channel_type, d.state, d.attempts, d.next_attempt_at, d.delivered_at, d.last_error
+       from alert_deliveries d join channels c on c.id = d.channel_id where d.alert_id in (${marks(alertIds)}) order by c.created_at, c.id`,
+      alertIds,
+    ),
+    sql.rows<AttemptRow>(
+      `select alert_id, channel_id, attempt, attempted_at, duration_ms, status_code, error from delivery_attempts
+       where alert_id in (${marks(alertIds)}) order by attempt`,
+      alertIds,
+    ),
+  ]);
+  const attempts = new Map<string, DeliveryAttempt[]>();
+  for (const a of attemptRows) {
+    const key = `${a.alert_id} ${a.channel_id}`;
+    const statusCode = a.status_code === null ? null : Number(a.status_code);
+    attempts.set(key, [...(attempts.get(key) ?? []), { attempt: Number(a.attempt), at: iso(ms(a.attempted_at)), statusCode, error: a.error, durationMs: Number(a.duration_ms) }]);
+  }
+  for (const row of rows) {
+    const deliveredAt = ms(row.delivered_at);
+    const delivery: AlertDelivery = {
+      channelId: row.channel_id,
+      channelName: row.channel_name,
+      channelType: row.channel_type,
+      state: row.state,
+      attemptCount: Number(row.attempts),
+      nextAttemptAt: row.state === 'pending' ? iso(ms(row.next_attempt_at)) : null,
+      deliveredAt: deliveredAt === null ? null : iso(deliveredAt),
+      lastError: row.last_error,
+      attempts: attempts.get(`${row.alert_id} ${row.channel_id}`) ?? [],
+    };
+    byAlert.set(row.alert_id, [...(byAlert.get(row.alert_id) ?? []), delivery]);
+  }
+  return byAlert;
+}

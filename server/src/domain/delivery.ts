@@ -1,0 +1,65 @@
+import type { DeliveryState } from '@pingmon/sdk/wire';
+
+/** How deliveries are retried (DESIGN §8); configurable so that tests can run in milliseconds. */
+export interface RetryPolicy {
+  /** Attempts in all, the first one included. */
+  maxAttempts: number;
+  /** Wait after the first failed attempt; doubled after each further one. */
+  baseDelayMs: number;
+  /** No wait is longer, Retry-After included. */
+  maxDelayMs: number;
+}
+
+/** What one HTTP attempt came to. */
+export interface AttemptResult {
+  /** null: no answer (network error, timeout). */
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  /** The receiver's Retry-After, in milliseconds from now, when it sent a usable one. */
+  retryAfterMs: number | null;
+}
+
+export type Verdict = 'delivered' | 'retry' | 'permanent';
+
+/** 2xx is delivered; no answer, 429 and 5xx are worth another try; anything else will not change. */
+export function verdictOf(result: AttemptResult): Verdict {
+  const status = result.statusCode;
+  if (status === null) return 'retry';
+  if (status >= 200 && status < 300) return 'delivered';
+  if (status === 429 || status >= 500) return 'retry';
+  return 'permanent';
+}
+
+/**
+ * The wait before attempt `attempt + 1`: baseDelayMs · 2^(attempt−1), capped, then spread by ±20% so
+ * that deliveries failing together do not retry together. `random` is in [0, 1).
+ */
+export function backoffMs(attempt: number, policy: RetryPolicy, random: number): number {
+  const exponential = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+  return Math.round(exponential * (0.8 + 0.4 * random));
+}
+
+/** The delivery's state after attempt number `attempt`, and when the next attempt is due. */
+export function afterAttempt(
+  result: AttemptResult,
+  attempt: number,
+  policy: RetryPolicy,
+  now: number,
+  random: number,
+): { state: DeliveryState; nextAttemptAt: number } {
+  const verdict = verdictOf(result);
+  if (verdict === 'delivered') return { state: 'delivered', nextAttemptAt: now };
+  if (verdict === 'permanent' || attempt >= policy.maxAttempts) return { state: 'failed', nextAttemptAt: now };
+  const wait = result.retryAfterMs !== null ? Math.min(policy.maxDelayMs, result.retryAfterMs) : backoffMs(attempt, policy, random);
+  return { state: 'pending', nextAttemptAt: now + wait };
+}
+
+/** Retry-After as seconds ("120") or an HTTP date, in milliseconds from `now`; null when absent or unreadable. */
+export function parseRetryAfter(header: string | null, now: number): number | null {
+  if (header === null) return null;
+  const text = header.trim();
+  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - now);
+}

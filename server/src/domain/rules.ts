@@ -1,0 +1,49 @@
+import type { MatchedRule, Meta, RuleOp } from '@pingmon/sdk/wire';
+
+export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq'];
+export const MAX_RULES_PER_MONITOR = 20;
+
+/** What matching needs of a rule. */
+export interface RuleCondition {
+  ruleId: string;
+  metric: string;
+  op: RuleOp;
+  value: number;
+}
+
+const SYMBOLS: Record<RuleOp, string> = { lt: '<', lte: '<=', gt: '>', gte: '>=', eq: '==', neq: '!=' };
+
+export function opSymbol(op: RuleOp): string {
+  return SYMBOLS[op];
+}
+
+function holds(actual: number, op: RuleOp, value: number): boolean {
+  switch (op) {
+    case 'lt': return actual < value;
+    case 'lte': return actual <= value;
+    case 'gt': return actual > value;
+    case 'gte': return actual >= value;
+    case 'eq': return actual === value;
+    case 'neq': return actual !== value;
+  }
+}
+
+/**
+ * The rules that `meta` matches, in the order given, or null when none does. A rule whose metric
+ * the meta does not report never matches: a missing number is not a zero.
+ */
+export function matchRules(rules: readonly RuleCondition[], meta: Meta): MatchedRule[] | null {
+  let matched: MatchedRule[] | null = null;
+  for (const rule of rules) {
+    if (!Object.hasOwn(meta, rule.metric)) continue;
+    const actual = meta[rule.metric]!;
+    if (!holds(actual, rule.op, rule.value)) continue;
+    (matched ??= []).push({ ruleId: rule.ruleId, metric: rule.metric, op: rule.op, value: rule.value, actual });
+  }
+  return matched;
+}
+
+/** "rowsProcessed < 1 (was 0)". */
+export function describeMatch(rule: MatchedRule): string {
+  return `${rule.metric} ${opSymbol(rule.op)} ${rule.value} (was ${rule.actual})`;
+}

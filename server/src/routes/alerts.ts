@@ -1,0 +1,48 @@
+import Joi from 'joi';
+import type { Request, ServerRoute } from '@hapi/hapi';
+import type { AlertList } from '@pingmon/sdk/wire';
+import { userOf } from '../auth.js';
+import { listAlerts } from '../db/alerts.js';
+import { listDeliveries } from '../db/deliveries.js';
+import { iso } from '../domain/runs.js';
+import type { RouteContext } from './context.js';
+import { requireMonitor } from './monitors.js';
+import { pageOf, pageQuery, pageStart } from './pagination.js';
+import { invalidRequest } from './validation.js';
+
+const listQuery = Joi.object({ ...pageQuery, monitorId: Joi.string().min(1).max(64) });
+
+export function alertRoutes(ctx: RouteContext): ServerRoute[] {
+  return [{
+    method: 'GET',
+    path: '/alerts',
+    options: { validate: { query: listQuery, options: { allowUnknown: true }, failAction: invalidRequest } },
+    handler: (request: Request) => list(ctx, request),
+  }];
+}
+
+async function list(ctx: RouteContext, request: Request): Promise<AlertList> {
+  const { limit, cursor, monitorId } = request.query as { limit: number; cursor?: string; monitorId?: string };
+  const { accountId } = userOf(request);
+  if (monitorId !== undefined) await requireMonitor(ctx, accountId, monitorId);
+  const fetched = await listAlerts(ctx.db.sql, accountId, { limit: limit + 1, monitorId, after: pageStart(cursor) });
+  const page = pageOf(fetched, limit, (alert) => ({ at: alert.createdAt, id: alert.alertId }));
+  const deliveries = await listDeliveries(ctx.db.sql, page.items.map((a) => a.alertId));
+  return {
+    alerts: page.items.map((a) => ({
+      alertId: a.alertId,
+      event: a.event,
+      monitorId: a.monitorId,
+      monitorName: a.monitorName,
+      runId: a.runId,
+      status: a.status,
+      errorMessage: a.errorMessage,
+      logSnippet: a.logSnippet,
+      meta: a.meta,
+      matchedRules: a.matchedRules,
+      createdAt: iso(a.createdAt),
+      deliveries: deliveries.get(a.alertId) ?? [],
+    })),
+    nextCursor: page.nextCursor,
+  };
+}

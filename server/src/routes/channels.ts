@@ -1,0 +1,117 @@
+import Joi from 'joi';
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { Channel, ChannelList, ChannelTestResult, CreateChannelRequest, UpdateChannelRequest } from '@pingmon/sdk/wire';
+import { send } from '../alerts/deliver.js';
+import { buildRequest, testContent } from '../alerts/payloads.js';
+import { userOf } from '../auth.js';
+import { UnknownMonitorsError, deleteChannel, findChannel, insertChannel, listChannels, updateChannel } from '../db/channels.js';
+import type { ChannelRecord } from '../domain/channels.js';
+import { CHANNEL_TYPES, publicChannel } from '../domain/channels.js';
+import { verdictOf } from '../domain/delivery.js';
+import { apiError } from '../errors.js';
+import { newId } from '../ids.js';
+import type { RouteContext } from './context.js';
+import { invalidRequest } from './validation.js';
+
+const name = Joi.string().trim().min(1).max(100);
+const url = Joi.string().trim().max(2000).uri({ scheme: ['http', 'https'] }).messages({ 'string.uriCustomScheme': '"url" must be an http:// or https:// URL' });
+const secret = Joi.string().min(8).max(256);
+const monitorIds = Joi.array().items(Joi.string().min(1).max(64)).min(1).max(100).unique().allow(null)
+  .messages({ 'array.min': '"monitorIds" must list at least one monitor, or be null for every monitor' });
+const enabled = Joi.boolean().strict();
+
+const createBody = Joi.object({ name, type: Joi.string().valid(...CHANNEL_TYPES).required(), url: url.required(), secret, monitorIds, enabled })
+  .options({ stripUnknown: true });
+const updateBody = Joi.object({
+  name, url, secret: secret.allow(null), monitorIds, enabled,
+  type: Joi.any().forbidden().messages({ 'any.unknown': 'The type of a channel cannot change: create a new channel instead' }),
+}).min(1).options({ stripUnknown: true });
+
+export function channelRoutes(ctx: RouteContext): ServerRoute[] {
+  return [
+    { method: 'GET', path: '/channels', handler: async (request: Request): Promise<ChannelList> => ({ channels: (await listChannels(ctx.db.sql, userOf(request).accountId)).map(publicChannel), nextCursor: null }) },
+    {
+      method: 'POST',
+      path: '/channels',
+      options: { validate: { payload: createBody, failAction: invalidRequest } },
+      handler: (request: Request, h: ResponseToolkit) => create(ctx, request, h),
+    },
+    {
+      method: 'PATCH',
+      path: '/channels/{channelId}',
+      options: { validate: { payload: updateBody, failAction: invalidRequest } },
+      handler: (request: Request) => update(ctx, request),
+    },
+    { method: 'DELETE', path: '/channels/{channelId}', handler: (request: Request, h: ResponseToolkit) => remove(ctx, request, h) },
+    { method: 'POST', path: '/channels/{channelId}/test', handler: (request: Request) => test(ctx, request) },
+  ];
+}
+
+async function requireChannel(ctx: RouteContext, accountId: string, channelId: string): Promise<ChannelRecord> {
+  const channel = await findChannel(ctx.db.sql, accountId, channelId);
+  if (!channel) throw apiError(404, 'channel_not_found', `No channel ${channelId} in your account.`);
+  return channel;
+}
+
+function noSecretUnlessWebhook(type: ChannelRecord['type'], secret: string | null | undefined): void {
+  if (type !== 'webhook' && typeof secret === 'string') {
+    throw apiError(400, 'secret_not_supported', `A ${type} channel cannot have a secret: only webhook channels sign their payloads.`);
+  }
+}
+
+/** Monitor ids that are not the account's make the whole request fail, naming them. */
+async function restricting<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (!(err instanceof UnknownMonitorsError)) throw err;
+    throw apiError(400, 'unknown_monitor', `monitorIds names monitors that are not in your account: ${err.monitorIds.join(', ')}.`);
+  }
+}
+
+async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
+  const input = request.payload as CreateChannelRequest;
+  noSecretUnlessWebhook(input.type, input.secret);
+  const now = Date.now();
+  const channel: ChannelRecord = {
+    channelId: newId('ch', now),
+    accountId: userOf(request).accountId,
+    name: input.name ?? `${input.type} channel`,
+    type: input.type,
+    url: input.url,
+    secret: input.secret ?? null,
+    monitorIds: input.monitorIds ? [...input.monitorIds].sort() : null,
+    enabled: input.enabled ?? true,
+    createdAt: now,
+  };
+  await restricting(() => insertChannel(ctx.db, channel));
+  return h.response(publicChannel(channel)).code(201);
+}
+
+async function update(ctx: RouteContext, request: Request): Promise<Channel> {
+  const { accountId } = userOf(request);
+  const channelId = request.params.channelId as string;
+  const changes = request.payload as UpdateChannelRequest;
+  const current = await requireChannel(ctx, accountId, channelId);
+  noSecretUnlessWebhook(current.type, changes.secret);
+  if (!(await restricting(() => updateChannel(ctx.db, accountId, channelId, changes)))) {
+    throw apiError(404, 'channel_not_found', `No channel ${channelId} in your account.`);
+  }
+  return publicChannel(await requireChannel(ctx, accountId, channelId));
+}
+
+async function remove(ctx: RouteContext, request: Request, h: ResponseToolkit) {
+  const channelId = request.params.channelId as string;
+  if (!(await deleteChannel(ctx.db.sql, userOf(request).accountId, channelId))) {
+    throw apiError(404, 'channel_not_found', `No channel ${channelId} in your account.`);
+  }
+  return h.response().code(204);
+}
+
+/** Sends a test message now, enabled or not, and answers how it went; nothing is recorded. */
+async function test(ctx: RouteContext, request: Request): Promise<ChannelTestResult> {
+  const channel = await requireChannel(ctx, userOf(request).accountId, request.params.channelId as string);
+  const now = Date.now();
+  const result = await send(channel.url, buildRequest(channel, testContent(channel.name, now), Math.floor(now / 1000)), { timeoutMs: ctx.config.alertTimeoutMs });
+  return { delivered: verdictOf(result) === 'delivered', statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
+}
