@@ -14,3 +14,12 @@ export function truncate(text: string, max: number): string {
   const splitsPair = last >= 0xd800 && last <= 0xdbff;
   return text.slice(0, splitsPair ? max - 1 : max);
 }
+
+/**
+ * A log or error message as the server stores it: cut by `truncate`, with every NUL replaced by U+FFFD,
+ * since PostgreSQL refuses NUL in text (the whole ping would fail). The client cuts the same way, so that
+ * what it sends is what gets stored.
+ */
+export function storableText(text: string, max: number): string {
+  return truncate(text, max).replaceAll('\u0000', '\uFFFD');
+}

@@ -2,7 +2,7 @@ import { PingmonError } from './errors.js';
 import type { Http } from './http.js';
 import { createHttp } from './http.js';
 import { newRunId } from './ids.js';
-import { ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, truncate } from './limits.js';
+import { ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
 import type { FailPingBody, Meta, PingAck, PingKind, PingResponse, SuccessPingBody } from './types.js';
 
 export interface MonitorOptions {
@@ -26,9 +26,9 @@ export interface SuccessOptions {
 }
 
 export interface FailOptions {
-  /** Sent as errorMessage, cut to 500 characters. */
+  /** Sent as errorMessage, cut to 500 characters, NUL replaced by U+FFFD. */
   message?: string;
-  /** Sent as logOutput, cut to its first 10,000 characters. */
+  /** Sent as logOutput, cut to its first 10,000 characters, NUL replaced by U+FFFD. */
   log?: string;
   meta?: Meta;
   runId?: string;
@@ -82,8 +82,8 @@ class MonitorPinger implements Pinger {
   async fail(options: FailOptions = {}): Promise<PingAck> {
     const body: FailPingBody = {
       runId: this.finishing(options.runId),
-      errorMessage: options.message === undefined ? undefined : truncate(options.message, ERROR_MESSAGE_MAX_CHARS),
-      logOutput: options.log === undefined ? undefined : truncate(options.log, LOG_MAX_CHARS),
+      errorMessage: options.message === undefined ? undefined : storableText(options.message, ERROR_MESSAGE_MAX_CHARS),
+      logOutput: options.log === undefined ? undefined : storableText(options.log, LOG_MAX_CHARS),
       meta: options.meta,
     };
     return this.send('fail', body);

@@ -1,5 +1,5 @@
 import {
-  ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, META_KEY_MAX_CHARS, META_MAX_KEYS, RUN_ID_PATTERN, truncate,
+  ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, META_KEY_MAX_CHARS, META_MAX_KEYS, RUN_ID_PATTERN, storableText,
 } from '@pingmon/sdk/wire';
 import type { Meta, PingKind } from '@pingmon/sdk/wire';
 
@@ -25,7 +25,7 @@ export type ParsedBody = { ok: true; input: PingInput } | { ok: false; error: Bo
 export function parsePingBody(kind: PingKind, contentType: string | undefined, raw: Buffer | string | null): ParsedBody {
   const text = raw === null ? '' : raw.toString();
   if (kind === 'fail' && contentType?.toLowerCase().startsWith('text/plain')) {
-    return { ok: true, input: text === '' ? {} : { logOutput: truncate(text, LOG_MAX_CHARS) } };
+    return { ok: true, input: text === '' ? {} : { logOutput: storableText(text, LOG_MAX_CHARS) } };
   }
   if (text.trim() === '') return { ok: true, input: {} };
   let body: unknown;
@@ -60,7 +60,7 @@ function readFields(kind: PingKind, body: Record<string, unknown>): ParsedBody {
     const value = body[field];
     if (value === undefined || value === null || value === '') continue;
     if (typeof value !== 'string') return fail('invalid_body', `${field} must be a string.`);
-    input[field] = truncate(value, field === 'errorMessage' ? ERROR_MESSAGE_MAX_CHARS : LOG_MAX_CHARS);
+    input[field] = storableText(value, field === 'errorMessage' ? ERROR_MESSAGE_MAX_CHARS : LOG_MAX_CHARS);
   }
   return { ok: true, input };
 }

@@ -132,6 +132,12 @@ t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t
   });
 });
 
+t.test('fail replaces NUL with U+FFFD before sending, as the server stores it', async (t) => {
+  const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('failed')));
+  await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).fail({ message: 'exit\u00001', log: 'a\u0000b' });
+  t.match(JSON.parse(receiver.received[0]!.body), { errorMessage: 'exit\uFFFD1', logOutput: 'a\uFFFDb' });
+});
+
 t.test('when the server is down', async (t) => {
   const url = await deadUrl();
   const errors: PingmonError[] = [];
