@@ -1,5 +1,5 @@
 import type { Http } from './http.js';
-import { createHttp } from './http.js';
+import { createHttp, positiveMs } from './http.js';
 import type {
   ApiKeyList, CreatedApiKey, ListRunsQuery, LoginResponse, LogResult, MeResponse, Monitor, MonitorList,
   PageQuery, Run, RunList,
@@ -10,7 +10,9 @@ export interface ClientOptions {
   baseUrl?: string;
   /** A user token from login(); login() sets it too. */
   token?: string;
+  /** Total time one read or rename may take, every attempt and wait included (default 15 s). */
   retryBudgetMs?: number;
+  /** Time one attempt may take, cut to what is left of the budget (default 10 s). */
   timeoutMs?: number;
 }
 
@@ -35,6 +37,9 @@ export interface Client {
 export function createClient(options: ClientOptions = {}): Client {
   const baseUrl = options.baseUrl ?? process.env.PINGMON_URL;
   if (!baseUrl) throw new TypeError('createClient needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
+  // Shorter than the pinger's 30 s: a person is usually waiting for the answer.
+  const retryBudgetMs = positiveMs('retryBudgetMs', options.retryBudgetMs, 15_000);
+  const attemptTimeoutMs = positiveMs('timeoutMs', options.timeoutMs, 10_000);
   let token = options.token;
   const connect = (headers: Record<string, string>): Http => createHttp({
     baseUrl,
@@ -42,8 +47,8 @@ export function createClient(options: ClientOptions = {}): Client {
     // Only reads and renames are sent again: a second POST creates twice, and a second DELETE after a lost
     // answer would report 404 for what was in fact deleted.
     retryMethods: ['GET', 'PATCH'],
-    retryBudgetMs: options.retryBudgetMs ?? 10_000,
-    attemptTimeoutMs: options.timeoutMs ?? 10_000,
+    retryBudgetMs,
+    attemptTimeoutMs,
   });
   let http = connect(token ? { authorization: `Bearer ${token}` } : {});
   const id = encodeURIComponent;

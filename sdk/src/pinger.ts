@@ -1,6 +1,6 @@
 import { PingmonError } from './errors.js';
 import type { Http } from './http.js';
-import { createHttp } from './http.js';
+import { createHttp, positiveMs } from './http.js';
 import { newRunId } from './ids.js';
 import { ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
 import type { FailPingBody, Meta, PingAck, PingKind, PingResponse, SuccessPingBody } from './types.js';
@@ -13,9 +13,9 @@ export interface MonitorOptions {
   baseUrl?: string;
   /** Where `wrap` reports pings it could not deliver; default: one `[pingmon] …` line on stderr. */
   onError?: (err: PingmonError) => void;
-  /** Total time retries of one ping may take (default 30 s). */
+  /** Total time one ping may take, every attempt and wait included (default 30 s). */
   retryBudgetMs?: number;
-  /** Time one attempt may take (default 10 s). */
+  /** Time one attempt may take, cut to what is left of the budget (default 10 s). */
   timeoutMs?: number;
 }
 
@@ -55,8 +55,8 @@ export function createMonitor(options: MonitorOptions): Pinger {
     baseUrl,
     headers: { 'x-api-key': apiKey },
     retryMethods: ['POST'],
-    retryBudgetMs: options.retryBudgetMs ?? 30_000,
-    attemptTimeoutMs: options.timeoutMs ?? 10_000,
+    retryBudgetMs: positiveMs('retryBudgetMs', options.retryBudgetMs, 30_000),
+    attemptTimeoutMs: positiveMs('timeoutMs', options.timeoutMs, 10_000),
   });
   const onError = options.onError ?? ((err: PingmonError) => process.stderr.write(`[pingmon] ${err.message}\n`));
   return new MonitorPinger(options.monitorId, http, onError);
