@@ -1,5 +1,5 @@
 import { PingmonError } from './errors.js';
-import type { Http } from './http.js';
+import type { CallOptions, Http } from './http.js';
 import { createHttp, positiveMs } from './http.js';
 import { newRunId } from './ids.js';
 import { ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
@@ -51,63 +51,81 @@ export function createMonitor(options: MonitorOptions): Pinger {
   if (!options.monitorId) throw new TypeError('createMonitor needs a monitorId (mon_…)');
   if (!apiKey) throw new TypeError('createMonitor needs an apiKey (or PINGMON_API_KEY in the environment)');
   if (!baseUrl) throw new TypeError('createMonitor needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
+  const limits = {
+    retryBudgetMs: positiveMs('retryBudgetMs', options.retryBudgetMs, 30_000),
+    timeoutMs: positiveMs('timeoutMs', options.timeoutMs, 10_000),
+  };
   const http = createHttp({
     baseUrl,
     headers: { 'x-api-key': apiKey },
     retryMethods: ['POST'],
-    retryBudgetMs: positiveMs('retryBudgetMs', options.retryBudgetMs, 30_000),
-    attemptTimeoutMs: positiveMs('timeoutMs', options.timeoutMs, 10_000),
+    retryBudgetMs: limits.retryBudgetMs,
+    attemptTimeoutMs: limits.timeoutMs,
   });
   const onError = options.onError ?? ((err: PingmonError) => process.stderr.write(`[pingmon] ${err.message}\n`));
-  return new MonitorPinger(options.monitorId, http, onError);
+  return new MonitorPinger(options.monitorId, http, onError, limits);
+}
+
+/** A start not answered yet: a result for its run waits for it, and may abandon it. */
+interface StartInFlight {
+  abandon: AbortController;
+  settled: Promise<void>;
 }
 
 class MonitorPinger implements Pinger {
   runId: string | undefined;
+  private readonly starts = new Map<string, StartInFlight>();
 
-  constructor(readonly monitorId: string, private readonly http: Http, private readonly onError: (err: PingmonError) => void) {}
+  constructor(
+    readonly monitorId: string,
+    private readonly http: Http,
+    private readonly onError: (err: PingmonError) => void,
+    private readonly limits: { retryBudgetMs: number; timeoutMs: number },
+  ) {}
 
   async start(): Promise<PingAck> {
     const runId = newRunId();
     this.runId = runId;
-    return this.send('start', { runId });
+    return this.sendStart(runId);
   }
 
   // A result always names its run, so that retrying it can never record a second result.
   async success(options: SuccessOptions = {}): Promise<PingAck> {
-    const body: SuccessPingBody = { runId: this.finishing(options.runId), meta: options.meta };
-    return this.send('success', body);
+    const runId = this.finishing(options.runId);
+    const body: SuccessPingBody = { runId, meta: options.meta };
+    return this.sendResult('success', runId, body);
   }
 
   async fail(options: FailOptions = {}): Promise<PingAck> {
+    const runId = this.finishing(options.runId);
     const body: FailPingBody = {
-      runId: this.finishing(options.runId),
+      runId,
       errorMessage: options.message === undefined ? undefined : storableText(options.message, ERROR_MESSAGE_MAX_CHARS),
       logOutput: options.log === undefined ? undefined : storableText(options.log, LOG_MAX_CHARS),
       meta: options.meta,
     };
-    return this.send('fail', body);
+    return this.sendResult('fail', runId, body);
   }
 
   /**
-   * Runs fn between start and its result. Monitoring never changes fn's outcome or holds it up: fn runs
-   * while start is still on its way, and pings that cannot be delivered go to onError.
+   * Runs fn between start and its result, in a run of its own (overlapping wraps never mix their runs, nor
+   * the one start() remembers). fn runs while start is still on its way; the result then goes as described
+   * at sendResult, so wrap ends at most retryBudgetMs after fn. Pings that cannot be delivered go to onError
+   * and never change fn's outcome.
    */
   async wrap<T>(fn: () => T | Promise<T>): Promise<T> {
-    const started = this.start().then(() => undefined, (err: unknown) => this.report(err));
+    const runId = newRunId();
+    this.sendStart(runId).catch((err: unknown) => this.report(err));
     let result: T;
     try {
       result = await fn();
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       const log = err instanceof Error && err.stack ? err.stack : String(err);
-      await started;
-      await this.fail({ message, log }).catch((pingErr: unknown) => this.report(pingErr));
+      await this.fail({ runId, message, log }).catch((pingErr: unknown) => this.report(pingErr));
       throw err;
     }
-    // The result names the run, so it pairs whatever order the two reach the server in; waiting keeps them in order.
-    await started;
-    await this.success().catch((err: unknown) => this.report(err));
+    await this.success({ runId }).catch((err: unknown) => this.report(err));
     return result;
   }
 
@@ -117,8 +135,34 @@ class MonitorPinger implements Pinger {
     return id;
   }
 
-  private async send(kind: PingKind, body: object): Promise<PingAck> {
-    const response = await this.http<PingResponse>('POST', `ping/${encodeURIComponent(this.monitorId)}/${kind}`, body);
+  private sendStart(runId: string): Promise<PingAck> {
+    const abandon = new AbortController();
+    const sent = this.send('start', { runId }, { signal: abandon.signal });
+    const settled = sent.then(() => undefined, () => undefined).finally(() => this.starts.delete(runId));
+    this.starts.set(runId, { abandon, settled });
+    return sent;
+  }
+
+  /**
+   * A result is over within retryBudgetMs of being asked for, start included. If its run's start is still
+   * in flight, it waits for it, so that the server gets the two in order (and the run its duration), but
+   * abandons it in time to leave itself one whole attempt: after retryBudgetMs − timeoutMs at most. An
+   * abandoned start is reported as a timeout; the result then opens the run on the server, already finished.
+   */
+  private async sendResult(kind: 'success' | 'fail', runId: string, body: SuccessPingBody | FailPingBody): Promise<PingAck> {
+    const deadline = Date.now() + this.limits.retryBudgetMs;
+    const start = this.starts.get(runId);
+    if (start) {
+      const giveUpAt = deadline - Math.min(this.limits.timeoutMs, this.limits.retryBudgetMs);
+      const timer = setTimeout(() => start.abandon.abort(), giveUpAt - Date.now());
+      await start.settled;
+      clearTimeout(timer);
+    }
+    return this.send(kind, body, { deadline });
+  }
+
+  private async send(kind: PingKind, body: object, call: CallOptions): Promise<PingAck> {
+    const response = await this.http<PingResponse>('POST', `ping/${encodeURIComponent(this.monitorId)}/${kind}`, body, call);
     return response.data;
   }
 

@@ -75,6 +75,22 @@ t.test('the pinger against a real server', async (t) => {
     t.match(log.content, /^Error: connection refused by warehouse\n\s+at /);
   });
 
+  t.test('overlapping wraps on one pinger each finish their own run, and leave start()\'s run alone', async (t) => {
+    const monitorId = await api.monitor(account);
+    const mon = pinger(monitorId);
+    const remembered = await mon.start();
+    let finishFirst!: (value: string) => void;
+    const first = mon.wrap(() => new Promise<string>((resolve) => (finishFirst = resolve)));
+    t.equal(await mon.wrap(async () => 'second'), 'second');
+    finishFirst('first');
+    t.equal(await first, 'first');
+    t.equal(mon.runId, remembered.runId, 'the remembered run is still the one start() opened');
+    await mon.success();
+    const runs = await api.query((knex) => knex('runs').where({ monitor_id: monitorId }));
+    t.equal(runs.length, 3, 'three runs, no stray fourth');
+    t.ok(runs.every((run: { status: string; duration_ms: unknown }) => run.status === 'success' && run.duration_ms !== null), 'each paired with its own start');
+  });
+
   t.test('401 and 404 come back as PingmonError, without the key', async (t) => {
     const monitorId = await api.monitor(account);
     const bad = createMonitor({ monitorId, apiKey: 'pm_wrongwrongwrong', baseUrl: api.url });
@@ -136,6 +152,44 @@ t.test('fail replaces NUL with U+FFFD before sending, as the server stores it', 
   const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('failed')));
   await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).fail({ message: 'exit\u00001', log: 'a\u0000b' });
   t.match(JSON.parse(receiver.received[0]!.body), { errorMessage: 'exit\uFFFD1', logOutput: 'a\uFFFDb' });
+});
+
+t.test('a result and its start in flight', async (t) => {
+  t.test('success waits for its run\'s start still in flight, so that the server gets them in order', async (t) => {
+    let startSettled = false;
+    // start is never answered: success goes once start has given up (one attempt of 300 ms), not before.
+    const receiver = await startReceiver(t, (req, _n, res) => {
+      if (!req.url.endsWith('/success')) return;
+      t.ok(startSettled, 'success sent only once start was over');
+      json(res, 200, ACK('success'));
+    });
+    const mon = createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, timeoutMs: 300, retryBudgetMs: 1_000 });
+    const started = mon.start().catch((err: unknown) => {
+      startSettled = true;
+      return err;
+    });
+    t.equal((await mon.success()).status, 'success');
+    t.match(await started, { code: 'timeout' });
+    const [start, success] = receiver.received.map((r) => ({ kind: r.url.split('/').pop(), runId: JSON.parse(r.body).runId }));
+    t.same([start?.kind, success?.kind], ['start', 'success']);
+    t.equal(success?.runId, start?.runId);
+  });
+
+  t.test('wrap against a server that never answers ends within one budget of fn, start included', async (t) => {
+    const silent = await startReceiver(t, () => undefined);
+    const errors: PingmonError[] = [];
+    // A start alone could use the whole 2 s (attempts at 0 and ~1.05 s); it is given up at 1.6 s so that
+    // success still has one whole attempt of 400 ms before the 2 s are over.
+    const mon = createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: silent.url, timeoutMs: 400, retryBudgetMs: 2_000, onError: (err) => errors.push(err) });
+    const before = Date.now();
+    t.equal(await mon.wrap(() => 'done'), 'done');
+    const tookMs = Date.now() - before;
+    t.ok(tookMs < 2_500, `wrap took ${tookMs} ms, within the 2 s budget (not start's 2 s plus success's)`);
+    t.same(errors.map((e) => [e.code, e.url.split('/').pop()]), [['timeout', 'start'], ['timeout', 'success']]);
+    const runIds = new Set(silent.received.map((r) => JSON.parse(r.body).runId));
+    t.equal(runIds.size, 1, 'start and success name the same run');
+    t.equal(silent.received.at(-1)!.url, '/api/v1/ping/mon_x/success');
+  });
 });
 
 t.test('when the server is down', async (t) => {
