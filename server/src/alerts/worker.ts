@@ -84,8 +84,12 @@ export class DeliveryWorker {
     return Math.min(this.lastPollAt + this.options.pollMs, this.retryAt);
   }
 
+  /**
+   * Waits for a wake-up or `ms`. Never returns at once except when stopping: with every slot busy, a
+   * nudge must wait for a slot (returning would spin the loop in microtasks and starve all I/O).
+   */
   private sleep(ms: number): Promise<void> {
-    if (this.nudged || this.stopping.signal.aborted) return Promise.resolve();
+    if (this.stopping.signal.aborted) return Promise.resolve();
     return new Promise((resolve) => {
       const timer = Number.isFinite(ms) ? setTimeout(() => this.wake?.(), Math.max(0, ms)) : undefined;
       this.wake = () => {

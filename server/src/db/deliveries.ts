@@ -15,26 +15,33 @@ export interface ClaimedDelivery {
 }
 
 const DUE = "state = 'pending' and next_attempt_at <= ? and (claimed_until is null or claimed_until <= ?)";
+const SET_CLAIM = 'set claimed_until = ?, claim_token = ?, attempts = attempts + 1';
 
-// Row values, RETURNING and the partial index work alike on both dialects; PostgreSQL adds row locks.
-const CLAIM = (lock: string) =>
-  `update alert_deliveries set claimed_until = ?, claim_token = ?, attempts = attempts + 1
-   where ${DUE} and (alert_id, channel_id) in (
-     select alert_id, channel_id from alert_deliveries where ${DUE} order by next_attempt_at limit ?${lock})
+// PostgreSQL: the rows are chosen and locked once, in a materialized CTE. (In an `in (subquery … limit)`
+// the subquery can run again for rows that concurrent writes touched, and then claims more rows than asked.)
+const CLAIM_POSTGRES =
+  `with due as materialized (select alert_id, channel_id from alert_deliveries where ${DUE} order by next_attempt_at limit ? for update skip locked)
+   update alert_deliveries d ${SET_CLAIM} from due
+   where d.alert_id = due.alert_id and d.channel_id = due.channel_id
+   returning d.alert_id, d.channel_id, d.attempts`;
+// SQLite: one writer at a time, so one conditional update is the whole claim.
+const CLAIM_SQLITE =
+  `update alert_deliveries ${SET_CLAIM} where (alert_id, channel_id) in (
+     select alert_id, channel_id from alert_deliveries where ${DUE} order by next_attempt_at limit ?)
    returning alert_id, channel_id, attempts`;
-const CLAIM_POSTGRES = CLAIM(' for update skip locked');
-const CLAIM_SQLITE = CLAIM('');
 
 /**
- * Claims up to `limit` due deliveries for `leaseMs`, in one statement. On PostgreSQL rows being claimed
- * by another server are skipped (and re-checked once free), so no two servers claim one delivery;
- * SQLite has a single writer. A claim counts as an attempt.
+ * Claims up to `limit` due deliveries for `leaseMs`, in one statement. On PostgreSQL rows another server
+ * is claiming are skipped, and a row locked here is re-checked against the newest version of itself, so
+ * no two servers claim one delivery; SQLite has a single writer. A claim counts as an attempt.
  */
 export async function claimDeliveries(sql: Sql, claim: { now: number; leaseMs: number; token: string; limit: number }): Promise<ClaimedDelivery[]> {
   const { now, token } = claim;
+  const lease = [now + claim.leaseMs, token];
+  const due = [now, now, claim.limit];
   const rows = await sql.rows<{ alert_id: string; channel_id: string; attempts: number | string }>(
     sql.dialect === 'postgres' ? CLAIM_POSTGRES : CLAIM_SQLITE,
-    [now + claim.leaseMs, token, now, now, now, now, claim.limit],
+    sql.dialect === 'postgres' ? [...due, ...lease] : [...lease, ...due],
   );
   return rows.map((r) => ({ alertId: r.alert_id, channelId: r.channel_id, attempt: Number(r.attempts), token }));
 }
