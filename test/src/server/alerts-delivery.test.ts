@@ -310,3 +310,37 @@ for (const kind of DATABASE_KINDS) {
     });
   });
 }
+
+for (const kind of DATABASE_KINDS) {
+  t.test(`stopping a server on ${kind} gives its attempts in flight back, for the next server to make at once`, async (t) => {
+    const overrides = { alertPollMs: 50, alertRetryBaseMs: 20, alertTimeoutMs: 5_000 };
+    const api = await TestServer.start(t, kind, overrides);
+    const alice = await api.account();
+    const held = await startReceiver(t, (_req, n, res) => {
+      if (n > 1) json(res, 200, {});
+    });
+    const m = await api.monitor(alice);
+    await api.request('/channels', { token: alice.token, body: { type: 'webhook', url: held.url } });
+    await api.ping(alice, m, 'fail', { errorMessage: 'x' });
+    await waitFor(() => held.received.length === 1, { what: 'the attempt in flight' });
+    const stopping = Date.now();
+    await api.server.stop();
+    t.ok(Date.now() - stopping < 4_000, `stop did not wait for the attempt's timeout (${Date.now() - stopping} ms)`);
+    const row = await api.query((knex) => knex('alert_deliveries').first());
+    t.match(row, { state: 'pending', claimed_until: null, claim_token: null });
+    t.equal(Number(row.attempts), 0, 'the aborted attempt is not counted');
+
+    const { createServer } = await import('@pingmon/server');
+    const next = await createServer(api.config);
+    await next.start();
+    t.teardown(() => next.stop());
+    const restarted = Date.now();
+    await waitFor(() => held.received.length === 2, { what: 'the attempt made again' });
+    t.ok(Date.now() - restarted < 4_000, 'without waiting for a lease to run out');
+    const delivered = await waitFor(async () => {
+      const r = await api.query((knex) => knex('alert_deliveries').first());
+      return r.state === 'delivered' && r;
+    }, { what: 'the delivery recorded' });
+    t.equal(Number(delivered.attempts), 1);
+  });
+}
