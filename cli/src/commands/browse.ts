@@ -1,0 +1,33 @@
+import { Flags } from '@oclif/core';
+import { BaseCommand } from '../base-command.js';
+import { loggedInClient, serverFlags } from '../client.js';
+import { readSettings, resolveSetting } from '../settings.js';
+
+export default class Browse extends BaseCommand {
+  static override summary = 'Browse monitors, runs and logs in a terminal dashboard';
+  static override description =
+    'Monitors with their last run, a monitor\'s runs, and a run\'s details with its log. Keyboard driven (press ? inside for the keys); ' +
+    'the open view refreshes itself. Needs an interactive terminal at least 60 columns wide.';
+  static override examples = ['<%= config.bin %> browse', '<%= config.bin %> browse --refresh 15'];
+  static override flags = {
+    ...serverFlags,
+    refresh: Flags.integer({ description: 'seconds between automatic refreshes', default: 5, min: 1, max: 3600 }),
+  };
+
+  async run(): Promise<void> {
+    const { flags } = await this.parse(Browse);
+    const connect = () => loggedInClient(flags);
+    connect(); // not logged in: said now, in one line, before the screen is taken over
+    if (!process.stdin.isTTY || !process.stdout.isTTY) {
+      throw new Error('pingmon browse needs an interactive terminal; in scripts use `pingmon monitors list`, `pingmon runs` and `pingmon logs`');
+    }
+    const url = resolveSetting('url', flags.url, process.env, readSettings(process.env))!;
+    // ink draws only the last frame, at exit, when it believes it runs in CI (CI, CONTINUOUS_INTEGRATION or any
+    // CI_* variable set). A terminal was just checked for: this is interactive whatever the environment says.
+    // (Setting CI=false instead would also turn colours off.) Nothing is started from here that could miss them.
+    for (const name of Object.keys(process.env)) if (name === 'CI' || name === 'CONTINUOUS_INTEGRATION' || name.startsWith('CI_')) delete process.env[name];
+    // Loaded here, not at the top: no other command (least of all `pingmon run`) pays for ink and React.
+    const { browse } = await import('../tui/main.js');
+    await browse({ connect, url, refreshMs: flags.refresh * 1000 });
+  }
+}

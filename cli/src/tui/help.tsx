@@ -1,0 +1,35 @@
+import { Box, Text } from 'ink';
+import { FAILS_LEGEND } from './monitor-list.js';
+import { SILENT_MARK, STATUS } from './format.js';
+import { cell } from './text.js';
+
+const KEYS: Array<[string, string]> = [
+  ['↑ ↓  j k', 'move; in an open log, scroll'],
+  ['PgUp PgDn', 'a page up or down (space: down)'],
+  ['g G', 'first / last'],
+  ['Enter', 'open the monitor or run'],
+  ['Esc Backspace', 'back'],
+  ['/', 'monitors: filter by name (Enter keeps it, Esc clears it)'],
+  ['f', 'runs: failed runs only, or all runs'],
+  ['e', 'run: expand or collapse the log'],
+  ['r', 'refresh now'],
+  ['?', 'this help'],
+  ['q  Ctrl-C', 'quit'],
+];
+
+export function Help({ refreshSeconds }: { refreshSeconds: number }) {
+  const symbols = (['failed', 'success', 'running', 'none'] as const).map((s) => `${STATUS[s].symbol} ${STATUS[s].word}`).join('   ');
+  return (
+    <Box flexDirection="column" paddingX={1}>
+      <Text bold>Keys</Text>
+      {KEYS.map(([keys, what]) => (
+        <Text key={keys} wrap="truncate-end">{`  ${cell(keys, 15)}${what}`}</Text>
+      ))}
+      <Text bold>Symbols</Text>
+      <Text wrap="truncate-end">{`  ${symbols}`}</Text>
+      <Text wrap="truncate-end">{`  ${SILENT_MARK} silent failure: the run succeeded, but its meta matched an alert rule`}</Text>
+      <Text wrap="truncate-end">{`  ${FAILS_LEGEND}`}</Text>
+      <Text wrap="truncate-end">{`  Times are UTC. The open view refreshes itself every ${refreshSeconds} s.`}</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,130 @@
+import type { LogResult, Run } from '@pingmon/sdk';
+import { count, duration, isSilentFailure, matchedRules, metaText, statusText, when } from './format.js';
+import { capRows, clean, wrap, wrapLine } from './text.js';
+
+// Where every row of the screen goes, as pure functions of the terminal size and the data: the reducer
+// uses them to keep cursors and scroll positions on screen, the components to draw exactly that.
+
+export interface Size {
+  columns: number;
+  rows: number;
+}
+
+/** SPEC §6 and §8: a log longer than this starts collapsed. */
+export const COLLAPSE_OVER = 400;
+/** Rows of a collapsed log shown above the "more characters hidden" line. */
+export const PREVIEW_ROWS = 5;
+/** Header, title, notice and footer lines around every view's body. */
+const CHROME_ROWS = 4;
+export const LABEL_WIDTH = 10;
+
+/** The rows drawn: one fewer than the terminal has, because ink redraws the whole screen when output fills it. */
+export function screenRows(size: Size): number {
+  return Math.max(10, size.rows - 1);
+}
+
+export function screenColumns(size: Size): number {
+  return Math.max(20, size.columns);
+}
+
+/** Rows of a list view that show items (below the column headers). */
+export function listRows(size: Size): number {
+  return screenRows(size) - CHROME_ROWS - 1;
+}
+
+/** The first item shown so that `cursor` is on screen, moving the window as little as possible. */
+export function windowStart(cursor: number, offset: number, height: number, length: number): number {
+  let start = Math.min(offset, cursor);
+  if (cursor >= start + height) start = cursor - height + 1;
+  return Math.max(0, Math.min(start, length - height));
+}
+
+export interface Field {
+  label: string;
+  rows: string[];
+}
+
+/** The labelled lines above the log: status, ids, times, meta, matched rules, error. */
+export function detailFields(run: Run, monitorName: string, size: Size): Field[] {
+  const width = screenColumns(size) - LABEL_WIDTH;
+  const silent = isSilentFailure(run);
+  const rules = matchedRules(run);
+  const fields: Field[] = [
+    { label: 'Status', rows: [statusText(run.status, silent) + (silent ? ' (succeeded, but matched an alert rule)' : '')] },
+    { label: 'Run', rows: [run.runId] },
+    { label: 'Monitor', rows: [`${clean(monitorName)} (${run.monitorId})`] },
+    { label: 'Started', rows: [`${when(run.startedAt)} UTC`] },
+    { label: 'Finished', rows: [run.finishedAt ? `${when(run.finishedAt)} UTC` : '— (still running)'] },
+    { label: 'Duration', rows: [duration(run.durationMs)] },
+    { label: 'Meta', rows: capRows(wrap(metaText(run.meta), width), 2, width) },
+  ];
+  if (rules.length > 0) fields.push({ label: 'Rules', rows: capRows(wrap(rules.join(', '), width), 2, width) });
+  fields.push({ label: 'Error', rows: run.errorMessage ? capRows(wrap(run.errorMessage, width), 4, width) : ['none'] });
+  return fields;
+}
+
+export type LogState =
+  | { state: 'idle' }
+  | { state: 'loading' }
+  | { state: 'loaded'; result: LogResult }
+  | { state: 'failed'; message: string };
+
+/** What the log block shows. `rows` are already cut to `width`; `scrollMax` bounds the scroll position. */
+export interface LogView {
+  mode: 'loading' | 'failed' | 'none' | 'collapsed' | 'open';
+  width: number;
+  rows: string[];
+  totalRows: number;
+  characters: number;
+  hidden: number;
+  scroll: number;
+  scrollMax: number;
+}
+
+/** The log block of a run detail, given the rows its fields take, the log and the scroll position asked for. */
+export function logView(size: Size, fieldRows: number, log: LogState, expanded: boolean, scroll: number): LogView {
+  const width = screenColumns(size) - 4;
+  // Body rows minus the fields, the "Log" label line and the two border lines.
+  const height = Math.max(1, screenRows(size) - CHROME_ROWS - fieldRows - 3);
+  const base = { width, rows: [] as string[], totalRows: 0, characters: 0, hidden: 0, scroll: 0, scrollMax: 0 };
+  if (log.state === 'idle' || log.state === 'loading') return { ...base, mode: 'loading' };
+  if (log.state === 'failed') return { ...base, mode: 'failed' };
+  if (!log.result.hasLog || log.result.content === null) return { ...base, mode: 'none' };
+  const text = clean(log.result.content);
+  const lines = wrappedLog(text, width);
+  if (text.length > COLLAPSE_OVER && !expanded) {
+    const { rows, shown } = preview(text, width, Math.max(1, Math.min(PREVIEW_ROWS, height - 1)));
+    return { ...base, mode: 'collapsed', rows, totalRows: lines.length, characters: text.length, hidden: Math.max(0, text.length - shown) };
+  }
+  const visible = Math.min(lines.length, height);
+  const scrollMax = lines.length - visible;
+  const at = Math.max(0, Math.min(scroll, scrollMax));
+  return { ...base, mode: 'open', rows: lines.slice(at, at + visible), totalRows: lines.length, characters: text.length, scroll: at, scrollMax };
+}
+
+export function hiddenText(hidden: number): string {
+  return `${count(hidden)} more character${hidden === 1 ? '' : 's'} hidden — press e to expand`;
+}
+
+/** The first `max` rows of `text`, and how many of its characters they show. */
+function preview(text: string, width: number, max: number): { rows: string[]; shown: number } {
+  const rows: string[] = [];
+  let shown = 0;
+  for (const line of text.split('\n')) {
+    for (const row of wrapLine(line, width)) {
+      if (rows.length === max) return { rows, shown };
+      rows.push(row);
+      shown += row.length;
+    }
+    shown += 1;
+  }
+  return { rows, shown: Math.min(shown, text.length) };
+}
+
+// Wrapping 10,000 characters on every key press would be wasted work: the last result is kept.
+let lastWrap: { text: string; width: number; lines: string[] } | undefined;
+
+function wrappedLog(text: string, width: number): string[] {
+  if (lastWrap?.text !== text || lastWrap.width !== width) lastWrap = { text, width, lines: wrap(text, width) };
+  return lastWrap.lines;
+}

@@ -1,0 +1,258 @@
+import type { LogResult, Run } from '@pingmon/sdk';
+import type { Key } from 'ink';
+import { commandFor, splitKeys } from './keys.js';
+import type { LogState, Size } from './layout.js';
+import type { Problem } from './problem.js';
+import type { MonitorRow, RunPage } from './source.js';
+import { mergeRuns, sortMonitors, visibleMonitors } from './lists.js';
+import { keepOnScreen, moveBy, pageSize } from './positions.js';
+
+// The whole dashboard as one value and one pure function: what a key or an answer from the server does.
+// Effects (fetching, timers) live in use-browse.ts and only dispatch these actions.
+
+export type Screen = 'monitors' | 'runs' | 'detail';
+
+export interface ListPosition {
+  cursor: number;
+  /** The first item on screen. */
+  offset: number;
+}
+
+export interface MonitorsState extends ListPosition {
+  /** null until the first answer. */
+  rows: MonitorRow[] | null;
+  filter: string;
+  filtering: boolean;
+}
+
+export interface RunsState extends ListPosition {
+  monitorId: string;
+  name: string;
+  failedOnly: boolean;
+  runs: Run[] | null;
+  nextCursor: string | null;
+  loadingMore: boolean;
+  /** Loading more failed: not tried again until a refresh succeeds. */
+  moreFailed: boolean;
+}
+
+export interface DetailState {
+  monitorId: string;
+  name: string;
+  run: Run;
+  log: LogState;
+  expanded: boolean;
+  scroll: number;
+}
+
+export interface State {
+  screen: Screen;
+  size: Size;
+  help: boolean;
+  monitors: MonitorsState;
+  runs: RunsState | null;
+  detail: DetailState | null;
+  /** A load of the open view is under way. */
+  loading: boolean;
+  /** Why the last load failed; cleared by the next success or by moving to another view. */
+  problem: Problem | null;
+  /** When the data on screen was fetched (ms). */
+  updatedAt: number | null;
+  /** Bumped to load the open view again. */
+  reload: number;
+  /** q was pressed: the app unmounts. */
+  quit: boolean;
+}
+
+export type Action =
+  | { type: 'key'; input: string; key: Partial<Key> }
+  | { type: 'quit' }
+  | { type: 'resize'; size: Size }
+  | { type: 'move'; by: number }
+  | { type: 'page'; by: 1 | -1 }
+  | { type: 'jump'; to: 'top' | 'bottom' }
+  | { type: 'open' }
+  | { type: 'back' }
+  | { type: 'refresh' }
+  | { type: 'tick' }
+  | { type: 'toggleHelp' }
+  | { type: 'toggleFailedOnly' }
+  | { type: 'toggleLog' }
+  | { type: 'filterStart' }
+  | { type: 'filterType'; text: string }
+  | { type: 'filterErase' }
+  | { type: 'filterDone' }
+  | { type: 'filterClear' }
+  | { type: 'loadStarted' }
+  | { type: 'loadFailed'; problem: Problem }
+  | { type: 'monitorsLoaded'; rows: MonitorRow[]; at: number }
+  | { type: 'runsLoaded'; monitorId: string; failedOnly: boolean; page: RunPage; at: number }
+  | { type: 'moreStarted' }
+  | { type: 'moreLoaded'; monitorId: string; failedOnly: boolean; after: string; page: RunPage }
+  | { type: 'moreFailed'; problem: Problem }
+  | { type: 'runLoaded'; run: Run; at: number }
+  | { type: 'logStarted'; runId: string }
+  | { type: 'logLoaded'; runId: string; result: LogResult }
+  | { type: 'logFailed'; runId: string; message: string };
+
+export function initialState(size: Size): State {
+  return {
+    screen: 'monitors',
+    size,
+    help: false,
+    monitors: { rows: null, cursor: 0, offset: 0, filter: '', filtering: false },
+    runs: null,
+    detail: null,
+    loading: false,
+    problem: null,
+    updatedAt: null,
+    reload: 0,
+    quit: false,
+  };
+}
+
+export function reduce(state: State, action: Action): State {
+  switch (action.type) {
+    case 'key':
+      // Keys are read against the state they arrive in, not the last one rendered: fast typing loses nothing.
+      return splitKeys(action.input, action.key).reduce((next, [input, key]) => {
+        const command = commandFor(next, input, key);
+        return command ? reduce(next, command) : next;
+      }, state);
+    case 'quit':
+      return { ...state, quit: true };
+    case 'resize':
+      return keepOnScreen({ ...state, size: action.size });
+    case 'move':
+      return moveBy(state, action.by);
+    case 'page':
+      return moveBy(state, action.by * pageSize(state));
+    case 'jump':
+      return moveBy(state, action.to === 'top' ? -Infinity : Infinity);
+    case 'open':
+      return open(state);
+    case 'back':
+      return back(state);
+    case 'refresh':
+      return refresh(state);
+    case 'tick':
+      return state.loading || state.help ? state : { ...state, reload: state.reload + 1 };
+    case 'toggleHelp':
+      return { ...state, help: !state.help };
+    case 'toggleFailedOnly':
+      if (state.screen !== 'runs' || !state.runs) return state;
+      return { ...state, problem: null, runs: { ...state.runs, failedOnly: !state.runs.failedOnly, runs: null, nextCursor: null, loadingMore: false, moreFailed: false, cursor: 0, offset: 0 } };
+    case 'toggleLog':
+      if (state.screen !== 'detail' || !state.detail) return state;
+      return { ...state, detail: { ...state.detail, expanded: !state.detail.expanded, scroll: 0 } };
+    case 'filterStart':
+      return state.screen === 'monitors' ? withFilter(state, state.monitors.filter, true) : state;
+    case 'filterType':
+      return withFilter(state, state.monitors.filter + action.text, true);
+    case 'filterErase':
+      return withFilter(state, [...state.monitors.filter].slice(0, -1).join(''), true);
+    case 'filterDone':
+      return withFilter(state, state.monitors.filter, false);
+    case 'filterClear':
+      return withFilter(state, '', false);
+    default:
+      return loaded(state, action);
+  }
+}
+
+/** Answers from the server. */
+function loaded(state: State, action: Action): State {
+  switch (action.type) {
+    case 'loadStarted':
+      return { ...state, loading: true };
+    case 'loadFailed':
+      return { ...state, loading: false, problem: action.problem };
+    case 'monitorsLoaded': {
+      const selected = visibleMonitors(state.monitors)[state.monitors.cursor]?.monitorId;
+      const monitors = { ...state.monitors, rows: sortMonitors(action.rows) };
+      const cursor = visibleMonitors(monitors).findIndex((row) => row.monitorId === selected);
+      return keepOnScreen({ ...state, ...fresh(action.at), monitors: { ...monitors, cursor: cursor >= 0 ? cursor : monitors.cursor } });
+    }
+    case 'runsLoaded': {
+      const runs = state.runs;
+      if (!runs || runs.monitorId !== action.monitorId || runs.failedOnly !== action.failedOnly) return state;
+      const selected = runs.runs?.[runs.cursor]?.runId;
+      const merged = runs.runs ? mergeRuns(runs.runs, runs.nextCursor, action.page) : action.page;
+      const cursor = merged.runs.findIndex((run) => run.runId === selected);
+      return keepOnScreen({ ...state, ...fresh(action.at), runs: { ...runs, runs: merged.runs, nextCursor: merged.nextCursor, moreFailed: false, cursor: cursor >= 0 ? cursor : runs.cursor } });
+    }
+    case 'moreStarted':
+      return state.runs ? { ...state, runs: { ...state.runs, loadingMore: true } } : state;
+    case 'moreLoaded': {
+      const runs = state.runs;
+      if (!runs?.runs || runs.monitorId !== action.monitorId || runs.failedOnly !== action.failedOnly) return state;
+      // A refresh moved the end of the list meanwhile: this page may not follow on; ask again from the new end.
+      if (runs.nextCursor !== action.after) return { ...state, runs: { ...runs, loadingMore: false } };
+      const known = new Set(runs.runs.map((run) => run.runId));
+      const added = action.page.runs.filter((run) => !known.has(run.runId));
+      return { ...state, runs: { ...runs, runs: [...runs.runs, ...added], nextCursor: action.page.nextCursor, loadingMore: false } };
+    }
+    case 'moreFailed':
+      return { ...state, problem: action.problem, runs: state.runs && { ...state.runs, loadingMore: false, moreFailed: true } };
+    case 'runLoaded': {
+      const detail = state.detail;
+      if (!detail || detail.run.runId !== action.run.runId) return state;
+      // A run that finished with a log since the log was asked for: ask again.
+      const log: LogState = action.run.hasLog !== detail.run.hasLog ? { state: 'idle' } : detail.log;
+      return keepOnScreen({ ...state, ...fresh(action.at), detail: { ...detail, run: action.run, log } });
+    }
+    case 'logStarted':
+      return withLog(state, action.runId, { state: 'loading' });
+    case 'logLoaded':
+      return keepOnScreen(withLog(state, action.runId, { state: 'loaded', result: action.result }));
+    case 'logFailed':
+      return withLog(state, action.runId, { state: 'failed', message: action.message });
+    default:
+      return state;
+  }
+}
+
+function fresh(at: number): Pick<State, 'loading' | 'problem' | 'updatedAt'> {
+  return { loading: false, problem: null, updatedAt: at };
+}
+
+function open(state: State): State {
+  if (state.help) return state;
+  if (state.screen === 'monitors') {
+    const row = visibleMonitors(state.monitors)[state.monitors.cursor];
+    if (!row) return state;
+    const runs: RunsState = { monitorId: row.monitorId, name: row.name, failedOnly: false, runs: null, nextCursor: null, loadingMore: false, moreFailed: false, cursor: 0, offset: 0 };
+    return { ...state, screen: 'runs', runs, problem: null, monitors: { ...state.monitors, filtering: false } };
+  }
+  if (state.screen === 'runs' && state.runs?.runs) {
+    const run = state.runs.runs[state.runs.cursor];
+    if (!run) return state;
+    const detail: DetailState = { monitorId: state.runs.monitorId, name: state.runs.name, run, log: { state: 'idle' }, expanded: false, scroll: 0 };
+    return { ...state, screen: 'detail', detail, problem: null };
+  }
+  return state;
+}
+
+function back(state: State): State {
+  if (state.help) return { ...state, help: false };
+  if (state.screen === 'detail') return { ...state, screen: 'runs', detail: null, problem: null };
+  if (state.screen === 'runs') return { ...state, screen: 'monitors', runs: null, problem: null };
+  return state.monitors.filter ? withFilter(state, '', false) : state;
+}
+
+function refresh(state: State): State {
+  const detail = state.detail;
+  const retryLog = detail?.log.state === 'failed';
+  return { ...state, reload: state.reload + 1, detail: detail && retryLog ? { ...detail, log: { state: 'idle' } } : detail };
+}
+
+function withFilter(state: State, filter: string, filtering: boolean): State {
+  const changed = filter !== state.monitors.filter;
+  const monitors = { ...state.monitors, filter, filtering, cursor: changed ? 0 : state.monitors.cursor, offset: changed ? 0 : state.monitors.offset };
+  return { ...state, monitors };
+}
+
+function withLog(state: State, runId: string, log: LogState): State {
+  const detail = state.detail;
+  return detail?.run.runId === runId ? { ...state, detail: { ...detail, log } } : state;
+}

@@ -1,0 +1,90 @@
+import { useEffect, useReducer } from 'react';
+import type { Dispatch } from 'react';
+import { useStdout } from 'ink';
+import { listRows } from './layout.js';
+import { problemOf } from './problem.js';
+import type { BrowseSource } from './source.js';
+import type { Action, State } from './state.js';
+import { initialState, reduce } from './state.js';
+
+export interface BrowseOptions {
+  source: BrowseSource;
+  /** Shown in messages about an unreachable server. */
+  url: string;
+  refreshMs: number;
+  now?: () => number;
+}
+
+/** The dashboard's state and the effects that feed it: loads, the refresh timer, paging, logs, resizes. */
+export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOptions): [State, Dispatch<Action>] {
+  const { stdout } = useStdout();
+  const [state, dispatch] = useReducer(reduce, undefined, () => initialState(sizeOf(stdout)));
+  const runs = state.runs;
+  const detail = state.detail;
+  const fail = (err: unknown) => problemOf(err, url);
+
+  useEffect(() => {
+    const onResize = () => dispatch({ type: 'resize', size: sizeOf(stdout) });
+    stdout.on('resize', onResize);
+    onResize(); // a resize before this effect ran would otherwise go unseen
+    return () => void stdout.off('resize', onResize);
+  }, [stdout]);
+
+  useEffect(() => {
+    const timer = setInterval(() => dispatch({ type: 'tick' }), refreshMs);
+    return () => clearInterval(timer);
+  }, [refreshMs]);
+
+  // The open view, loaded when it opens and again on every refresh. An answer for a view that was left is dropped.
+  const viewKey = `${state.screen} ${runs?.monitorId} ${runs?.failedOnly} ${detail?.run.runId}`;
+  useEffect(() => {
+    let current = true;
+    const load = async (): Promise<Action> => {
+      if (state.screen === 'monitors') return { type: 'monitorsLoaded', rows: await source.listMonitors(), at: now() };
+      if (state.screen === 'runs' && runs) {
+        const page = await source.listRuns(runs.monitorId, { failedOnly: runs.failedOnly });
+        return { type: 'runsLoaded', monitorId: runs.monitorId, failedOnly: runs.failedOnly, page, at: now() };
+      }
+      return { type: 'runLoaded', run: await source.getRun(detail!.monitorId, detail!.run.runId), at: now() };
+    };
+    dispatch({ type: 'loadStarted' });
+    load().then(
+      (action) => current && dispatch(action),
+      (err: unknown) => current && dispatch({ type: 'loadFailed', problem: fail(err) }),
+    );
+    return () => {
+      current = false;
+    };
+    // viewKey and reload say when to load; the rest of the state is read as it is then.
+  }, [viewKey, state.reload]);
+
+  // More runs, once the cursor is within a screen of the last one loaded.
+  const wantsMore = state.screen === 'runs' && !!runs?.runs && !!runs.nextCursor && !runs.loadingMore && !runs.moreFailed && runs.cursor >= runs.runs.length - listRows(state.size);
+  useEffect(() => {
+    if (!wantsMore || !runs?.nextCursor) return;
+    const { monitorId, failedOnly, nextCursor: after } = runs;
+    dispatch({ type: 'moreStarted' });
+    source.listRuns(monitorId, { failedOnly, cursor: after }).then(
+      (page) => dispatch({ type: 'moreLoaded', monitorId, failedOnly, after, page }),
+      (err: unknown) => dispatch({ type: 'moreFailed', problem: fail(err) }),
+    );
+  }, [wantsMore]);
+
+  // The log: read only for the run that is open, once (and again after a failure and a refresh).
+  const logWanted = detail?.log.state === 'idle' ? detail : undefined;
+  useEffect(() => {
+    if (!logWanted) return;
+    const { monitorId, run } = logWanted;
+    dispatch({ type: 'logStarted', runId: run.runId });
+    source.getLog(monitorId, run.runId).then(
+      (result) => dispatch({ type: 'logLoaded', runId: run.runId, result }),
+      (err: unknown) => dispatch({ type: 'logFailed', runId: run.runId, message: fail(err).message }),
+    );
+  }, [logWanted]);
+
+  return [state, dispatch];
+}
+
+function sizeOf(stdout: NodeJS.WriteStream): { columns: number; rows: number } {
+  return { columns: stdout.columns || 80, rows: stdout.rows || 24 };
+}
