@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -35,8 +36,13 @@ export class Tmux {
     // The shell stays after the command: its exit code stays readable on the screen.
     const script = `${argv.map(quote).join(' ')}; echo "[exited with $?]"; sleep 3600`;
     tmux.run('-f', '/dev/null', 'new-session', '-d', '-s', 'test', '-x', String(options.columns), '-y', String(options.rows), script);
-    // Ends the session's processes too; "no server running" only means they are gone already.
-    t.teardown(() => spawnSync('tmux', ['-L', tmux.socket, 'kill-server'], { env: tmux.env }));
+    const socketPath = tmux.run('display-message', '-p', '-t', 'test', '#{socket_path}').trim();
+    t.teardown(() => {
+      // Ends the session's processes too; "no server running" only means they are gone already. tmux leaves
+      // its socket file behind.
+      spawnSync('tmux', ['-L', tmux.socket, 'kill-server'], { env: tmux.env });
+      rmSync(socketPath, { force: true });
+    });
     return tmux;
   }
 
