@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { AttemptResult } from '../domain/delivery.js';
+import { maskUrl } from '../domain/channels.js';
 import { parseRetryAfter } from '../domain/delivery.js';
 import type { OutgoingRequest } from './payloads.js';
 
@@ -26,7 +27,8 @@ export async function send(url: string, request: OutgoingRequest, options: { tim
     return { statusCode: response.status, error: ok ? null : describeRefusal(response.status, excerpt), durationMs: took(), retryAfterMs };
   } catch (err) {
     if (options.stop?.aborted) throw new AttemptAbortedError('the server is stopping', { cause: err });
-    const error = timeout.aborted ? `no answer within ${options.timeoutMs} ms` : describeNetworkError(err);
+    // The URL is a credential: an error that quotes it (a parse failure, say) shows its origin only.
+    const error = timeout.aborted ? `no answer within ${options.timeoutMs} ms` : describeNetworkError(err).replaceAll(url, maskUrl(url));
     return { statusCode: null, error, durationMs: took(), retryAfterMs: null };
   }
 }

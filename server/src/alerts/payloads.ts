@@ -115,7 +115,7 @@ export function slackPayload(c: AlertContent) {
   const foot = footer(c);
   if (foot !== null) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(foot) }] });
   // The notification line: the headline and the first detail, without its bullet.
-  const text = fit(slackEscape([headline(c), ...details(c).slice(0, 1).map((d) => d.replace(/^• /, ''))].join(': ')), SLACK_SECTION_MAX_CHARS, true);
+  const text = fit(slackEscape(breakFences([headline(c), ...details(c).slice(0, 1).map((d) => d.replace(/^• /, ''))].join(': '))), SLACK_SECTION_MAX_CHARS, true);
   return { text, blocks };
 }
 
