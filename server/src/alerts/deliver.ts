@@ -23,7 +23,8 @@ export async function send(url: string, request: OutgoingRequest, options: { tim
     const response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body, redirect: 'manual', signal });
     const ok = response.status >= 200 && response.status < 300;
     const excerpt = ok ? await discard(response) : await readExcerpt(response).catch(() => null);
-    const retryAfterMs = response.status === 429 ? parseRetryAfter(response.headers.get('retry-after'), Date.now()) : null;
+    // Retry-After comes with 429 (rate limited) and 503 (down for a while): both are honoured.
+    const retryAfterMs = response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers.get('retry-after'), Date.now()) : null;
     return { statusCode: response.status, error: ok ? null : describeRefusal(response.status, excerpt), durationMs: took(), retryAfterMs };
   } catch (err) {
     if (options.stop?.aborted) throw new AttemptAbortedError('the server is stopping', { cause: err });

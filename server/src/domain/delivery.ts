@@ -16,7 +16,7 @@ export interface AttemptResult {
   statusCode: number | null;
   error: string | null;
   durationMs: number;
-  /** The receiver's Retry-After, in milliseconds from now, when it sent a usable one. */
+  /** The receiver's Retry-After (of a 429 or 503), in milliseconds from now, when it sent a usable one. */
   retryAfterMs: number | null;
 }
 

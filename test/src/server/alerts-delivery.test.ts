@@ -197,6 +197,20 @@ for (const kind of DATABASE_KINDS) {
       t.equal(receiver.received.length, 1, 'failed is final: nothing can claim it again');
     });
 
+    t.test('a channel disabled while a retry waits gets no retry: the delivery ends as failed', async (t) => {
+      const alice = await api.account();
+      const receiver = await startReceiver(t, (_req, _n, res) => json(res, 503, {}, { 'retry-after': '2' }));
+      const m = await api.monitor(alice);
+      const ch = await addChannel(alice, { type: 'webhook', url: receiver.url });
+      await api.ping(alice, m, 'fail', { errorMessage: 'x' });
+      await waitFor(async () => (await alertsOf(alice, m))[0]?.deliveries[0]?.attempts.length === 1, { what: 'the first attempt recorded' });
+      await api.request(`/channels/${ch}`, { method: 'PATCH', token: alice.token, body: { enabled: false } });
+      const [alert] = await settled(alice, m, 1);
+      t.match(alert.deliveries[0], { state: 'failed', attemptCount: 1, lastError: 'the channel was disabled before this alert could be delivered' });
+      t.equal(alert.deliveries[0].attempts.length, 1);
+      t.equal(receiver.received.length, 1, 'nothing was sent after the channel was disabled');
+    });
+
     t.test('network errors are retried up to the maximum number of attempts', async (t) => {
       const alice = await api.account();
       const m = await api.monitor(alice);
