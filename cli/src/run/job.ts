@@ -70,11 +70,12 @@ export async function runJob(job: Job): Promise<number> {
 
   const meta = boundedMeta({ ...job.meta, ...fileMeta });
   meta.exitCode = outcome.exitCode;
-  await started;
+  // The result waits for a start still on its way, within the same --ping-timeout: pingmon ends at most
+  // that long after the job, whatever the server does.
   const result = outcome.failure === undefined
     ? monitor.success({ meta })
     : monitor.fail({ message: outcome.failure, log: capture.text(), meta });
-  await result.catch(onError);
+  await Promise.all([started, result.catch(onError)]);
   return outcome.exitCode;
 }
 
