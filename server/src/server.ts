@@ -9,6 +9,7 @@ import type { Database } from './db/index.js';
 import { closeDatabase, openDatabase } from './db/index.js';
 import { findOrInsertSetting } from './db/settings.js';
 import { registerErrorShape } from './errors.js';
+import { registerNulGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
 import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
@@ -69,6 +70,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     server.ext('onPostStop', () => stream.flushSync());
   }
   registerErrorShape(server);
+  registerNulGuard(server);
   registerAuth(server, db, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
   await server.register(
     {

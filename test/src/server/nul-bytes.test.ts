@@ -32,6 +32,25 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await stored(monitorId, reply.body.data.runId)).log.content, 'binary\uFFFDoutput\n');
     });
 
+    t.test('NUL anywhere else is a 400, never a 500', async (t) => {
+      const monitorId = await api.monitor(account);
+      const cases: Array<[string, Parameters<typeof api.request>[1]]> = [
+        ['/auth/login', { body: { email: 'a\u0000b@example.com', password: 'whatever' } }],
+        ['/monitors', { token: account.token, body: { name: 'nightly\u0000backup' } }],
+        ['/api-keys', { token: account.token, body: { name: 'key\u0000' } }],
+        [`/monitors/${monitorId}/rules`, { token: account.token, body: { metric: 'rows\u0000', op: 'lt', value: 1 } }],
+        [`/monitors/${monitorId}/runs?cursor=%00`, { token: account.token }],
+        ['/monitors/mon_%00x', { token: account.token }],
+      ];
+      for (const [path, options] of cases) {
+        const reply = await api.request(path, options);
+        t.equal(reply.status, 400, path);
+        t.equal(reply.body.code, 'invalid_request', path);
+      }
+      const ping = await api.ping(account, 'mon_%00x', 'success');
+      t.equal(ping.status, 400);
+    });
+
     t.test('the SDK\'s fail() is recorded, as the server would store it', async (t) => {
       const monitorId = await api.monitor(account);
       const mon = createMonitor({ monitorId, apiKey: account.apiKey, baseUrl: api.url });
