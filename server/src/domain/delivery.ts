@@ -55,11 +55,19 @@ export function afterAttempt(
   return { state: 'pending', nextAttemptAt: now + wait };
 }
 
-/** Retry-After as seconds ("120") or an HTTP date, in milliseconds from `now`; null when absent or unreadable. */
+// The three forms of HTTP-date (RFC 9110 §5.6.7): IMF-fixdate, RFC 850 and asctime. All are GMT.
+const HTTP_DATE = /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+
+/**
+ * Retry-After as seconds ("120", and "1.5" though the RFC has no fractions) or an HTTP date, in
+ * milliseconds from `now`; null when absent or anything else. Not Date.parse alone: it reads "-5" or
+ * "1.2.3" as dates in 2001, which would mean "retry at once" and burn every attempt in a second.
+ */
 export function parseRetryAfter(header: string | null, now: number): number | null {
   if (header === null) return null;
   const text = header.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
-  const at = Date.parse(text);
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
+  if (!HTTP_DATE.test(text)) return null;
+  const at = Date.parse(text.endsWith('GMT') ? text : `${text} GMT`);
   return Number.isNaN(at) ? null : Math.max(0, at - now);
 }

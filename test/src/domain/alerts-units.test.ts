@@ -76,6 +76,18 @@ t.test('Retry-After in seconds or as an HTTP date', async (t) => {
   t.equal(parseRetryAfter(null, now), null);
 });
 
+t.test('Retry-After that is neither seconds nor an HTTP date is no Retry-After (the backoff applies), not "now"', async (t) => {
+  const now = Date.parse('2026-11-22T03:20:00.000Z');
+  // Date.parse reads each of these as a date in 2001 or earlier, which would have meant "retry at once".
+  for (const junk of ['-5', '1.2.3', '120 seconds', '0x10', '1e3', 'Infinity', '2026-11-22', 'Nov 22 2026']) {
+    t.equal(parseRetryAfter(junk, now), null, JSON.stringify(junk));
+  }
+  t.equal(parseRetryAfter('1.5', now), 1_500, 'decimal seconds, though not in the RFC, mean what they say');
+  t.equal(parseRetryAfter('Sunday, 22-Nov-26 03:20:30 GMT', now), 30_000, 'the obsolete RFC 850 form');
+  t.equal(parseRetryAfter('Sun Nov 22 03:20:30 2026', now), 30_000, "and asctime's, in GMT whatever the server's time zone");
+  t.equal(parseRetryAfter('99999999999999999999999', now), 99999999999999999999999 * 1000, 'huge: capped by the policy, not here');
+});
+
 t.test('URLs are masked down to their origin', async (t) => {
   t.equal(maskUrl('https://hooks.slack.com/services/T0/B0/XXXX'), 'https://hooks.slack.com/…');
   t.equal(maskUrl('https://user:pw@example.com:8443/hook?token=abc'), 'https://example.com:8443/…');
