@@ -15,7 +15,8 @@ import { invalidRequest } from './validation.js';
 const ruleBody = Joi.object({
   metric: Joi.string().min(1).max(META_KEY_MAX_CHARS).required(),
   op: Joi.string().valid(...RULE_OPS).required(),
-  value: Joi.number().strict().required(),
+  // unsafe(): any finite number, as in meta (Joi refuses integers beyond 2^53 by default).
+  value: Joi.number().strict().unsafe().required(),
 }).options({ stripUnknown: true });
 
 export function ruleRoutes(ctx: RouteContext): ServerRoute[] {

@@ -59,6 +59,18 @@ for (const kind of DATABASE_KINDS) {
       t.equal(metric64.status, 201, 'a 64-character metric, like a meta key');
     });
 
+    t.test('any finite value makes a rule, beyond 2^53 too, as meta numbers can be', async (t) => {
+      const m = await api.monitor(alice);
+      for (const value of [1e16, -18014398509481984, 1.5e300, 5e-324]) {
+        const reply = await api.request(`/monitors/${m}/rules`, { token: alice.token, body: { metric: 'bytesWritten', op: 'gt', value } });
+        t.equal(reply.status, 201, `${value}: ${reply.text}`);
+        t.equal(reply.body.value, value);
+      }
+      const ack = await api.ping(alice, m, 'success', { meta: { bytesWritten: 2e16 } });
+      const run = (await api.request(`/monitors/${m}/runs/${ack.body.data.runId}`, { token: alice.token })).body;
+      t.same(run.matchedRules.map((r: { value: number }) => r.value), [1e16, -18014398509481984, 5e-324], 'matched as stored');
+    });
+
     t.test('a monitor has at most 20 rules: the 21st is 400 rule_limit_reached, even when sent at once', async (t) => {
       const m = await api.monitor(alice);
       const replies = await Promise.all(Array.from({ length: 25 }, (_, i) =>
