@@ -37,8 +37,11 @@ export class DeliveryWorker {
   /** The last claim filled every free slot: more may be due. */
   private backlog = false;
   private lastPollAt = 0;
-  /** The earliest retry this process scheduled and has not claimed since. */
-  private retryAt = Infinity;
+  /**
+   * The retries this process scheduled and has not claimed since, earliest first: all of them, since
+   * a claim that takes the earliest must still wake for the next (else it waits for the poll).
+   */
+  private readonly retries: number[] = [];
   private readonly leaseMs: number;
 
   constructor(private readonly db: Database, private readonly options: WorkerOptions) {
@@ -81,7 +84,7 @@ export class DeliveryWorker {
   }
 
   private nextPollAt(): number {
-    return Math.min(this.lastPollAt + this.options.pollMs, this.retryAt);
+    return Math.min(this.lastPollAt + this.options.pollMs, this.retries[0] ?? Infinity);
   }
 
   /**
@@ -100,11 +103,16 @@ export class DeliveryWorker {
     });
   }
 
+  private schedule(at: number): void {
+    const index = this.retries.findIndex((other) => other > at);
+    this.retries.splice(index === -1 ? this.retries.length : index, 0, at);
+  }
+
   private async claim(free: number): Promise<void> {
     const now = Date.now();
     this.nudged = false;
     this.lastPollAt = now;
-    if (this.retryAt <= now) this.retryAt = Infinity;
+    while (this.retries.length > 0 && this.retries[0]! <= now) this.retries.shift();
     const token = randomBytes(8).toString('hex');
     const claimed = await claimDeliveries(this.db.sql, { now, leaseMs: this.leaseMs, token, limit: free });
     this.backlog = claimed.length === free;
@@ -143,7 +151,7 @@ export class DeliveryWorker {
     }
     const next = afterAttempt(result, claimed.attempt, policy, Date.now(), Math.random());
     await recordAttempt(this.db, claimed, { attemptedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error, ...next });
-    if (next.state === 'pending') this.retryAt = Math.min(this.retryAt, next.nextAttemptAt);
+    if (next.state === 'pending') this.schedule(next.nextAttemptAt);
     if (next.state === 'failed') {
       this.options.log(['alerts', 'warn'], `alert ${alert.alertId} could not be delivered to channel ${channel.channelId} after ${claimed.attempt} attempt(s): ${result.error}`);
     }

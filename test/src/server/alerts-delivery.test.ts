@@ -358,3 +358,19 @@ for (const kind of DATABASE_KINDS) {
     t.equal(Number(delivered.attempts), 1);
   });
 }
+
+for (const kind of DATABASE_KINDS) {
+  t.test(`on ${kind}, each retry a server schedules is made when due, not only the earliest, even with no poll to fall back on`, async (t) => {
+    // An hour between polls: only the worker's own schedule can bring the retries.
+    const api = await TestServer.start(t, kind, { alertPollMs: 3_600_000, alertRetryBaseMs: 20, alertTimeoutMs: 2_000 });
+    const alice = await api.account();
+    const soon = await startReceiver(t, (_req, n, res) => json(res, n === 1 ? 500 : 200, {}));
+    const later = await startReceiver(t, (_req, n, res) => (n === 1 ? json(res, 429, {}, { 'retry-after': '1' }) : json(res, 200, {})));
+    const m = await api.monitor(alice);
+    for (const receiver of [soon, later]) await api.request('/channels', { token: alice.token, body: { type: 'webhook', url: receiver.url } });
+    await api.ping(alice, m, 'fail', { errorMessage: 'x' });
+    await waitFor(() => soon.received.length === 2, { what: 'the retry after the backoff (~20 ms)' });
+    await waitFor(() => later.received.length === 2, { what: 'the retry after Retry-After (1 s)', timeoutMs: 10_000 });
+    t.pass('both retries made');
+  });
+}
