@@ -14,7 +14,13 @@ import type { RouteContext } from './context.js';
 import { invalidRequest } from './validation.js';
 
 const name = Joi.string().trim().min(1).max(100);
-const url = Joi.string().trim().max(2000).uri({ scheme: ['http', 'https'] }).messages({ 'string.uriCustomScheme': '"url" must be an http:// or https:// URL' });
+// fetch refuses a URL with a user name or password, so such a channel could never be sent to.
+const url = Joi.string().trim().max(2000).uri({ scheme: ['http', 'https'] })
+  .custom((value: string, helpers) => (/^[a-z]+:\/\/[^/?#]*@/i.test(value) ? helpers.error('string.credentials') : value))
+  .messages({
+    'string.uriCustomScheme': '"url" must be an http:// or https:// URL',
+    'string.credentials': '"url" must not contain a user name or password (user:password@): put a credential in the path or query, as Slack and Discord do',
+  });
 const secret = Joi.string().min(8).max(256);
 const monitorIds = Joi.array().items(Joi.string().min(1).max(64)).min(1).max(100).unique().allow(null)
   .messages({ 'array.min': '"monitorIds" must list at least one monitor, or be null for every monitor' });
@@ -25,7 +31,8 @@ const createBody = Joi.object({ name, type: Joi.string().valid(...CHANNEL_TYPES)
 const updateBody = Joi.object({
   name, url, secret: secret.allow(null), monitorIds, enabled,
   type: Joi.any().forbidden().messages({ 'any.unknown': 'The type of a channel cannot change: create a new channel instead' }),
-}).min(1).options({ stripUnknown: true });
+}).min(1).options({ stripUnknown: true })
+  .messages({ 'object.min': 'The body must change at least one of name, url, secret, monitorIds and enabled' });
 
 export function channelRoutes(ctx: RouteContext): ServerRoute[] {
   return [

@@ -47,6 +47,9 @@ for (const kind of DATABASE_KINDS) {
         [{ type: 'slack', url: SLACK_URL, monitorIds: 'mon_x' }, 'invalid_request', /monitorIds/],
         [{ type: 'slack', url: SLACK_URL, enabled: 'yes' }, 'invalid_request', /enabled/],
         [{ type: 'slack', url: SLACK_URL, name: '' }, 'invalid_request', /name/],
+        // fetch refuses such URLs: the channel could never be sent to.
+        [{ type: 'webhook', url: 'https://user:pass@example.com/x' }, 'invalid_request', /"url" must not contain a user name or password/],
+        [{ type: 'webhook', url: 'https://token@example.com/x' }, 'invalid_request', /"url" must not contain a user name or password/],
       ];
       for (const [body, code, message] of cases) {
         const reply = await channel(alice, body);
@@ -54,6 +57,17 @@ for (const kind of DATABASE_KINDS) {
         t.equal(reply.body.code, code);
         t.match(reply.body.message, message);
       }
+    });
+
+    t.test('PATCH with nothing to change says what can be changed', async (t) => {
+      const created = await channel(alice, { type: 'slack', url: SLACK_URL });
+      const reply = await api.request(`/channels/${created.body.channelId}`, { method: 'PATCH', token: alice.token, body: {} });
+      t.equal(reply.status, 400);
+      t.equal(reply.body.code, 'invalid_request');
+      t.equal(reply.body.message, 'The body must change at least one of name, url, secret, monitorIds and enabled.');
+      const badUrl = await api.request(`/channels/${created.body.channelId}`, { method: 'PATCH', token: alice.token, body: { url: 'https://u:p@example.com/x' } });
+      t.equal(badUrl.status, 400);
+      t.match(badUrl.body.message, /"url" must not contain a user name or password/);
     });
 
     t.test('a restriction names only the account\'s own monitors', async (t) => {
