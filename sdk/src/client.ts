@@ -1,8 +1,9 @@
 import type { Http } from './http.js';
 import { createHttp, positiveMs } from './http.js';
 import type {
-  ApiKeyList, CreatedApiKey, ListRunsQuery, LoginResponse, LogResult, MeResponse, Monitor, MonitorList,
-  PageQuery, Run, RunList,
+  AlertList, ApiKeyList, Channel, ChannelList, ChannelTestResult, CreateChannelRequest, CreatedApiKey, CreateRuleRequest,
+  ListAlertsQuery, ListRunsQuery, LoginResponse, LogResult, MeResponse, Monitor, MonitorList, PageQuery, Rule, RuleList,
+  Run, RunList, UpdateChannelRequest,
 } from './types.js';
 
 export interface ClientOptions {
@@ -16,7 +17,7 @@ export interface ClientOptions {
   timeoutMs?: number;
 }
 
-/** The management API (user token): monitors, runs, logs and API keys. */
+/** The management API (user token): monitors, runs, logs, API keys, alert rules, channels and alerts. */
 export interface Client {
   readonly token: string | undefined;
   login(email: string, password: string): Promise<LoginResponse>;
@@ -32,6 +33,16 @@ export interface Client {
   listApiKeys(): Promise<ApiKeyList>;
   createApiKey(key?: { name?: string }): Promise<CreatedApiKey>;
   revokeApiKey(keyId: string): Promise<void>;
+  listRules(monitorId: string): Promise<RuleList>;
+  createRule(monitorId: string, rule: CreateRuleRequest): Promise<Rule>;
+  deleteRule(monitorId: string, ruleId: string): Promise<void>;
+  listChannels(): Promise<ChannelList>;
+  createChannel(channel: CreateChannelRequest): Promise<Channel>;
+  updateChannel(channelId: string, changes: UpdateChannelRequest): Promise<Channel>;
+  deleteChannel(channelId: string): Promise<void>;
+  /** Sends a test message to the channel now (one attempt, never repeated by the client). */
+  testChannel(channelId: string): Promise<ChannelTestResult>;
+  listAlerts(query?: ListAlertsQuery): Promise<AlertList>;
 }
 
 export function createClient(options: ClientOptions = {}): Client {
@@ -75,6 +86,15 @@ export function createClient(options: ClientOptions = {}): Client {
     listApiKeys: () => http<ApiKeyList>('GET', 'api-keys'),
     createApiKey: (key = {}) => http<CreatedApiKey>('POST', 'api-keys', key),
     revokeApiKey: async (keyId) => void (await http('DELETE', `api-keys/${id(keyId)}`)),
+    listRules: (monitorId) => http<RuleList>('GET', `monitors/${id(monitorId)}/rules`),
+    createRule: (monitorId, rule) => http<Rule>('POST', `monitors/${id(monitorId)}/rules`, rule),
+    deleteRule: async (monitorId, ruleId) => void (await http('DELETE', `monitors/${id(monitorId)}/rules/${id(ruleId)}`)),
+    listChannels: () => http<ChannelList>('GET', 'channels'),
+    createChannel: (channel) => http<Channel>('POST', 'channels', channel),
+    updateChannel: (channelId, changes) => http<Channel>('PATCH', `channels/${id(channelId)}`, changes),
+    deleteChannel: async (channelId) => void (await http('DELETE', `channels/${id(channelId)}`)),
+    testChannel: (channelId) => http<ChannelTestResult>('POST', `channels/${id(channelId)}/test`),
+    listAlerts: (query = {}) => http<AlertList>('GET', `alerts${queryString(query)}`),
   };
 }
 
