@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { createClient } from '@pingmon/sdk';
-import type { Client } from '@pingmon/sdk';
+import type { Client, ClientOptions } from '@pingmon/sdk';
 import { readSettings, resolveSetting } from './settings.js';
 
 /** Flags of every command that talks to the management API. */
@@ -10,15 +10,15 @@ export const serverFlags = {
 
 export class NotLoggedInError extends Error {}
 
-/** A management client with the stored login (or PINGMON_URL / PINGMON_TOKEN). */
-export function loggedInClient(flags: { url?: string }): Client {
+/** A management client with the stored login (or PINGMON_URL / PINGMON_TOKEN); `timing` for slow calls. */
+export function loggedInClient(flags: { url?: string }, timing: Pick<ClientOptions, 'timeoutMs' | 'retryBudgetMs'> = {}): Client {
   const stored = readSettings(process.env);
   const baseUrl = resolveSetting('url', flags.url, process.env, stored);
   // The stored token belongs to the stored server: it is never sent to another one.
   const sameServer = !stored.url || !baseUrl || sameOrigin(stored.url, baseUrl);
   const token = process.env.PINGMON_TOKEN || (sameServer ? stored.token : undefined);
   if (!baseUrl || !token) throw new NotLoggedInError(`not logged in${sameServer ? '' : ` to ${baseUrl}`}: run \`pingmon login${sameServer ? '' : ` --url ${baseUrl}`}\` first`);
-  return createClient({ baseUrl, token });
+  return createClient({ baseUrl, token, ...timing });
 }
 
 function sameOrigin(a: string, b: string): boolean {

@@ -1,5 +1,10 @@
+/** The terminal's width; COLUMNS, or 120, when the output is not a terminal. */
+export function terminalWidth(): number {
+  return process.stdout.columns || Number(process.env.COLUMNS) || 120;
+}
+
 /** Prints rows as a table that fits the terminal: the widest columns give way first, cut with "…". */
-export function printTable(headers: string[], rows: string[][], write: (line: string) => void, width = process.stdout.columns || Number(process.env.COLUMNS) || 120): void {
+export function printTable(headers: string[], rows: string[][], write: (line: string) => void, width = terminalWidth()): void {
   const all = [headers, ...rows].map((row) => row.map((cell) => cell.replace(/\s+/g, ' ')));
   const widths = headers.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
   const gap = 2;
@@ -13,7 +18,8 @@ export function printTable(headers: string[], rows: string[][], write: (line: st
   }
 }
 
-function fit(text: string, width: number): string {
+/** `text` cut to `width` characters, ending in "…" when cut. */
+export function fit(text: string, width: number): string {
   return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 

@@ -1,0 +1,30 @@
+import { Args, Flags } from '@oclif/core';
+import { BaseCommand } from '../../base-command.js';
+import { loggedInClient, serverFlags } from '../../client.js';
+import { RULE_FORM, formatRule, parseRuleExpression } from '../../rule-expression.js';
+
+export default class RulesAdd extends BaseCommand {
+  static override summary = 'Add an alert rule to a monitor: a success whose meta matches it raises a silent_failure alert';
+  static override description = `The rule is ${RULE_FORM}, in one argument or several. A metric the run does not report never matches.`;
+  static override examples = [
+    "<%= config.bin %> rules add mon_0mwrksujegHscDsv5wx 'rowsProcessed < 1'",
+    '<%= config.bin %> rules add mon_0mwrksujegHscDsv5wx durationSeconds gt 3600',
+  ];
+  // The rule may come as several words (`rowsProcessed lt 1`): they are joined.
+  static override strict = false;
+  static override usage = '<%= command.id %> MONITOR RULE [--url <value>] [--json]';
+  static override args = {
+    monitor: Args.string({ description: 'monitor id (mon_…)', required: true }),
+    rule: Args.string({ description: "the rule, e.g. 'rowsProcessed < 1'", required: true }),
+  };
+  static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
+
+  async run(): Promise<void> {
+    const { args, argv, flags } = await this.parse(RulesAdd);
+    const parsed = parseRuleExpression((argv as string[]).slice(1).join(' '));
+    if (!parsed.ok) this.error(`${parsed.error}, e.g. pingmon rules add ${args.monitor} 'rowsProcessed < 1'`, { exit: 2 });
+    const rule = await loggedInClient(flags).createRule(args.monitor, parsed.rule);
+    if (flags.json) return this.log(JSON.stringify(rule));
+    this.log(`Added ${rule.ruleId} to ${rule.monitorId}: a success with ${formatRule(rule)} raises a silent_failure alert.`);
+  }
+}
