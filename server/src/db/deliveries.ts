@@ -110,54 +110,55 @@ interface DeliveryRow {
   last_error: string | null;
 }
 
-interface AttemptRow {
-  alert_id: string;
-  channel_id: string;
-  attempt: number | string;
-  attempted_at: number | string;
-  duration_ms: number | string;
+interface AttemptColumns {
+  attempt: number | string | null;
+  attempted_at: number | string | null;
+  duration_ms: number | string | null;
   status_code: number | string | null;
   error: string | null;
 }
 
 const marks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
 
-/** The deliveries of these alerts with every attempt, by alert id; two queries whatever the number. */
+/**
+ * The deliveries of these alerts with every attempt, by alert id. One statement, so one snapshot: a
+ * delivery's state and its attempts are always read as one transaction left them.
+ */
 export async function listDeliveries(sql: Sql, alertIds: readonly string[]): Promise<Map<string, AlertDelivery[]>> {
   const byAlert = new Map<string, AlertDelivery[]>();
   if (alertIds.length === 0) return byAlert;
-  const [rows, attemptRows] = await Promise.all([
-    sql.rows<DeliveryRow>(
-      `select d.alert_id, d.channel_id, c.name as channel_name, c.type as channel_type, d.state, d.attempts, d.next_attempt_at, d.delivered_at, d.last_error
-       from alert_deliveries d join channels c on c.id = d.channel_id where d.alert_id in (${marks(alertIds)}) order by c.created_at, c.id`,
-      alertIds,
-    ),
-    sql.rows<AttemptRow>(
-      `select alert_id, channel_id, attempt, attempted_at, duration_ms, status_code, error from delivery_attempts
-       where alert_id in (${marks(alertIds)}) order by attempt`,
-      alertIds,
-    ),
-  ]);
-  const attempts = new Map<string, DeliveryAttempt[]>();
-  for (const a of attemptRows) {
-    const key = `${a.alert_id} ${a.channel_id}`;
-    const statusCode = a.status_code === null ? null : Number(a.status_code);
-    attempts.set(key, [...(attempts.get(key) ?? []), { attempt: Number(a.attempt), at: iso(ms(a.attempted_at)), statusCode, error: a.error, durationMs: Number(a.duration_ms) }]);
-  }
+  const rows = await sql.rows<DeliveryRow & AttemptColumns>(
+    `select d.alert_id, d.channel_id, c.name as channel_name, c.type as channel_type, d.state, d.attempts, d.next_attempt_at, d.delivered_at, d.last_error,
+       a.attempt, a.attempted_at, a.duration_ms, a.status_code, a.error
+     from alert_deliveries d
+     join channels c on c.id = d.channel_id
+     left join delivery_attempts a on a.alert_id = d.alert_id and a.channel_id = d.channel_id
+     where d.alert_id in (${marks(alertIds)})
+     order by c.created_at, c.id, d.alert_id, a.attempt`,
+    alertIds,
+  );
+  let delivery: AlertDelivery | undefined;
+  let key = '';
   for (const row of rows) {
-    const deliveredAt = ms(row.delivered_at);
-    const delivery: AlertDelivery = {
-      channelId: row.channel_id,
-      channelName: row.channel_name,
-      channelType: row.channel_type,
-      state: row.state,
-      attemptCount: Number(row.attempts),
-      nextAttemptAt: row.state === 'pending' ? iso(ms(row.next_attempt_at)) : null,
-      deliveredAt: deliveredAt === null ? null : iso(deliveredAt),
-      lastError: row.last_error,
-      attempts: attempts.get(`${row.alert_id} ${row.channel_id}`) ?? [],
-    };
-    byAlert.set(row.alert_id, [...(byAlert.get(row.alert_id) ?? []), delivery]);
+    if (`${row.alert_id} ${row.channel_id}` !== key) {
+      key = `${row.alert_id} ${row.channel_id}`;
+      const deliveredAt = ms(row.delivered_at);
+      delivery = {
+        channelId: row.channel_id,
+        channelName: row.channel_name,
+        channelType: row.channel_type,
+        state: row.state,
+        attemptCount: Number(row.attempts),
+        nextAttemptAt: row.state === 'pending' ? iso(ms(row.next_attempt_at)) : null,
+        deliveredAt: deliveredAt === null ? null : iso(deliveredAt),
+        lastError: row.last_error,
+        attempts: [],
+      };
+      byAlert.set(row.alert_id, [...(byAlert.get(row.alert_id) ?? []), delivery]);
+    }
+    if (row.attempt === null) continue;
+    const statusCode = row.status_code === null ? null : Number(row.status_code);
+    delivery!.attempts.push({ attempt: Number(row.attempt), at: iso(ms(row.attempted_at!)), statusCode, error: row.error, durationMs: Number(row.duration_ms) });
   }
   return byAlert;
 }
