@@ -25,6 +25,13 @@ import { newJwtSecret } from './secrets.js';
 
 export const API_PREFIX = '/api/v1';
 
+declare module '@hapi/hapi' {
+  interface ServerApplicationState {
+    /** The alert sender: `busy` counts its attempts in flight, `abandon()` gives them back at once. */
+    deliveries: DeliveryWorker;
+  }
+}
+
 /** No retry of an alert delivery waits longer than this, whatever Retry-After says. */
 const MAX_RETRY_DELAY_MS = 60 * 60_000;
 const DELIVERY_CONCURRENCY = 10;
@@ -84,10 +91,15 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     },
     { routes: { prefix: API_PREFIX } },
   );
-  // Alerts are sent while the server listens; stopping gives in-flight attempts back before the database closes.
+  // Alerts are sent while the server listens. Stopping ends the claims at once; attempts in flight end
+  // within the alert timeout and are recorded (unless abandoned) before the database closes.
+  server.app.deliveries = deliveries;
   server.ext('onPostStart', () => deliveries.start());
   server.ext('onPreStop', () => deliveries.stop());
-  server.ext('onPostStop', () => closeDatabase(db));
+  server.ext('onPostStop', async () => {
+    await deliveries.drained();
+    await closeDatabase(db);
+  });
   return server;
 }
 

@@ -31,11 +31,28 @@ export default class Server extends BaseCommand {
     }
     this.log(`pingmon server listening on ${server.info.uri}${API_PREFIX}`);
     await new Promise<void>((resolve) => {
+      const { deliveries } = server.app;
+      const stopNow = () => {
+        process.off('SIGINT', stopNow);
+        process.off('SIGTERM', stopNow);
+        deliveries.abandon();
+      };
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        // In-flight requests get 10 s to finish; then the database closes (onPostStop).
-        void server.stop({ timeout: 10_000 }).then(resolve);
+        // A second signal gives the alert attempts in flight back rather than waiting for them.
+        process.on('SIGINT', stopNow);
+        process.on('SIGTERM', stopNow);
+        if (deliveries.busy > 0) {
+          process.stderr.write(`pingmon server: stopping after ${deliveries.busy} alert delivery attempt(s) in flight (at most ${config.alertTimeoutMs / 1000} s); ` +
+            'press Ctrl-C again to stop now and leave them to the next start\n');
+        }
+        // In-flight requests get 10 s to finish, alert attempts their timeout; then the database closes (onPostStop).
+        void server.stop({ timeout: 10_000 }).then(() => {
+          process.off('SIGINT', stopNow);
+          process.off('SIGTERM', stopNow);
+          resolve();
+        });
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);

@@ -30,6 +30,8 @@ export interface WorkerOptions {
  */
 export class DeliveryWorker {
   private readonly stopping = new AbortController();
+  /** Fired by `abandon`: attempts in flight end at once and are given back. */
+  private readonly abandoning = new AbortController();
   private readonly inFlight = new Set<Promise<void>>();
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
@@ -59,12 +61,29 @@ export class DeliveryWorker {
     this.wake?.();
   }
 
-  /** Stops claiming; attempts in flight are aborted and given back for any server to make again. */
+  /** How many attempts are in flight now. */
+  get busy(): number {
+    return this.inFlight.size;
+  }
+
+  /** Stops claiming; attempts in flight go on (each within the attempt timeout) until `drained`. */
   async stop(): Promise<void> {
     this.stopping.abort();
     this.wake?.();
     await this.loop;
+  }
+
+  /**
+   * Resolves when the attempts in flight have ended and been recorded: a clean stop sends nothing
+   * twice, since an attempt cut short may have reached its receiver.
+   */
+  async drained(): Promise<void> {
     await Promise.allSettled([...this.inFlight]);
+  }
+
+  /** Aborts the attempts in flight and gives them back, uncounted, for any server to make again. */
+  abandon(): void {
+    this.abandoning.abort();
   }
 
   private async run(): Promise<void> {
@@ -144,7 +163,7 @@ export class DeliveryWorker {
     const request = buildRequest(channel, contentOf(alert), Math.floor(attemptedAt / 1000));
     let result: AttemptResult;
     try {
-      result = await send(channel.url, request, { timeoutMs: this.options.attemptTimeoutMs, stop: this.stopping.signal });
+      result = await send(channel.url, request, { timeoutMs: this.options.attemptTimeoutMs, stop: this.abandoning.signal });
     } catch (err) {
       if (!(err instanceof AttemptAbortedError)) throw err;
       return releaseDelivery(this.db.sql, claimed);

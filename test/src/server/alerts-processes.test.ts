@@ -113,6 +113,56 @@ for (const kind of DATABASE_KINDS) {
   });
 }
 
+for (const kind of DATABASE_KINDS) {
+  t.test(`a pingmon server on ${kind} stopped by a signal finishes its alert attempts in flight; a second signal leaves them to the next start`, async (t) => {
+    const db = await createTestDatabase(kind);
+    t.teardown(() => db.drop());
+    const env = { PINGMON_ALERT_TIMEOUT: '30' };
+    const held: Array<() => void> = [];
+    const receiver = await startReceiver(t, (_req, _n, res) => held.push(() => json(res, 200, {})));
+    const server = await startServer(t, db, env);
+    const { apiKey, token } = await setUp(db, server.url);
+    const monitorId = (await request(`${server.url}/monitors`, { token, body: { name: 'nightly' } })).body.monitorId;
+    await request(`${server.url}/channels`, { token, body: { type: 'webhook', url: receiver.url } });
+    const deliveriesOf = async (url: string) => (await request(`${url}/alerts?monitorId=${monitorId}`, { token })).body.alerts
+      .map((a: { deliveries: Array<{ state: string; attempts: unknown[] }> }) => a.deliveries[0]);
+    const stopping = (running: Running) => {
+      let stderr = '';
+      running.child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+      const exit = new Promise<number | null>((resolve) => running.child.once('exit', (code) => resolve(code)));
+      running.child.kill('SIGTERM');
+      return { exit, said: () => waitFor(() => /stopping after 1 alert delivery attempt\(s\) in flight .*Ctrl-C again/.test(stderr), { what: 'the stop message' }) };
+    };
+
+    await request(`${server.url}/ping/${monitorId}/fail`, { apiKey, body: { errorMessage: 'first' } });
+    await waitFor(() => held.length === 1, { what: 'the first attempt in flight' });
+    const first = stopping(server);
+    await first.said();
+    held[0]!();
+    t.equal(await first.exit, 0, 'the server stops once the attempt is answered');
+
+    const second = await startServer(t, db, env);
+    t.same((await deliveriesOf(second.url)).map((d: { state: string; attempts: unknown[] }) => [d.state, d.attempts.length]), [['delivered', 1]],
+      'the attempt finished during the stop was recorded');
+    await request(`${second.url}/ping/${monitorId}/fail`, { apiKey, body: { errorMessage: 'second' } });
+    await waitFor(() => held.length === 2, { what: 'the second attempt in flight' });
+    const hurried = stopping(second);
+    await hurried.said();
+    second.child.kill('SIGTERM');
+    t.equal(await hurried.exit, 0, 'a second signal stops it without waiting');
+
+    const third = await startServer(t, db, env);
+    await waitFor(() => held.length === 3, { what: 'the given-back attempt made again by the next start' });
+    held[2]!();
+    const delivered = await waitFor(async () => {
+      const deliveries = await deliveriesOf(third.url);
+      return deliveries.every((d: { state: string }) => d.state === 'delivered') && deliveries;
+    }, { what: 'both deliveries recorded' });
+    t.same(delivered.map((d: { attempts: unknown[] }) => d.attempts.length), [1, 1], 'the abandoned attempt left no result');
+    t.equal(receiver.received.length, 3);
+  });
+}
+
 t.test('two pingmon servers on one PostgreSQL deliver each alert to each channel exactly once', { skip: !DATABASE_KINDS.includes('postgres') && 'needs PINGMON_TEST_DATABASE_URL' }, async (t) => {
   const db = await createTestDatabase('postgres');
   t.teardown(() => db.drop());
