@@ -1,5 +1,5 @@
 import t from 'tap';
-import { truncate } from '@pingmon/sdk';
+import { storableText, truncate } from '@pingmon/sdk';
 import { parsePingBody } from '@pingmon/server/domain/ping-body.js';
 import { enforcedIntervalMs, rateDecision, newRun, finishedRun } from '@pingmon/server/domain/runs.js';
 
@@ -12,6 +12,18 @@ t.test('truncate keeps the first characters and never splits a surrogate pair', 
     ['', 0, ''],
   ];
   for (const [text, max, expected] of cases) t.equal(truncate(text, max), expected, `${text} to ${max}`);
+});
+
+t.test('storableText truncates first, then keeps NUL as U+FFFD (one character for one: the length stays within max)', async (t) => {
+  const cases: Array<[string, number, string]> = [
+    ['a\u0000b', 10, 'a\uFFFDb'],
+    ['\u0000\u0000\u0000', 2, '\uFFFD\uFFFD'],
+    ['ab😀\u0000', 3, 'ab'],
+    ['no nul', 100, 'no nul'],
+  ];
+  for (const [text, max, expected] of cases) t.equal(storableText(text, max), expected, JSON.stringify([text, max]));
+  t.same(parsePingBody('fail', 'text/plain', Buffer.from('disk\u0000full')), { ok: true, input: { logOutput: 'disk\uFFFDfull' } }, 'a text/plain log');
+  t.same(parsePingBody('fail', 'application/json', Buffer.from('{"errorMessage":"a\\u0000b"}')), { ok: true, input: { errorMessage: 'a\uFFFDb' } }, 'a JSON errorMessage');
 });
 
 t.test('parsePingBody', async (t) => {
