@@ -13,6 +13,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = 2;
 const POSTGRES_URL = process.env.PINGMON_BENCH_DATABASE_URL ?? process.env.PINGMON_TEST_DATABASE_URL;
 const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
+/** PostgreSQL is also loaded across this many monitors: one monitor's pings take its row lock in turn. */
+const PG_MONITORS = 50;
 const BODY = JSON.stringify({ meta: { rowsProcessed: 42 } });
 
 interface Figures {
@@ -23,13 +25,16 @@ interface Figures {
   errors: number;
 }
 
-async function load(label: string, url: string, apiKey: string, monitorId: string): Promise<Figures> {
+/** Pings spread over `monitorIds` in turn (one monitor: every ping waits for the one before on its row). */
+async function load(label: string, url: string, apiKey: string, monitorIds: string[]): Promise<Figures> {
+  let next = 0;
   const options = {
-    url: `${url}/ping/${monitorId}/success`,
+    url: `${url}/ping/${monitorIds[0]}/success`,
     method: 'POST' as const,
     headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
     body: BODY,
     connections: CONNECTIONS,
+    requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: `${new URL(url).pathname}/ping/${monitorIds[next++ % monitorIds.length]}/success` }) }],
   };
   // Both servers get the same warm-up, so that neither is measured while the JIT is still compiling.
   await autocannon({ ...options, duration: WARMUP_SECONDS });
@@ -37,15 +42,18 @@ async function load(label: string, url: string, apiKey: string, monitorId: strin
   return { label, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
 }
 
-/** Starts `pingmon server` on the given database, with an unlimited account and one monitor. */
-async function ours(env: Record<string, string>) {
+/** Starts `pingmon server` on the given database, with an unlimited account and `monitors` monitors. */
+async function ours(env: Record<string, string>, monitors = 1) {
   const created = JSON.parse(await runCli(['admin', 'create-account', '--email', 'bench@example.com', '--password', 'benchmark!', '--plan', 'unlimited', '--json'], env));
   const server = await startListening([CLI, 'server', '--port', '0'], env);
   const login = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark!' }) });
   const { token } = (await login.json()) as { token: string };
-  const monitor = await fetch(`${server.url}/monitors`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: 'bench' }) });
-  const { monitorId } = (await monitor.json()) as { monitorId: string };
-  return { server, apiKey: created.apiKey as string, monitorId };
+  const monitorIds: string[] = [];
+  for (let i = 0; i < monitors; i++) {
+    const monitor = await fetch(`${server.url}/monitors`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: `bench ${i}` }) });
+    monitorIds.push(((await monitor.json()) as { monitorId: string }).monitorId);
+  }
+  return { server, apiKey: created.apiKey as string, monitorIds };
 }
 
 function print(rows: Figures[], bare: Figures): void {
@@ -60,15 +68,15 @@ function print(rows: Figures[], bare: Figures): void {
 async function main(): Promise<void> {
   const rows: Figures[] = [];
   const bareServer = await startListening([BARE], {});
-  const bare = await load('bare hapi', bareServer.url, 'none', 'mon_bare');
+  const bare = await load('bare hapi', bareServer.url, 'none', ['mon_bare']);
   await bareServer.stop();
 
   const dataDir = mkdtempSync(join(tmpdir(), 'pingmon-bench-'));
   try {
     const sqlite = await ours({ PINGMON_DATA_DIR: dataDir });
-    rows.push(await load('pingmon on SQLite', sqlite.server.url, sqlite.apiKey, sqlite.monitorId));
+    rows.push(await load('pingmon on SQLite', sqlite.server.url, sqlite.apiKey, sqlite.monitorIds));
     print(rows, bare);
-    const cliEnv = { PINGMON_URL: sqlite.server.url, PINGMON_API_KEY: sqlite.apiKey, PINGMON_MONITOR: sqlite.monitorId, XDG_CONFIG_HOME: dataDir };
+    const cliEnv = { PINGMON_URL: sqlite.server.url, PINGMON_API_KEY: sqlite.apiKey, PINGMON_MONITOR: sqlite.monitorIds[0]!, XDG_CONFIG_HOME: dataDir };
     await startupBench(cliEnv);
     await throughputBench(cliEnv, Number(process.env.BENCH_CAT_BYTES ?? 1024 ** 3));
     await sqlite.server.stop();
@@ -76,8 +84,9 @@ async function main(): Promise<void> {
     if (POSTGRES_URL) {
       const schema = `bench_${randomBytes(4).toString('hex')}`;
       try {
-        const pg = await ours({ PINGMON_DATA_DIR: dataDir, PINGMON_DATABASE_URL: POSTGRES_URL, PINGMON_DATABASE_SCHEMA: schema });
-        rows.push(await load('pingmon on PostgreSQL', pg.server.url, pg.apiKey, pg.monitorId));
+        const pg = await ours({ PINGMON_DATA_DIR: dataDir, PINGMON_DATABASE_URL: POSTGRES_URL, PINGMON_DATABASE_SCHEMA: schema }, PG_MONITORS);
+        rows.push(await load('pingmon on PostgreSQL', pg.server.url, pg.apiKey, pg.monitorIds.slice(0, 1)));
+        rows.push(await load(`  ${PG_MONITORS} monitors`, pg.server.url, pg.apiKey, pg.monitorIds));
         await pg.server.stop();
       } finally {
         const admin = knexFactory({ client: 'pg', connection: POSTGRES_URL });
