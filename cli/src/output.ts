@@ -33,6 +33,11 @@ export function duration(ms: number | null): string {
   return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
+/** "1 run", "2 runs" */
+export function plural(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
 /** "2026-11-22 04:37:35" in UTC, or "—". */
 export function when(iso: string | null): string {
   return iso ? iso.replace('T', ' ').slice(0, 19) : '—';

@@ -5,6 +5,8 @@ export const ERROR_MESSAGE_MAX_CHARS = 500;
 export const LOG_SNIPPET_CHARS = 500;
 export const META_MAX_KEYS = 50;
 export const META_KEY_MAX_CHARS = 64;
+/** How many of a monitor's most recently started runs its `recentRuns` counts. */
+export const RECENT_RUNS = 20;
 export const RUN_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
 
 /** Keeps the first `max` UTF-16 units of `text`, never splitting a surrogate pair. */

@@ -76,6 +76,18 @@ export interface LastRun {
   startedAt: string;
   finishedAt: string | null;
   durationMs: number | null;
+  /** A success whose meta matched alert rules, as in `Run`. */
+  silentFailure: boolean;
+}
+
+/** What became of a monitor's latest RECENT_RUNS runs (by `startedAt`, as the runs list orders them). */
+export interface RecentRuns {
+  /** How many runs that is, `running` ones included: RECENT_RUNS, or fewer while the monitor has fewer. */
+  runs: number;
+  /** How many of them failed. */
+  failed: number;
+  /** How many of them succeeded but matched alert rules (`silentFailure`). */
+  silentFailures: number;
 }
 
 export interface Monitor {
@@ -84,6 +96,7 @@ export interface Monitor {
   createdAt: string;
   /** The most recently started run, or null before the first ping. */
   lastRun: LastRun | null;
+  recentRuns: RecentRuns;
 }
 
 export interface MonitorList {

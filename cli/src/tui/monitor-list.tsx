@@ -1,11 +1,11 @@
 import { Box, Text } from 'ink';
+import { RECENT_RUNS } from '@pingmon/sdk';
 import type { Size } from './layout.js';
 import { listRows, screenColumns, windowStart } from './layout.js';
 import { ago, duration, statusColor, statusText } from './format.js';
 import { visibleMonitors } from './lists.js';
 import { Message } from './message.js';
 import type { MonitorRow } from './source.js';
-import { RECENT_RUNS } from './source.js';
 import type { MonitorsState } from './state.js';
 import { cell, clean } from './text.js';
 

@@ -1,12 +1,9 @@
-import type { Client, LogResult, Run, RunStatus } from '@pingmon/sdk';
+import type { Client, LogResult, Monitor, Run, RunStatus } from '@pingmon/sdk';
 import { isSilentFailure } from './format.js';
 
-/** How many of a monitor's latest runs the "recent failures" count looks at. */
-export const RECENT_RUNS = 20;
 /** Runs fetched per page of the runs view. */
 export const RUNS_PAGE = 100;
 const MONITORS_PAGE = 200;
-const PARALLEL = 8;
 
 /** One line of the monitors view. */
 export interface MonitorRow {
@@ -49,35 +46,14 @@ export function createSource(connect: () => Client): BrowseSource {
 
   return {
     async listMonitors() {
-      const monitors = [];
+      const rows: MonitorRow[] = [];
       let cursor: string | undefined;
       do {
         const page = await call((c) => c.listMonitors({ limit: MONITORS_PAGE, cursor }));
-        monitors.push(...page.monitors);
+        rows.push(...page.monitors.map(monitorRow));
         cursor = page.nextCursor ?? undefined;
       } while (cursor);
-      const rows = await inBatches(monitors, PARALLEL, async (monitor): Promise<MonitorRow | undefined> => {
-        const runs = await call((c) => c.listRuns(monitor.monitorId, { limit: RECENT_RUNS })).then(
-          (page) => page.runs,
-          // Deleted since it was listed: it is simply not shown.
-          (err) => ((err as { status?: unknown }).status === 404 ? undefined : Promise.reject(err)),
-        );
-        if (!runs) return undefined;
-        const last = monitor.lastRun;
-        return {
-          monitorId: monitor.monitorId,
-          name: monitor.name,
-          lastRun: last && {
-            status: last.status,
-            startedAt: last.startedAt,
-            durationMs: last.durationMs,
-            silentFailure: runs[0]?.runId === last.runId && isSilentFailure(runs[0]),
-          },
-          recentFailures: runs.filter((run) => run.status === 'failed').length,
-          recentRuns: runs.length,
-        };
-      });
-      return rows.filter((row) => row !== undefined);
+      return rows;
     },
     listRuns: (monitorId, { failedOnly, cursor }) =>
       call((c) => c.listRuns(monitorId, { status: failedOnly ? 'failed' : undefined, limit: RUNS_PAGE, cursor })),
@@ -86,9 +62,15 @@ export function createSource(connect: () => Client): BrowseSource {
   };
 }
 
-/** fn over every item, at most `size` at a time, results in the items' order. */
-async function inBatches<T, R>(items: T[], size: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = [];
-  for (let i = 0; i < items.length; i += size) results.push(...(await Promise.all(items.slice(i, i + size).map(fn))));
-  return results;
+function monitorRow(monitor: Monitor): MonitorRow {
+  const last = monitor.lastRun;
+  // Older servers send no recentRuns: the column then reads "—", as for a monitor without runs.
+  const recent = monitor.recentRuns ?? { runs: 0, failed: 0 };
+  return {
+    monitorId: monitor.monitorId,
+    name: monitor.name,
+    lastRun: last && { status: last.status, startedAt: last.startedAt, durationMs: last.durationMs, silentFailure: isSilentFailure(last) },
+    recentFailures: recent.failed,
+    recentRuns: recent.runs,
+  };
 }

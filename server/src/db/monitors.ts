@@ -1,7 +1,8 @@
 import type { Knex } from 'knex';
-import type { LastRun, Monitor } from '@pingmon/sdk/wire';
+import type { Monitor } from '@pingmon/sdk/wire';
 import { iso } from '../domain/runs.js';
 import type { CursorKey } from './cursor.js';
+import type { LatestRuns } from './runs.js';
 import { ms } from './index.js';
 import type { Sql } from './sql.js';
 
@@ -13,7 +14,7 @@ interface MonitorRow {
   last_opened_at: number | string | null;
 }
 
-export interface MonitorRecord extends Omit<Monitor, 'lastRun'> {
+export interface MonitorRecord extends Omit<Monitor, 'lastRun' | 'recentRuns'> {
   accountId: string;
   createdAtMs: number;
   lastOpenedAt: number | null;
@@ -31,8 +32,8 @@ function toMonitor(row: MonitorRow): MonitorRecord {
   };
 }
 
-export function publicMonitor(monitor: MonitorRecord, lastRun: LastRun | null): Monitor {
-  return { monitorId: monitor.monitorId, name: monitor.name, createdAt: monitor.createdAt, lastRun };
+export function publicMonitor(monitor: MonitorRecord, runs: LatestRuns): Monitor {
+  return { monitorId: monitor.monitorId, name: monitor.name, createdAt: monitor.createdAt, lastRun: runs.lastRun, recentRuns: runs.recentRuns };
 }
 
 export async function insertMonitor(

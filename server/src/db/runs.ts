@@ -1,4 +1,5 @@
-import type { LastRun, MatchedRule, Run, RunStatus } from '@pingmon/sdk/wire';
+import { RECENT_RUNS } from '@pingmon/sdk/wire';
+import type { MatchedRule, Monitor, Run, RunStatus } from '@pingmon/sdk/wire';
 import type { RunRecord } from '../domain/runs.js';
 import { iso } from '../domain/runs.js';
 import type { CursorKey } from './cursor.js';
@@ -132,21 +133,57 @@ export async function listRuns(
   return rows.map(toRecord);
 }
 
-/** The most recently started run of each monitor, for monitor lists (one query per page). */
-export async function findLastRuns(sql: Sql, monitorIds: readonly string[]): Promise<Map<string, LastRun>> {
-  const last = new Map<string, LastRun>();
-  if (monitorIds.length === 0) return last;
-  const marks = monitorIds.map(() => '?').join(', ');
-  const rows = await sql.rows<RunRow>(
-    `select ${COLUMNS} from runs r where r.monitor_id in (${marks})
-       and r.started_at = (select max(started_at) from runs r2 where r2.monitor_id = r.monitor_id)
-     order by r.id desc`,
-    monitorIds,
-  );
+export type LatestRuns = Pick<Monitor, 'lastRun' | 'recentRuns'>;
+
+export const NO_RUNS: LatestRuns = { lastRun: null, recentRuns: { runs: 0, failed: 0, silentFailures: 0 } };
+
+interface LatestRow {
+  monitor_id: string;
+  id: string;
+  status: RunStatus;
+  started_at: number | string;
+  finished_at: number | string | null;
+  duration_ms: number | string | null;
+  silent_failure: boolean | number;
+  recent_runs: number | string;
+  recent_failed: number | string;
+  recent_silent_failures: number | string;
+}
+
+// A monitor's runs in the runs list's order. With LIMIT, both databases read the (monitor_id, started_at)
+// index from its end and stop after that many rows (and the ties of the last one), however many runs there are.
+const LATEST = 'from runs r2 where r2.monitor_id = m.id order by r2.started_at desc, r2.id desc';
+// Each count reads the same few rows again: SQLite has no LATERAL join that would read them once for all three.
+const RECENT = `(select r2.status, r2.matched_rules ${LATEST} limit ${RECENT_RUNS}) recent`;
+const FIND_LATEST = `select r.monitor_id, r.id, r.status, r.started_at, r.finished_at, r.duration_ms,
+    r.matched_rules is not null as silent_failure,
+    (select count(*) from ${RECENT}) as recent_runs,
+    (select count(*) from ${RECENT} where status = 'failed') as recent_failed,
+    (select count(*) from ${RECENT} where status = 'success' and matched_rules is not null) as recent_silent_failures
+  from monitors m join runs r on r.monitor_id = m.id and r.id = (select r2.id ${LATEST} limit 1)
+  where m.account_id = ? and m.id in`;
+
+/**
+ * Each monitor's last run and the counts of its latest RECENT_RUNS runs, for a page of monitors in one
+ * statement: one snapshot, so the last run is always among the runs counted. Monitors without runs are absent.
+ */
+export async function findLatestRuns(sql: Sql, accountId: string, monitorIds: readonly string[]): Promise<Map<string, LatestRuns>> {
+  const latest = new Map<string, LatestRuns>();
+  if (monitorIds.length === 0) return latest;
+  const rows = await sql.rows<LatestRow>(`${FIND_LATEST} (${monitorIds.map(() => '?').join(', ')})`, [accountId, ...monitorIds]);
   for (const row of rows) {
-    if (last.has(row.monitor_id)) continue;
-    const run = publicRun(toRecord(row));
-    last.set(row.monitor_id, { runId: run.runId, status: run.status, startedAt: run.startedAt, finishedAt: run.finishedAt, durationMs: run.durationMs });
+    const finishedAt = ms(row.finished_at);
+    latest.set(row.monitor_id, {
+      lastRun: {
+        runId: row.id,
+        status: row.status,
+        startedAt: iso(ms(row.started_at)),
+        finishedAt: finishedAt === null ? null : iso(finishedAt),
+        durationMs: ms(row.duration_ms),
+        silentFailure: Boolean(row.silent_failure),
+      },
+      recentRuns: { runs: Number(row.recent_runs), failed: Number(row.recent_failed), silentFailures: Number(row.recent_silent_failures) },
+    });
   }
-  return last;
+  return latest;
 }

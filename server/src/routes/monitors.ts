@@ -4,7 +4,7 @@ import type { CreateMonitorRequest, Monitor, MonitorList, UpdateMonitorRequest }
 import { userOf } from '../auth.js';
 import type { MonitorRecord } from '../db/monitors.js';
 import { deleteMonitor, findMonitor, insertMonitor, listMonitors, publicMonitor, renameMonitor } from '../db/monitors.js';
-import { findLastRuns } from '../db/runs.js';
+import { findLatestRuns, NO_RUNS } from '../db/runs.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
 import type { RouteContext } from './context.js';
@@ -50,27 +50,29 @@ export async function requireMonitor(ctx: RouteContext, accountId: string, monit
   return monitor;
 }
 
-async function withLastRuns(ctx: RouteContext, monitors: MonitorRecord[]): Promise<Monitor[]> {
-  const last = await findLastRuns(ctx.db.sql, monitors.map((m) => m.monitorId));
-  return monitors.map((m) => publicMonitor(m, last.get(m.monitorId) ?? null));
+async function withLatestRuns(ctx: RouteContext, accountId: string, monitors: MonitorRecord[]): Promise<Monitor[]> {
+  const latest = await findLatestRuns(ctx.db.sql, accountId, monitors.map((m) => m.monitorId));
+  return monitors.map((m) => publicMonitor(m, latest.get(m.monitorId) ?? NO_RUNS));
 }
 
 async function list(ctx: RouteContext, request: Request): Promise<MonitorList> {
   const { limit, cursor } = request.query as { limit: number; cursor?: string };
-  const fetched = await listMonitors(ctx.db.knex, userOf(request).accountId, { limit: limit + 1, after: pageStart(cursor) });
+  const { accountId } = userOf(request);
+  const fetched = await listMonitors(ctx.db.knex, accountId, { limit: limit + 1, after: pageStart(cursor) });
   const page = pageOf(fetched, limit, (m) => ({ at: m.createdAtMs, id: m.monitorId }));
-  return { monitors: await withLastRuns(ctx, page.items), nextCursor: page.nextCursor };
+  return { monitors: await withLatestRuns(ctx, accountId, page.items), nextCursor: page.nextCursor };
 }
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const { name: monitorName } = request.payload as CreateMonitorRequest;
   const monitor = await insertMonitor(ctx.db.knex, { monitorId: newId('mon'), accountId: userOf(request).accountId, name: monitorName, now: Date.now() });
-  return h.response(publicMonitor(monitor, null)).code(201);
+  return h.response(publicMonitor(monitor, NO_RUNS)).code(201);
 }
 
 async function show(ctx: RouteContext, request: Request): Promise<Monitor> {
-  const monitor = await requireMonitor(ctx, userOf(request).accountId, request.params.monitorId as string);
-  return (await withLastRuns(ctx, [monitor]))[0]!;
+  const { accountId } = userOf(request);
+  const monitor = await requireMonitor(ctx, accountId, request.params.monitorId as string);
+  return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
 }
 
 async function update(ctx: RouteContext, request: Request): Promise<Monitor> {
@@ -81,7 +83,7 @@ async function update(ctx: RouteContext, request: Request): Promise<Monitor> {
     throw apiError(404, 'monitor_not_found', `No monitor ${monitorId} in your account.`);
   }
   const monitor = await requireMonitor(ctx, accountId, monitorId);
-  return (await withLastRuns(ctx, [monitor]))[0]!;
+  return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
 }
 
 async function remove(ctx: RouteContext, request: Request, h: ResponseToolkit) {

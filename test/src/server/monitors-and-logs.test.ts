@@ -1,6 +1,10 @@
 import t from 'tap';
+import type { Monitor, MonitorList } from '@pingmon/sdk';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { TestServer } from '../helpers/server.js';
+import type { TestAccount } from '../helpers/server.js';
+
+const NO_RUNS = { runs: 0, failed: 0, silentFailures: 0 };
 
 for (const kind of DATABASE_KINDS) {
   t.test(`monitors and logs on ${kind}`, async (t) => {
@@ -11,8 +15,9 @@ for (const kind of DATABASE_KINDS) {
     t.test('POST /monitors answers 201 with the monitor', async (t) => {
       const reply = await api.request('/monitors', { token: alice.token, body: { name: '  db backup  ' } });
       t.equal(reply.status, 201);
-      t.same(Object.keys(reply.body).sort(), ['createdAt', 'lastRun', 'monitorId', 'name']);
+      t.same(Object.keys(reply.body).sort(), ['createdAt', 'lastRun', 'monitorId', 'name', 'recentRuns']);
       t.equal(reply.body.lastRun, null);
+      t.same(reply.body.recentRuns, NO_RUNS);
       t.match(reply.body.monitorId, /^mon_/);
       t.equal(reply.body.name, 'db backup');
     });
@@ -57,6 +62,103 @@ for (const kind of DATABASE_KINDS) {
       const mine = await api.monitor(alice, 'mine');
       const list = await api.request('/monitors', { token: bob.token });
       t.notOk(list.body.monitors.some((m: { monitorId: string }) => m.monitorId === mine));
+    });
+
+    // Run ids rise with every run reported here, so runs that start in the same millisecond keep this order too.
+    let reported = 0;
+    const report = async (account: TestAccount, monitorId: string, kind: 'start' | 'success' | 'fail', meta?: Record<string, number>) => {
+      const runId = `run-${String(++reported).padStart(6, '0')}`;
+      const reply = await api.ping(account, monitorId, kind, { runId, meta });
+      if (reply.status !== 200) throw new Error(`ping failed: ${reply.text}`);
+      return runId;
+    };
+    const reportMany = async (account: TestAccount, monitorId: string, kind: 'success' | 'fail', count: number) => {
+      for (let i = 0; i < count; i++) await report(account, monitorId, kind);
+    };
+    /** The counts a client would make from the first 20 runs of the runs list. */
+    const countedFromRunsList = async (account: TestAccount, monitorId: string) => {
+      const { runs } = (await api.request(`/monitors/${monitorId}/runs?limit=20`, { token: account.token })).body as { runs: Array<{ status: string; silentFailure: boolean }> };
+      return { runs: runs.length, failed: runs.filter((r) => r.status === 'failed').length, silentFailures: runs.filter((r) => r.silentFailure).length };
+    };
+    const listed = async (account: TestAccount) => {
+      const reply = await api.request<MonitorList>('/monitors?limit=200', { token: account.token });
+      return new Map<string, Monitor>(reply.body.monitors.map((m) => [m.monitorId, m]));
+    };
+
+    t.test('recentRuns counts runs, failed runs and silent failures; running runs count as runs only', async (t) => {
+      const m = await api.monitor(alice, 'imports');
+      t.same((await api.request(`/monitors/${m}`, { token: alice.token })).body.recentRuns, NO_RUNS);
+      t.equal((await api.request(`/monitors/${m}/rules`, { token: alice.token, body: { metric: 'rows', op: 'lt', value: 1 } })).status, 201);
+      await report(alice, m, 'success', { rows: 5 });
+      await report(alice, m, 'fail');
+      await report(alice, m, 'success', { rows: 0 });
+      await report(alice, m, 'fail');
+      const running = await report(alice, m, 'start');
+      const one = await api.request(`/monitors/${m}`, { token: alice.token });
+      t.same(one.body.recentRuns, { runs: 5, failed: 2, silentFailures: 1 });
+      t.same(one.body.recentRuns, await countedFromRunsList(alice, m));
+      t.match(one.body.lastRun, { runId: running, status: 'running', finishedAt: null, silentFailure: false });
+      t.same((await listed(alice)).get(m), one.body, 'the list says the same');
+
+      t.equal((await api.ping(alice, m, 'success', { runId: running, meta: { rows: 0 } })).status, 200);
+      const renamed = await api.request(`/monitors/${m}`, { method: 'PATCH', token: alice.token, body: { name: 'imports (prod)' } });
+      t.same(renamed.body.recentRuns, { runs: 5, failed: 2, silentFailures: 2 });
+      t.match(renamed.body.lastRun, { runId: running, status: 'success', silentFailure: true });
+    });
+
+    t.test('only the latest 20 runs count: failures before them do not', async (t) => {
+      const m = await api.monitor(alice, 'busy');
+      await reportMany(alice, m, 'fail', 3);
+      await reportMany(alice, m, 'success', 18);
+      let monitor = (await api.request(`/monitors/${m}`, { token: alice.token })).body;
+      t.same(monitor.recentRuns, { runs: 20, failed: 2, silentFailures: 0 }, 'the oldest failure is the 21st run');
+      t.same(monitor.recentRuns, await countedFromRunsList(alice, m));
+      const newest = await report(alice, m, 'success');
+      await report(alice, m, 'start');
+      monitor = (await api.request(`/monitors/${m}`, { token: alice.token })).body;
+      t.same(monitor.recentRuns, { runs: 20, failed: 0, silentFailures: 0 });
+      t.same(monitor.recentRuns, await countedFromRunsList(alice, m));
+      t.equal(monitor.lastRun.status, 'running');
+      t.not(monitor.lastRun.runId, newest);
+    });
+
+    t.test('one page of monitors counts each monitor\'s own runs', async (t) => {
+      const owner = await api.account();
+      const failing = await api.monitor(owner, 'failing');
+      const mixed = await api.monitor(owner, 'mixed');
+      const idle = await api.monitor(owner, 'idle');
+      const started = await api.monitor(owner, 'started');
+      await reportMany(owner, failing, 'fail', 25);
+      await reportMany(owner, mixed, 'success', 2);
+      await reportMany(owner, mixed, 'fail', 1);
+      await report(owner, started, 'start');
+      const expected = new Map([
+        [failing, { runs: 20, failed: 20, silentFailures: 0 }],
+        [mixed, { runs: 3, failed: 1, silentFailures: 0 }],
+        [idle, NO_RUNS],
+        [started, { runs: 1, failed: 0, silentFailures: 0 }],
+      ]);
+      const monitors = await listed(owner);
+      t.same([...monitors.keys()].sort(), [...expected.keys()].sort());
+      for (const [id, counts] of expected) {
+        t.same(monitors.get(id)!.recentRuns, counts, monitors.get(id)!.name);
+        t.same(counts, await countedFromRunsList(owner, id));
+      }
+      t.equal(monitors.get(idle)!.lastRun, null);
+      const page = await api.request('/monitors?limit=2', { token: owner.token });
+      t.same(page.body.monitors.map((m: { recentRuns: unknown }) => m.recentRuns), [expected.get(started), expected.get(idle)], 'a short page too');
+    });
+
+    t.test('runs of one account never count for another', async (t) => {
+      const carol = await api.account();
+      const dave = await api.account();
+      const carols = await api.monitor(carol, 'shared name');
+      const daves = await api.monitor(dave, 'shared name');
+      await reportMany(carol, carols, 'fail', 3);
+      await reportMany(dave, daves, 'success', 1);
+      t.same([...(await listed(carol)).values()].map((m) => [m.monitorId, m.recentRuns]), [[carols, { runs: 3, failed: 3, silentFailures: 0 }]]);
+      t.same([...(await listed(dave)).values()].map((m) => [m.monitorId, m.recentRuns]), [[daves, { runs: 1, failed: 0, silentFailures: 0 }]]);
+      t.equal((await api.request(`/monitors/${carols}`, { token: dave.token })).status, 404);
     });
 
     t.test('the log endpoint answers hasLog and content', async (t) => {

@@ -2,12 +2,14 @@ import { createServer } from 'node:net';
 import Jwt from '@hapi/jwt';
 import t from 'tap';
 import { createClient } from '@pingmon/sdk';
+import type { Client } from '@pingmon/sdk';
 import { App } from 'pingmon/tui/app.js';
 import { createSource } from 'pingmon/tui/source.js';
 import type { BrowseSource } from 'pingmon/tui/source.js';
 import { textWidth } from 'pingmon/tui/text.js';
 import { TestServer } from '../helpers/server.js';
 import type { TestAccount } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 import { KEYS, lines, renderScreen } from './ink.js';
 import type { Screen } from './ink.js';
 
@@ -71,6 +73,19 @@ t.test('the dashboard against a real server', async (t) => {
     t.match(rows[at('hourly sync')], /^  ✓ success\s+hourly sync\s+(just now|\d+s ago)\s+—\s+0\/1\s*$/);
     t.match(rows[at('new job')], /^  · no runs\s+new job\s+never\s+—\s+—\s*$/);
     t.match(frame, /updated \d\d:\d\d:\d\d UTC/);
+  });
+
+  t.test('the monitors view costs one request per refresh, however many monitors', async (t) => {
+    const calls = { listMonitors: 0, listRuns: 0 };
+    const counting: Client = {
+      ...client,
+      listMonitors: (...args) => (calls.listMonitors++, client.listMonitors(...args)),
+      listRuns: (...args) => (calls.listRuns++, client.listRuns(...args)),
+    };
+    const screen = open({ source: createSource(() => counting), refreshMs: 50 });
+    await screen.waitFor('new job');
+    await waitFor(() => calls.listMonitors >= 3, { what: 'three refreshes' });
+    t.equal(calls.listRuns, 0, 'no request per monitor');
   });
 
   t.test('monitor → runs → failed run; the log is read only when its run opens, starts collapsed, expands and scrolls', async (t) => {

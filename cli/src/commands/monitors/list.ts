@@ -4,6 +4,12 @@ import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
 import { STATUS_MARK, duration, printTable, when } from '../../output.js';
 
+/** "1/20": failed runs among the monitor's latest (at most RECENT_RUNS) runs. */
+function fails(monitor: Monitor): string {
+  const { runs, failed } = monitor.recentRuns;
+  return runs === 0 ? '—' : `${failed}/${runs}`;
+}
+
 export default class MonitorsList extends BaseCommand {
   static override summary = 'List your monitors with their last run';
   static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
@@ -21,8 +27,8 @@ export default class MonitorsList extends BaseCommand {
     if (flags.json) return this.log(JSON.stringify(monitors));
     if (monitors.length === 0) return this.log('No monitors yet: create one with `pingmon monitors create NAME`.');
     printTable(
-      ['ID', 'NAME', 'LAST RUN', 'STARTED', 'DURATION'],
-      monitors.map((m) => [m.monitorId, m.name, m.lastRun ? STATUS_MARK[m.lastRun.status]! : '—', when(m.lastRun?.startedAt ?? null), duration(m.lastRun?.durationMs ?? null)]),
+      ['ID', 'NAME', 'LAST RUN', 'STARTED', 'DURATION', 'FAILS'],
+      monitors.map((m) => [m.monitorId, m.name, m.lastRun ? STATUS_MARK[m.lastRun.status]! : '—', when(m.lastRun?.startedAt ?? null), duration(m.lastRun?.durationMs ?? null), fails(m)]),
       (line) => this.log(line),
     );
   }

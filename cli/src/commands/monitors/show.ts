@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
-import { STATUS_MARK, duration, when } from '../../output.js';
+import { STATUS_MARK, duration, plural, when } from '../../output.js';
 
 export default class MonitorsShow extends BaseCommand {
   static override summary = 'Show one monitor and its last run';
@@ -17,5 +17,7 @@ export default class MonitorsShow extends BaseCommand {
     this.log(`name      ${monitor.name}`);
     this.log(`created   ${when(monitor.createdAt)}`);
     this.log(`last run  ${last ? `${STATUS_MARK[last.status]} ${last.runId}, started ${when(last.startedAt)}, took ${duration(last.durationMs)}` : 'none yet'}`);
+    const { runs, failed, silentFailures } = monitor.recentRuns;
+    if (runs > 0) this.log(`recent    ${failed} failed, ${plural(silentFailures, 'silent failure')} in the last ${plural(runs, 'run')}`);
   }
 }
