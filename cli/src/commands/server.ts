@@ -2,6 +2,9 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
 import { databaseFlags } from '../flags.js';
 
+/** After a second signal, how long the stop may still take before the process exits regardless. */
+const FORCE_EXIT_MS = 3_000;
+
 export default class Server extends BaseCommand {
   static override summary = 'Run the pingmon API server';
   static override description = 'Serves the API under /api/v1, on embedded SQLite by default or PostgreSQL with --database-url, applying migrations itself. Stops cleanly on SIGINT or SIGTERM.';
@@ -21,6 +24,13 @@ export default class Server extends BaseCommand {
     const { loadConfig, createServer, API_PREFIX } = await import('@pingmon/server');
     const config = loadConfig(process.env, { host: flags.host, port: flags.port, dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
     const server = await createServer(config);
+    // Registered after the server's own: runs once the alert sender has made its last claim.
+    server.ext('onPreStop', () => {
+      const { busy } = server.app.deliveries;
+      if (busy === 0) return;
+      process.stderr.write(`pingmon server: stopping after ${busy} alert delivery attempt(s) in flight (about ${config.alertTimeoutMs / 1000} s at most); ` +
+        'press Ctrl-C again to stop now and leave them to the next start\n');
+    });
     try {
       await server.start();
     } catch (err) {
@@ -31,22 +41,21 @@ export default class Server extends BaseCommand {
     }
     this.log(`pingmon server listening on ${server.info.uri}${API_PREFIX}`);
     await new Promise<void>((resolve) => {
-      const { deliveries } = server.app;
       const stopNow = () => {
         process.off('SIGINT', stopNow);
         process.off('SIGTERM', stopNow);
-        deliveries.abandon();
+        server.app.deliveries.abandon();
+        // Giving the attempts back takes a moment; requests in flight or a database that does not answer are not waited for.
+        setTimeout(() => {
+          process.stderr.write(`pingmon server: not stopped ${FORCE_EXIT_MS / 1000} s after the second signal (requests in flight or the database); exiting now\n`);
+          process.exit(1);
+        }, FORCE_EXIT_MS).unref();
       };
       const stop = () => {
         process.off('SIGINT', stop);
         process.off('SIGTERM', stop);
-        // A second signal gives the alert attempts in flight back rather than waiting for them.
         process.on('SIGINT', stopNow);
         process.on('SIGTERM', stopNow);
-        if (deliveries.busy > 0) {
-          process.stderr.write(`pingmon server: stopping after ${deliveries.busy} alert delivery attempt(s) in flight (at most ${config.alertTimeoutMs / 1000} s); ` +
-            'press Ctrl-C again to stop now and leave them to the next start\n');
-        }
         // In-flight requests get 10 s to finish, alert attempts their timeout; then the database closes (onPostStop).
         void server.stop({ timeout: 10_000 }).then(() => {
           process.off('SIGINT', stopNow);

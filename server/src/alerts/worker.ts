@@ -81,9 +81,11 @@ export class DeliveryWorker {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Aborts the attempts in flight and gives them back, uncounted, for any server to make again. */
+  /** Stops claiming and aborts the attempts in flight, giving them back uncounted for any server to make again. */
   abandon(): void {
     this.abandoning.abort();
+    this.stopping.abort();
+    this.wake?.();
   }
 
   private async run(): Promise<void> {

@@ -115,3 +115,34 @@ t.test('pingmon server start-up errors are one line and a non-zero exit', async 
     t.match(result.stderr, /^pingmon: database URL must start with postgres:\/\//);
   });
 });
+
+t.test('a second SIGTERM does not wait for a request that never ends: the server exits with 1 shortly after', async (t) => {
+  const db = await createTestDatabase('sqlite');
+  t.teardown(() => db.drop());
+  const child = spawnCli(['server', '--port', '0', '--host', '127.0.0.1'], db.env);
+  const exited = finished(child);
+  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+  const [, url, port] = await waitForLine(child, LISTENING);
+  const created = JSON.parse((await pingmon(['admin', 'create-account', '--email', 'ops@example.com', '--password', 'hunter2hunter2', '--json'], db.env)).stdout);
+  const login = await request(`${url}/auth/login`, { body: { email: 'ops@example.com', password: 'hunter2hunter2' } });
+  const monitor = await request(`${url}/monitors`, { token: login.body.token, body: { name: 'cli' } });
+  // A request whose body never ends: a clean stop would wait the full 10 s for it. (The server asks for the
+  // body, 100 Continue, only once the key and monitor have passed.)
+  const req = httpRequest(`${url}/ping/${monitor.body.monitorId}/fail`, {
+    method: 'POST',
+    headers: { 'x-api-key': created.apiKey, 'content-type': 'text/plain', 'transfer-encoding': 'chunked', expect: '100-continue' },
+  });
+  req.on('error', () => undefined);
+  await new Promise<void>((resolve) => {
+    req.on('continue', () => resolve());
+    req.flushHeaders();
+  });
+  req.write('a log that never ends');
+  child.kill('SIGTERM');
+  while (!(await refusesConnections(Number(port)))) await new Promise((r) => setImmediate(r));
+  child.kill('SIGTERM');
+  const result = await exited;
+  t.equal(result.code, 1);
+  t.match(result.stderr, /^pingmon server: not stopped 3 s after the second signal \(requests in flight or the database\); exiting now\n$/m);
+  req.destroy();
+});

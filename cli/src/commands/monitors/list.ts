@@ -6,7 +6,8 @@ import { STATUS_MARK, duration, printTable, when } from '../../output.js';
 
 /** "1/20": failed runs among the monitor's latest (at most RECENT_RUNS) runs. */
 function fails(monitor: Monitor): string {
-  const { runs, failed } = monitor.recentRuns;
+  // Older servers send no recentRuns.
+  const { runs, failed } = monitor.recentRuns ?? { runs: 0, failed: 0 };
   return runs === 0 ? '—' : `${failed}/${runs}`;
 }
 

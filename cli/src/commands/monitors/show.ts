@@ -17,7 +17,8 @@ export default class MonitorsShow extends BaseCommand {
     this.log(`name      ${monitor.name}`);
     this.log(`created   ${when(monitor.createdAt)}`);
     this.log(`last run  ${last ? `${STATUS_MARK[last.status]} ${last.runId}, started ${when(last.startedAt)}, took ${duration(last.durationMs)}` : 'none yet'}`);
-    const { runs, failed, silentFailures } = monitor.recentRuns;
+    // Older servers send no recentRuns.
+    const { runs, failed, silentFailures } = monitor.recentRuns ?? { runs: 0, failed: 0, silentFailures: 0 };
     if (runs > 0) this.log(`recent    ${failed} failed, ${plural(silentFailures, 'silent failure')} in the last ${plural(runs, 'run')}`);
   }
 }
