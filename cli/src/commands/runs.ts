@@ -1,8 +1,20 @@
 import { Args, Flags } from '@oclif/core';
-import type { RunStatus } from '@pingmon/sdk';
+import type { Run, RunStatus } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
 import { STATUS_MARK, duration, printTable, when } from '../output.js';
+import { formatRule } from '../rule-expression.js';
+
+/** "✔ success ▲" for a silent failure: it succeeded but its meta matched alert rules. */
+function status(run: Run): string {
+  return run.silentFailure ? `${STATUS_MARK[run.status]} ▲` : STATUS_MARK[run.status]!;
+}
+
+/** The first line of the error message; for a silent failure, the rules it matched. */
+function problem(run: Run): string {
+  if (run.silentFailure && run.matchedRules?.length) return `silent failure: ${run.matchedRules.map((r) => `${formatRule(r)} (was ${r.actual})`).join(', ')}`;
+  return (run.errorMessage ?? '').split('\n')[0]!;
+}
 
 export default class Runs extends BaseCommand {
   static override summary = 'List the runs of a monitor, newest first';
@@ -22,7 +34,7 @@ export default class Runs extends BaseCommand {
     if (runs.length === 0) return this.log(flags.status ? `No ${flags.status} runs.` : 'No runs yet.');
     printTable(
       ['RUN', 'STATUS', 'STARTED', 'DURATION', 'ERROR'],
-      runs.map((r) => [r.runId, STATUS_MARK[r.status]!, when(r.startedAt), duration(r.durationMs), (r.errorMessage ?? '').split('\n')[0]!]),
+      runs.map((r) => [r.runId, status(r), when(r.startedAt), duration(r.durationMs), problem(r)]),
       (line) => this.log(line),
     );
   }

@@ -334,5 +334,8 @@ t.test('rules, channels and alerts from the command line against a real server',
     t.match(shown[2], /^ {2}webhook channel {2}✔ delivered /);
     const runs = await json('runs', m);
     t.match(runs[0], { runId: payload.runId, status: 'success', silentFailure: true });
+    const table = (await as(alice, { COLUMNS: '200' }).cli('runs', m)).stdout.split('\n');
+    t.match(table[1], new RegExp(`^${payload.runId}\\s+✔ success ▲\\s+\\S+ \\S+\\s+\\S+\\s+silent failure: rowsProcessed < 1 \\(was 0\\), rowsProcessed <= 0 \\(was 0\\)$`));
+    t.match(table[2], /\s+✔ success\s+\S+ \S+\s+\S+$/, 'the healthy run is not marked');
   });
 });
