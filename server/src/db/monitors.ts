@@ -87,12 +87,16 @@ export async function listMonitors(
 
 /**
  * The monitor's number of alert rules, or undefined when the account has no such monitor: all a ping
- * needs to know. On PostgreSQL the monitor's row stays locked until the ping commits, so the pings of one
- * monitor are decided one at a time on every server (as SQLite's single writer does anyway), a monitor
- * deleted meanwhile is simply not found, and rules change only between two pings.
+ * needs to know. On PostgreSQL the monitor's row stays locked until the ping commits, so a monitor deleted
+ * meanwhile is simply not found and rules change only between two pings (both update the row).
+ * A ping that may claim a run opening takes the row for update: the pings of one monitor are then decided
+ * one at a time on every server (as SQLite's single writer does anyway). Without a rate limit nothing in a
+ * ping updates the row, so it is only shared: the pings of one monitor run side by side, and run pairing
+ * rests on the runs themselves (open runs locked with skip locked, conditional finishes, inserts that do
+ * nothing on a known runId). Two pings sharing the row must never update it: each would wait for the other.
  */
-export async function lockMonitor(sql: Sql, accountId: string, monitorId: string): Promise<number | undefined> {
-  const query = sql.dialect === 'postgres' ? `${MONITOR_LOCK} for update` : MONITOR_LOCK;
+export async function lockMonitor(sql: Sql, accountId: string, monitorId: string, mode: 'update' | 'share'): Promise<number | undefined> {
+  const query = sql.dialect === 'postgres' ? `${MONITOR_LOCK} for ${mode}` : MONITOR_LOCK;
   const [row] = await sql.rows<{ rule_count: number | string }>(query, [monitorId, accountId]);
   return row === undefined ? undefined : Number(row.rule_count);
 }

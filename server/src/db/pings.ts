@@ -36,7 +36,8 @@ export type PingOutcome =
  */
 export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome> {
   return inTransaction(db, async (trx) => {
-    const ruleCount = await lockMonitor(trx, ping.accountId, ping.monitorId);
+    // Only a rate-limited ping claims the opening (an update of the monitor's row): only it needs the row alone.
+    const ruleCount = await lockMonitor(trx, ping.accountId, ping.monitorId, ping.intervalMs > 0 ? 'update' : 'share');
     if (ruleCount === undefined) return { kind: 'not_found' };
     if (ping.runId !== undefined) {
       const existing = await findRun(trx, ping.accountId, ping.monitorId, ping.runId);
