@@ -13,7 +13,7 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = 2;
 const POSTGRES_URL = process.env.PINGMON_BENCH_DATABASE_URL ?? process.env.PINGMON_TEST_DATABASE_URL;
 const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
-/** PostgreSQL is also loaded across this many monitors: one monitor's pings take its row lock in turn. */
+/** PostgreSQL is also loaded across this many monitors, next to one: a rate-limited monitor's pings take its row in turn. */
 const PG_MONITORS = 50;
 const BODY = JSON.stringify({ meta: { rowsProcessed: 42 } });
 
@@ -25,7 +25,7 @@ interface Figures {
   errors: number;
 }
 
-/** Pings spread over `monitorIds` in turn (one monitor: every ping waits for the one before on its row). */
+/** Pings spread over `monitorIds` in turn. */
 async function load(label: string, url: string, apiKey: string, monitorIds: string[]): Promise<Figures> {
   let next = 0;
   const options = {
