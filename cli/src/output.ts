@@ -1,3 +1,5 @@
+import type { Monitor, RecentRuns } from '@pingmon/sdk';
+
 /** The terminal's width; COLUMNS, or 120, when the output is not a terminal. */
 export function terminalWidth(): number {
   return process.stdout.columns || Number(process.env.COLUMNS) || 120;
@@ -41,6 +43,14 @@ export function plural(n: number, noun: string): string {
 /** "2026-11-22 04:37:35" in UTC, or "—". */
 export function when(iso: string | null): string {
   return iso ? iso.replace('T', ' ').slice(0, 19) : '—';
+}
+
+/** Marks a silent failure: a success whose meta matched alert rules. */
+export const SILENT_MARK = '▲';
+
+/** A monitor's recent-run counts; older servers send none, read as no runs. */
+export function recentRunsOf(monitor: Pick<Monitor, 'recentRuns'>): RecentRuns {
+  return monitor.recentRuns ?? { runs: 0, failed: 0, silentFailures: 0 };
 }
 
 export const STATUS_MARK: Record<string, string> = { success: '✔ success', failed: '✖ failed', running: '… running' };

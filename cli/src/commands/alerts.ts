@@ -2,7 +2,7 @@ import { Flags } from '@oclif/core';
 import type { Alert, AlertDelivery } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
-import { fit, terminalWidth, when } from '../output.js';
+import { SILENT_MARK, fit, terminalWidth, when } from '../output.js';
 import { formatRule } from '../rule-expression.js';
 
 export default class Alerts extends BaseCommand {
@@ -25,7 +25,7 @@ export default class Alerts extends BaseCommand {
     const names = Math.min(24, Math.max(...alerts.flatMap((a) => a.deliveries.map((d) => d.channelName.length)), 0));
     alerts.forEach((alert, i) => {
       if (i > 0) this.log('');
-      const lines = [`${when(alert.createdAt)}  ${alert.event === 'fail' ? '✖ fail' : '▲ silent failure'}  ${alert.monitorName} (${alert.monitorId})`, `  run ${alert.runId}${detail(alert)}`];
+      const lines = [`${when(alert.createdAt)}  ${alert.event === 'fail' ? '✖ fail' : `${SILENT_MARK} silent failure`}  ${alert.monitorName} (${alert.monitorId})`, `  run ${alert.runId}${detail(alert)}`];
       if (alert.deliveries.length === 0) lines.push('  no channel took it');
       for (const d of alert.deliveries) lines.push(`  ${fit(d.channelName, names).padEnd(names)}  ${deliveryState(d)}`);
       for (const line of lines) this.log(fit(line.replace(/[\r\n\t]+/g, ' '), width));

@@ -2,12 +2,12 @@ import { Args, Flags } from '@oclif/core';
 import type { Run, RunStatus } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
-import { STATUS_MARK, duration, printTable, when } from '../output.js';
+import { SILENT_MARK, STATUS_MARK, duration, printTable, when } from '../output.js';
 import { formatRule } from '../rule-expression.js';
 
 /** "✔ success ▲" for a silent failure: it succeeded but its meta matched alert rules. */
 function status(run: Run): string {
-  return run.silentFailure ? `${STATUS_MARK[run.status]} ▲` : STATUS_MARK[run.status]!;
+  return run.silentFailure ? `${STATUS_MARK[run.status]} ${SILENT_MARK}` : STATUS_MARK[run.status]!;
 }
 
 /** The first line of the error message; for a silent failure, the rules it matched. */

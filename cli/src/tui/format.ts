@@ -1,7 +1,8 @@
 import type { Meta, RunStatus } from '@pingmon/sdk';
+import { SILENT_MARK } from '../output.js';
 import { clean } from './text.js';
 
-export { duration } from '../output.js';
+export { SILENT_MARK, duration } from '../output.js';
 
 /**
  * Every status reads without colour too: a symbol and a word. The symbols are ones that every terminal and ink
@@ -13,8 +14,6 @@ export const STATUS: Record<RunStatus | 'none', { symbol: string; word: string; 
   running: { symbol: '●', word: 'running', color: 'cyan' },
   none: { symbol: '·', word: 'no runs', color: 'gray' },
 };
-
-export const SILENT_MARK = '▲';
 
 /** "✗ failed", "✓ success ▲" (a silent failure: it succeeded but matched an alert rule). */
 export function statusText(status: RunStatus | 'none', silent = false): string {

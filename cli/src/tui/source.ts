@@ -1,4 +1,5 @@
 import type { Client, LogResult, Monitor, Run, RunStatus } from '@pingmon/sdk';
+import { recentRunsOf } from '../output.js';
 import { isSilentFailure } from './format.js';
 
 /** Runs fetched per page of the runs view. */
@@ -65,7 +66,7 @@ export function createSource(connect: () => Client): BrowseSource {
 function monitorRow(monitor: Monitor): MonitorRow {
   const last = monitor.lastRun;
   // Older servers send no recentRuns: the column then reads "—", as for a monitor without runs.
-  const recent = monitor.recentRuns ?? { runs: 0, failed: 0 };
+  const recent = recentRunsOf(monitor);
   return {
     monitorId: monitor.monitorId,
     name: monitor.name,

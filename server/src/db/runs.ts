@@ -137,31 +137,23 @@ export type LatestRuns = Pick<Monitor, 'lastRun' | 'recentRuns'>;
 
 export const NO_RUNS: LatestRuns = { lastRun: null, recentRuns: { runs: 0, failed: 0, silentFailures: 0 } };
 
-interface LatestRow {
-  monitor_id: string;
-  id: string;
-  status: RunStatus;
-  started_at: number | string;
-  finished_at: number | string | null;
-  duration_ms: number | string | null;
-  silent_failure: boolean | number;
-  recent_runs: number | string;
-  recent_failed: number | string;
-  recent_silent_failures: number | string;
-}
-
 // A monitor's runs in the runs list's order. With LIMIT, both databases read the (monitor_id, started_at)
 // index from its end and stop after that many rows (and the ties of the last one), however many runs there are.
 const LATEST = 'from runs r2 where r2.monitor_id = m.id order by r2.started_at desc, r2.id desc';
 // Each count reads the same few rows again: SQLite has no LATERAL join that would read them once for all three.
 const RECENT = `(select r2.status, r2.matched_rules ${LATEST} limit ${RECENT_RUNS}) recent`;
-const FIND_LATEST = `select r.monitor_id, r.id, r.status, r.started_at, r.finished_at, r.duration_ms,
-    r.matched_rules is not null as silent_failure,
+const FIND_LATEST = `select ${COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')},
     (select count(*) from ${RECENT}) as recent_runs,
     (select count(*) from ${RECENT} where status = 'failed') as recent_failed,
     (select count(*) from ${RECENT} where status = 'success' and matched_rules is not null) as recent_silent_failures
   from monitors m join runs r on r.monitor_id = m.id and r.id = (select r2.id ${LATEST} limit 1)
   where m.account_id = ? and m.id in`;
+
+interface LatestRow extends RunRow {
+  recent_runs: number | string;
+  recent_failed: number | string;
+  recent_silent_failures: number | string;
+}
 
 /**
  * Each monitor's last run and the counts of its latest RECENT_RUNS runs, for a page of monitors in one
@@ -172,16 +164,9 @@ export async function findLatestRuns(sql: Sql, accountId: string, monitorIds: re
   if (monitorIds.length === 0) return latest;
   const rows = await sql.rows<LatestRow>(`${FIND_LATEST} (${monitorIds.map(() => '?').join(', ')})`, [accountId, ...monitorIds]);
   for (const row of rows) {
-    const finishedAt = ms(row.finished_at);
+    const { runId, status, startedAt, finishedAt, durationMs, silentFailure } = publicRun(toRecord(row));
     latest.set(row.monitor_id, {
-      lastRun: {
-        runId: row.id,
-        status: row.status,
-        startedAt: iso(ms(row.started_at)),
-        finishedAt: finishedAt === null ? null : iso(finishedAt),
-        durationMs: ms(row.duration_ms),
-        silentFailure: Boolean(row.silent_failure),
-      },
+      lastRun: { runId, status, startedAt, finishedAt, durationMs, silentFailure },
       recentRuns: { runs: Number(row.recent_runs), failed: Number(row.recent_failed), silentFailures: Number(row.recent_silent_failures) },
     });
   }

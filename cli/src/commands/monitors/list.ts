@@ -2,17 +2,16 @@ import { Flags } from '@oclif/core';
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
-import { STATUS_MARK, duration, printTable, when } from '../../output.js';
+import { STATUS_MARK, duration, printTable, recentRunsOf, when } from '../../output.js';
 
 /** "1/20": failed runs among the monitor's latest (at most RECENT_RUNS) runs. */
 function fails(monitor: Monitor): string {
-  // Older servers send no recentRuns.
-  const { runs, failed } = monitor.recentRuns ?? { runs: 0, failed: 0 };
+  const { runs, failed } = recentRunsOf(monitor);
   return runs === 0 ? '—' : `${failed}/${runs}`;
 }
 
 export default class MonitorsList extends BaseCommand {
-  static override summary = 'List your monitors with their last run';
+  static override summary = 'List your monitors with their last run and recent failures';
   static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
 
   async run(): Promise<void> {

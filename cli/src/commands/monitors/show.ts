@@ -1,10 +1,10 @@
 import { Args, Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
-import { STATUS_MARK, duration, plural, when } from '../../output.js';
+import { STATUS_MARK, duration, plural, recentRunsOf, when } from '../../output.js';
 
 export default class MonitorsShow extends BaseCommand {
-  static override summary = 'Show one monitor and its last run';
+  static override summary = 'Show one monitor, its last run and recent failures';
   static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
   static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
 
@@ -17,8 +17,7 @@ export default class MonitorsShow extends BaseCommand {
     this.log(`name      ${monitor.name}`);
     this.log(`created   ${when(monitor.createdAt)}`);
     this.log(`last run  ${last ? `${STATUS_MARK[last.status]} ${last.runId}, started ${when(last.startedAt)}, took ${duration(last.durationMs)}` : 'none yet'}`);
-    // Older servers send no recentRuns.
-    const { runs, failed, silentFailures } = monitor.recentRuns ?? { runs: 0, failed: 0, silentFailures: 0 };
+    const { runs, failed, silentFailures } = recentRunsOf(monitor);
     if (runs > 0) this.log(`recent    ${failed} failed, ${plural(silentFailures, 'silent failure')} in the last ${plural(runs, 'run')}`);
   }
 }
