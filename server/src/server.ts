@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { closeDatabase, openDatabase } from './db/index.js';
 import { findOrInsertSetting } from './db/settings.js';
+import { registerClientErrors } from './client-errors.js';
 import { registerErrorShape } from './errors.js';
 import { registerNulGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
@@ -78,6 +79,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
   }
   registerErrorShape(server);
   registerNulGuard(server);
+  registerClientErrors(server);
   registerAuth(server, db, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
   await server.register(
     {
