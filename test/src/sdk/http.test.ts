@@ -27,6 +27,25 @@ t.test('the retry budget bounds a call, every attempt and wait included', async 
     t.equal(busy.received.length, 2);
   });
 
+  t.test('the wait a 503 or 429 asks for is kept, longer than an attempt, while it fits the budget', async (t) => {
+    // got's backoff alone would wait ~1 s: 2 s is the server's, from the Retry-After header or else the body.
+    const busy = { code: 'unavailable', message: 'busy' };
+    const byHeader = await startReceiver(t, (_req, n, res) => {
+      json(res, n === 1 ? 503 : 200, n === 1 ? busy : ACK, { 'retry-after': '2' });
+    });
+    const limited = { code: 'rate_limited', message: 'wait', retryAfter: 2 };
+    const byBody = await startReceiver(t, (_req, n, res) => json(res, n === 1 ? 429 : 200, n === 1 ? limited : ACK));
+    const before = Date.now();
+    const tookMs = await Promise.all([byHeader, byBody].map(async (receiver) => {
+      await createMonitor({
+        monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, timeoutMs: 300, retryBudgetMs: 5_000,
+      }).start();
+      return Date.now() - before;
+    }));
+    t.ok(tookMs.every((ms) => ms >= 2_000), `waited ${tookMs.join(' and ')} ms as asked`);
+    t.same([byHeader.received.length, byBody.received.length], [2, 2]);
+  });
+
   t.test('the management client retries a read with its default settings, never a creation', async (t) => {
     const flaky = await startReceiver(t, (req, n, res) => (n === 1 || req.method === 'POST' ? json(res, 503, { code: 'unavailable', message: 'busy' }) : json(res, 200, MONITOR)));
     const client = createClient({ baseUrl: flaky.url, token: 'tok' });

@@ -175,6 +175,20 @@ t.test('a result and its start in flight', async (t) => {
     t.equal(success?.runId, start?.runId);
   });
 
+  t.test('a start given up while it waits to be sent again reports the answer it had, not a timeout', async (t) => {
+    // start is answered 503 asking for 2 s, which fits its 2.5 s; success gives it up at 1.5 s (2.5 s - 1 s).
+    const receiver = await startReceiver(t, (req, _n, res) => (req.url.endsWith('/start')
+      ? json(res, 503, { code: 'unavailable', message: 'busy' }, { 'retry-after': '2' })
+      : json(res, 200, ACK('success'))));
+    const mon = createMonitor({
+      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, timeoutMs: 1_000, retryBudgetMs: 2_500,
+    });
+    const started = mon.start().catch((err: unknown) => err);
+    t.equal((await mon.success()).status, 'success');
+    t.match(await started, { status: 503, code: 'unavailable', message: 'busy' });
+    t.same(receiver.received.map((r) => r.url.split('/').pop()), ['start', 'success']);
+  });
+
   t.test('wrap against a server that never answers ends within one budget of fn, start included', async (t) => {
     const silent = await startReceiver(t, () => undefined);
     const errors: PingmonError[] = [];
