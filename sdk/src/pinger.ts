@@ -149,7 +149,8 @@ class MonitorPinger implements Pinger {
    * A result is over within retryBudgetMs of being asked for, start included. If its run's start is still
    * in flight, it waits for it, so that the server gets the two in order (and the run its duration), but
    * abandons it in time to leave itself one whole attempt: after retryBudgetMs − timeoutMs at most. An
-   * abandoned start is reported as a timeout; the result then opens the run on the server, already finished.
+   * abandoned start is reported as a timeout, or, when it was waiting to be sent again, with the answer it had
+   * (a 503, say); the result then opens the run on the server, already finished.
    */
   private async sendResult(kind: 'success' | 'fail', runId: string, body: SuccessPingBody | FailPingBody): Promise<PingAck> {
     const deadline = Date.now() + this.limits.retryBudgetMs;
