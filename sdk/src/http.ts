@@ -1,6 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
-import got, { RequestError } from 'got';
-import type { Got, Response } from 'got';
+import got, { HTTPError, RequestError } from 'got';
+import type { Got, Response, RetryObject } from 'got';
 import type { ErrorBody } from './types.js';
 import { PingmonError, withoutUserinfo } from './errors.js';
 
@@ -27,11 +26,11 @@ export interface CallOptions {
 
 export type Http = <T>(method: Method, path: string, body?: unknown, call?: CallOptions) => Promise<T>;
 
-const RETRIED_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
-const RETRIED_CODES = new Set(['ETIMEDOUT', 'ECONNRESET', 'EADDRINUSE', 'ECONNREFUSED', 'EPIPE', 'ENOTFOUND', 'ENETUNREACH', 'EAI_AGAIN']);
-
-/** Attempt outcome: the parsed body, or an error and whether another attempt may help. */
-type Attempt = { ok: true; body: unknown } | { ok: false; error: PingmonError; retry: boolean };
+/**
+ * The statuses got retries; network errors are got's default error codes (ECONNREFUSED, ECONNRESET, ETIMEDOUT…).
+ * Not got's default statuses: those include 413, which is final, and a CDN's 521, 522 and 524.
+ */
+const RETRIED_STATUSES = [408, 429, 500, 502, 503, 504];
 
 export function apiBase(baseUrl: string): string {
   const trimmed = baseUrl.replace(/\/+$/, '');
@@ -48,9 +47,10 @@ export function positiveMs(name: string, value: number | undefined, fallback: nu
 }
 
 /**
- * One configured HTTP client (got). Network errors, timeouts, 408, 429 and 5xx are retried with backoff,
- * honouring Retry-After, while the wait still ends within the budget; each attempt's timeout is cut to
- * what is left of it, so a call never outlives its budget. Other answers are final.
+ * One configured HTTP client (got), retrying with got's own retry: network errors, timeouts, 408, 429, 500,
+ * 502, 503 and 504, after got's backoff or exactly the wait the server asked for, while that wait still ends
+ * before the call's deadline. The deadline also cuts the attempt under way, so a call never outlives its budget.
+ * Other answers are final.
  */
 export function createHttp(options: HttpOptions): Http {
   const base = apiBase(options.baseUrl);
@@ -58,67 +58,118 @@ export function createHttp(options: HttpOptions): Http {
     prefixUrl: base,
     headers: { 'user-agent': 'pingmon-sdk', ...options.headers },
     responseType: 'text',
+    // Error answers are read by answer() once got is done retrying, instead of being thrown.
     throwHttpErrors: false,
     // A redirect would carry the key or token to wherever it points, another origin included.
     followRedirect: false,
-    retry: { limit: 0 },
+    timeout: { request: options.attemptTimeoutMs },
+    retry: {
+      methods: options.retryMethods,
+      statusCodes: RETRIED_STATUSES,
+      // The call's deadline ends the retries (retriesUntil), not a count; and got's default maxRetryAfter, the
+      // attempt timeout, would refuse a Retry-After longer than one attempt that still fits the budget.
+      limit: Number.POSITIVE_INFINITY,
+      maxRetryAfter: Number.POSITIVE_INFINITY,
+    },
   });
   return async <T>(method: Method, path: string, body?: unknown, call: CallOptions = {}): Promise<T> => {
     const deadline = call.deadline ?? Date.now() + options.retryBudgetMs;
     const url = `${base}/${path}`;
-    for (let attempt = 1; ; attempt++) {
-      const timeoutMs = Math.min(options.attemptTimeoutMs, deadline - Date.now());
-      const outcome = timeoutMs > 0 && !call.signal?.aborted
-        ? await send(client, method, path, body, timeoutMs, call.signal, url)
-        : { ok: false as const, error: timeoutError(method, url), retry: false };
-      if (outcome.ok) return outcome.body as T;
-      const delayMs = retryDelayMs(attempt, outcome.error);
-      const retry = outcome.retry && options.retryMethods.includes(method) && Date.now() + delayMs < deadline;
-      if (!retry) throw outcome.error;
-      // Abandoned while waiting: the last error is the one to report.
-      await sleep(delayMs, undefined, { signal: call.signal }).catch(() => {
-        throw outcome.error;
+    const leftMs = Math.ceil(deadline - Date.now());
+    if (leftMs <= 0 || call.signal?.aborted) throw timeoutError(method, url);
+    // got reports an abort whose reason is a TimeoutError as its own TimeoutError, and does not retry it.
+    const expiry = AbortSignal.timeout(leftMs);
+    const retries = retriesUntil(deadline);
+    let response: Response<string>;
+    try {
+      response = await client(path, {
+        method,
+        json: body,
+        signal: call.signal ? AbortSignal.any([call.signal, expiry]) : expiry,
+        retry: retries.retry,
+        hooks: retries.hooks,
       });
+    } catch (err) {
+      // Abandoned while got waited to send it again: the last error is the one to report.
+      if (call.signal?.aborted && retries.waitingAfter) throw failure(retries.waitingAfter, method, url);
+      if (call.signal?.aborted || expiry.aborted) throw timeoutError(method, url);
+      throw failure(err, method, url);
     }
+    return answer(response, method, url) as T;
   };
 }
 
-async function send(client: Got, method: Method, path: string, body: unknown, timeoutMs: number, signal: AbortSignal | undefined, url: string): Promise<Attempt> {
-  let response: Response<string>;
-  try {
-    response = await client(path, { method, json: body, timeout: { request: timeoutMs }, signal });
-  } catch (err) {
-    if (signal?.aborted) return { ok: false, error: timeoutError(method, url), retry: false };
-    if (err instanceof RequestError && err.name === 'TimeoutError') return { ok: false, error: timeoutError(method, url), retry: true };
-    const code = (err as RequestError).code;
-    const reason = withoutUserinfo(err instanceof Error ? err.message : String(err));
-    const error = new PingmonError({
-      status: 0, code: 'network_error', message: `cannot reach the pingmon server at ${url}: ${reason}`, method, url,
-      cause: Object.assign(new Error(reason), { code }),
-    });
-    return { ok: false, error, retry: RETRIED_CODES.has(code) };
-  }
-  return answer(response, method, url);
+/**
+ * One call's part of got's retry: another attempt only if the wait before it ends before the deadline.
+ * `waitingAfter` is the error got is waiting after, until its next attempt starts.
+ */
+function retriesUntil(deadline: number) {
+  const state: { waitingAfter?: RequestError } = {};
+  const calculateDelay = (retry: RetryObject): number => {
+    const delayMs = retryDelayMs(retry);
+    state.waitingAfter = delayMs > 0 && Date.now() + delayMs < deadline ? retry.error : undefined;
+    return state.waitingAfter ? delayMs : 0;
+  };
+  const nextAttempt = (): void => {
+    state.waitingAfter = undefined;
+  };
+  return {
+    retry: { calculateDelay },
+    hooks: { beforeRetry: [nextAttempt] },
+    get waitingAfter() {
+      return state.waitingAfter;
+    },
+  };
 }
 
-function answer(response: Response<string>, method: Method, url: string): Attempt {
+/** The error of an attempt that got no answer, or of an error answer got was about to retry. */
+function failure(err: unknown, method: Method, url: string): PingmonError {
+  if (err instanceof HTTPError) return errorAnswer(err.response, method, url);
+  if (err instanceof RequestError && err.name === 'TimeoutError') return timeoutError(method, url);
+  // Built from scratch: got's own error holds the request's headers, and so the key or token.
+  const code = (err as RequestError).code;
+  const reason = withoutUserinfo(err instanceof Error ? err.message : String(err));
+  return new PingmonError({
+    status: 0, code: 'network_error', message: `cannot reach the pingmon server at ${url}: ${reason}`, method, url,
+    cause: Object.assign(new Error(reason), { code }),
+  });
+}
+
+/** The body of a 2xx; anything else is thrown as a PingmonError. */
+function answer(response: Response<string>, method: Method, url: string): unknown {
   const status = response.statusCode;
-  const parsed = parseJson(response.body);
   if (status >= 200 && status < 300) {
-    if (parsed.ok) return { ok: true, body: parsed.value };
-    const message = `the server at ${url} answered ${method} with something other than JSON: is the base URL that of a pingmon server?`;
-    return { ok: false, error: new PingmonError({ status, code: 'invalid_response', message, method, url }), retry: false };
+    const parsed = parseJson(response.body);
+    if (parsed.ok) return parsed.value;
+    const message = `the server at ${url} answered ${method} with something other than JSON: `
+      + 'is the base URL that of a pingmon server?';
+    throw new PingmonError({ status, code: 'invalid_response', message, method, url });
   }
   if (status >= 300 && status < 400) {
     const location = response.headers.location ? ` to ${response.headers.location}` : '';
-    const message = `the server at ${url} redirects ${method}${location} (HTTP ${status}); redirects are not followed, as they would carry the credentials along: set the base URL to the server's own address`;
-    return { ok: false, error: new PingmonError({ status, code: 'redirect', message, method, url }), retry: false };
+    const message = `the server at ${url} redirects ${method}${location} (HTTP ${status}); redirects are not `
+      + "followed, as they would carry the credentials along: set the base URL to the server's own address";
+    throw new PingmonError({ status, code: 'redirect', message, method, url });
   }
-  const errorBody = parsed.ok ? (parsed.value as Partial<ErrorBody> | undefined) : undefined;
-  const retryAfter = Number(response.headers['retry-after']) || errorBody?.retryAfter;
+  throw errorAnswer(response, method, url);
+}
+
+function errorAnswer(response: Response, method: Method, url: string): PingmonError {
+  const status = response.statusCode;
+  const errorBody = errorBodyOf(response);
   const message = typeof errorBody?.message === 'string' ? errorBody.message : `HTTP ${status} from ${method} ${url}`;
   const code = typeof errorBody?.code === 'string' ? errorBody.code : `http_${status}`;
-  return { ok: false, error: new PingmonError({ status, code, message, retryAfter, method, url }), retry: RETRIED_STATUSES.has(status) };
+  return new PingmonError({ status, code, message, retryAfter: retryAfterOf(response), method, url });
+}
+
+function errorBodyOf(response: Response): Partial<ErrorBody> | undefined {
+  const parsed = typeof response.body === 'string' ? parseJson(response.body) : { ok: false as const };
+  return parsed.ok ? (parsed.value as Partial<ErrorBody> | undefined) : undefined;
+}
+
+/** Seconds the server asked to wait: its Retry-After header, else the retryAfter of a pingmon error body. */
+function retryAfterOf(response: Response): number | undefined {
+  return Number(response.headers['retry-after']) || errorBodyOf(response)?.retryAfter;
 }
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
@@ -130,10 +181,14 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
-/** Exactly what Retry-After asks, else 1 s, 2 s, 4 s… plus up to 100 ms of jitter. */
-function retryDelayMs(attempt: number, error: PingmonError): number {
-  if (error.retryAfter !== undefined && error.retryAfter > 0) return error.retryAfter * 1000;
-  return 2 ** (attempt - 1) * 1000 + Math.random() * 100;
+/**
+ * Exactly the wait the server asked for, else got's backoff (1 s, 2 s, 4 s… plus up to 100 ms of noise);
+ * 0 when got's rules (method, status, error code) say not to retry.
+ */
+function retryDelayMs({ error, computedValue }: RetryObject): number {
+  if (computedValue === 0) return 0;
+  const askedSeconds = error instanceof HTTPError ? retryAfterOf(error.response) : undefined;
+  return askedSeconds !== undefined && askedSeconds > 0 ? askedSeconds * 1000 : computedValue;
 }
 
 function timeoutError(method: Method, url: string): PingmonError {

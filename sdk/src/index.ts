@@ -1,8 +1,8 @@
 export * from './types.js';
 export * from './limits.js';
 export { PingmonError } from './errors.js';
-export { createMonitor } from './pinger.js';
-export type { MonitorOptions, Pinger, SuccessOptions, FailOptions } from './pinger.js';
+export { createPinger } from './pinger.js';
+export type { PingerOptions, Pinger, SuccessOptions, FailOptions } from './pinger.js';
 export { createClient } from './client.js';
 export type { Client, ClientOptions } from './client.js';
 export { newRunId } from './ids.js';

@@ -5,7 +5,7 @@ import { newRunId } from './ids.js';
 import { ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
 import type { FailPingBody, Meta, PingAck, PingKind, PingResponse, SuccessPingBody } from './types.js';
 
-export interface MonitorOptions {
+export interface PingerOptions {
   monitorId: string;
   /** Defaults to PINGMON_API_KEY. */
   apiKey?: string;
@@ -45,12 +45,14 @@ export interface Pinger {
 }
 
 /** A pinger for one monitor: start(), success(), fail() and wrap(fn). */
-export function createMonitor(options: MonitorOptions): Pinger {
+export function createPinger(options: PingerOptions): Pinger {
   const apiKey = options.apiKey ?? process.env.PINGMON_API_KEY;
   const baseUrl = options.baseUrl ?? process.env.PINGMON_URL;
-  if (!options.monitorId) throw new TypeError('createMonitor needs a monitorId (mon_…)');
-  if (!apiKey) throw new TypeError('createMonitor needs an apiKey (or PINGMON_API_KEY in the environment)');
-  if (!baseUrl) throw new TypeError('createMonitor needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
+  if (!options.monitorId) throw new TypeError('createPinger needs a monitorId (mon_…)');
+  if (!apiKey) throw new TypeError('createPinger needs an apiKey (or PINGMON_API_KEY in the environment)');
+  if (!baseUrl) {
+    throw new TypeError('createPinger needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
+  }
   const limits = {
     retryBudgetMs: positiveMs('retryBudgetMs', options.retryBudgetMs, 30_000),
     timeoutMs: positiveMs('timeoutMs', options.timeoutMs, 10_000),
@@ -147,7 +149,8 @@ class MonitorPinger implements Pinger {
    * A result is over within retryBudgetMs of being asked for, start included. If its run's start is still
    * in flight, it waits for it, so that the server gets the two in order (and the run its duration), but
    * abandons it in time to leave itself one whole attempt: after retryBudgetMs − timeoutMs at most. An
-   * abandoned start is reported as a timeout; the result then opens the run on the server, already finished.
+   * abandoned start is reported as a timeout, or, when it was waiting to be sent again, with the answer it had
+   * (a 503, say); the result then opens the run on the server, already finished.
    */
   private async sendResult(kind: 'success' | 'fail', runId: string, body: SuccessPingBody | FailPingBody): Promise<PingAck> {
     const deadline = Date.now() + this.limits.retryBudgetMs;

@@ -4,7 +4,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
-import { createMonitor } from '@pingmon/sdk';
+import { createPinger } from '@pingmon/sdk';
 import type { PingmonError } from '@pingmon/sdk';
 import { META_MAX_KEYS } from '@pingmon/sdk/wire';
 import type { LogKeep } from './capture.js';
@@ -49,7 +49,10 @@ const warn = (message: string) => process.stderr.write(`[pingmon] ${message}\n`)
  */
 export async function runJob(job: Job): Promise<number> {
   const onError = (err: PingmonError) => warn(err.message);
-  const monitor = createMonitor({ monitorId: job.monitorId, apiKey: job.apiKey, baseUrl: job.url, retryBudgetMs: job.pingBudgetMs, timeoutMs: Math.min(10_000, job.pingBudgetMs), onError });
+  const monitor = createPinger({
+    monitorId: job.monitorId, apiKey: job.apiKey, baseUrl: job.url,
+    retryBudgetMs: job.pingBudgetMs, timeoutMs: Math.min(10_000, job.pingBudgetMs), onError,
+  });
   // The job does not wait for the server: start travels while it runs.
   const started = monitor.start().then(() => undefined, onError);
 

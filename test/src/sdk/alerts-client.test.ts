@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import t from 'tap';
-import { createClient, createMonitor, PingmonError } from '@pingmon/sdk';
+import { createClient, createPinger, PingmonError } from '@pingmon/sdk';
 import type { Alert, RuleOp } from '@pingmon/sdk';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { json, startReceiver } from '../helpers/receiver.js';
@@ -44,7 +44,7 @@ for (const kind of DATABASE_KINDS) {
       const low = await client.createRule(monitorId, { metric: 'rowsProcessed', op: 'lt', value: 1 });
       const zero = await client.createRule(monitorId, { metric: 'rowsProcessed', op: 'eq', value: 0 });
       await client.createRule(monitorId, { metric: 'missing', op: 'neq', value: 1 });
-      const pinger = createMonitor({ monitorId, apiKey: alice.apiKey, baseUrl: api.url });
+      const pinger = createPinger({ monitorId, apiKey: alice.apiKey, baseUrl: api.url });
       const fine = await pinger.success({ meta: { rowsProcessed: 5 } });
       const silent = await pinger.success({ meta: { rowsProcessed: 0 } });
       const run = await client.getRun(monitorId, silent.runId);
@@ -106,7 +106,7 @@ for (const kind of DATABASE_KINDS) {
       for (const path of ['/ok', '/busy', '/bad']) {
         channels.push(await client.createChannel({ type: 'webhook', url: receiver.url + path, name: path.slice(1), monitorIds: [monitorId] }));
       }
-      const pinger = createMonitor({ monitorId, apiKey: alice.apiKey, baseUrl: api.url });
+      const pinger = createPinger({ monitorId, apiKey: alice.apiKey, baseUrl: api.url });
       const first = await pinger.fail({ message: 'exit code 2', log: 'x'.repeat(600) });
       const settled = (alert: Alert | undefined) => alert?.deliveries.every((d) => d.attemptCount >= 1 && (d.state !== 'pending' || d.attempts.length === 1));
       const alert = await waitFor(async () => {
@@ -141,7 +141,7 @@ for (const kind of DATABASE_KINDS) {
       const rule = await client.createRule(monitorId, { metric: 'rows', op: 'lt', value: 1 });
       // Disabled: the alert below must not go out to discord.com.
       const channel = await client.createChannel({ type: 'discord', url: 'https://discord.com/api/webhooks/1/abc', enabled: false });
-      await createMonitor({ monitorId, apiKey: alice.apiKey, baseUrl: api.url }).fail({ message: 'secret failure' });
+      await createPinger({ monitorId, apiKey: alice.apiKey, baseUrl: api.url }).fail({ message: 'secret failure' });
       const attempts: Array<[string, () => Promise<unknown>, string]> = [
         ['listRules', () => bobClient.listRules(monitorId), 'monitor_not_found'],
         ['createRule', () => bobClient.createRule(monitorId, { metric: 'rows', op: 'gt', value: 0 }), 'monitor_not_found'],

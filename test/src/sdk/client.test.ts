@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createClient, createMonitor, PingmonError } from '@pingmon/sdk';
+import { createClient, createPinger, PingmonError } from '@pingmon/sdk';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { TestServer } from '../helpers/server.js';
 
@@ -25,7 +25,7 @@ for (const kind of DATABASE_KINDS) {
       t.same(await client.getMonitor(created.monitorId), created);
       const renamed = await client.updateMonitor(created.monitorId, { name: 'nightly etl' });
       t.equal(renamed.name, 'nightly etl');
-      const pinger = createMonitor({ monitorId: created.monitorId, apiKey: alice.apiKey, baseUrl: api.url });
+      const pinger = createPinger({ monitorId: created.monitorId, apiKey: alice.apiKey, baseUrl: api.url });
       await pinger.start();
       const failed = await pinger.fail({ message: 'exit 1', log: 'boom' });
       const listed = (await client.listMonitors()).monitors.find((m) => m.monitorId === created.monitorId)!;
@@ -47,7 +47,7 @@ for (const kind of DATABASE_KINDS) {
 
     t.test('runs: newest first, filtered by status, page by page, never with their log', async (t) => {
       const { monitorId } = await client.createMonitor({ name: 'runs' });
-      const pinger = createMonitor({ monitorId, apiKey: alice.apiKey, baseUrl: api.url });
+      const pinger = createPinger({ monitorId, apiKey: alice.apiKey, baseUrl: api.url });
       const ids: string[] = [];
       for (let i = 0; i < 7; i++) {
         const ack = i % 3 === 0 ? await pinger.fail({ message: `failure ${i}`, log: `log ${i}` }) : await pinger.success({ meta: { i } });
@@ -84,7 +84,7 @@ for (const kind of DATABASE_KINDS) {
       t.ok(listed.some((k) => k.keyId === created.keyId));
       t.notOk(JSON.stringify(listed).includes(created.key), 'the key is never listed');
       const { monitorId } = await client.createMonitor({ name: 'keyed' });
-      const pinger = createMonitor({ monitorId, apiKey: created.key, baseUrl: api.url });
+      const pinger = createPinger({ monitorId, apiKey: created.key, baseUrl: api.url });
       t.equal((await pinger.success()).status, 'success');
       await client.revokeApiKey(created.keyId);
       t.ok((await client.listApiKeys()).apiKeys.find((k) => k.keyId === created.keyId)!.revokedAt);
@@ -96,7 +96,7 @@ for (const kind of DATABASE_KINDS) {
 
     t.test('another account sees none of it', async (t) => {
       const { monitorId } = await client.createMonitor({ name: 'private' });
-      const ack = await createMonitor({ monitorId, apiKey: alice.apiKey, baseUrl: api.url }).fail({ log: 'secret log' });
+      const ack = await createPinger({ monitorId, apiKey: alice.apiKey, baseUrl: api.url }).fail({ log: 'secret log' });
       const key = await client.createApiKey({ name: 'mine' });
       const attempts: Array<[string, () => Promise<unknown>]> = [
         ['getMonitor', () => bobClient.getMonitor(monitorId)],

@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import t from 'tap';
-import { createClient, createMonitor, PingmonError } from '@pingmon/sdk';
+import { createClient, createPinger, PingmonError } from '@pingmon/sdk';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 
 const ACK = { success: true, data: { received: true, monitorId: 'mon_x', runId: 'r', status: 'running', timestamp: new Date().toISOString() } };
@@ -11,7 +11,10 @@ t.test('the retry budget bounds a call, every attempt and wait included', async 
   t.test('an attempt\'s timeout is cut to what is left of the budget', async (t) => {
     const silent = await startReceiver(t, () => undefined);
     const before = Date.now();
-    const err = await rejection(createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: silent.url, timeoutMs: 10_000, retryBudgetMs: 400 }).start());
+    const pinger = createPinger({
+      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: silent.url, timeoutMs: 10_000, retryBudgetMs: 400,
+    });
+    const err = await rejection(pinger.start());
     const tookMs = Date.now() - before;
     t.match(err, { status: 0, code: 'timeout' });
     t.match(err!.message, /did not answer POST .*\/start in time/);
@@ -22,9 +25,31 @@ t.test('the retry budget bounds a call, every attempt and wait included', async 
   t.test('retries go on while the wait before the next attempt ends within the budget', async (t) => {
     // Waits of 1 s then 2 s: a second attempt at ~1 s fits in 2.5 s, a third at ~3 s does not.
     const busy = await startReceiver(t, (_req, _n, res) => json(res, 503, { code: 'unavailable', message: 'busy' }));
-    const err = await rejection(createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: busy.url, timeoutMs: 10_000, retryBudgetMs: 2_500 }).start());
+    const pinger = createPinger({
+      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: busy.url, timeoutMs: 10_000, retryBudgetMs: 2_500,
+    });
+    const err = await rejection(pinger.start());
     t.match(err, { status: 503, code: 'unavailable' });
     t.equal(busy.received.length, 2);
+  });
+
+  t.test('the wait a 503 or 429 asks for is kept, longer than an attempt, while it fits the budget', async (t) => {
+    // got's backoff alone would wait ~1 s: 2 s is the server's, from the Retry-After header or else the body.
+    const busy = { code: 'unavailable', message: 'busy' };
+    const byHeader = await startReceiver(t, (_req, n, res) => {
+      json(res, n === 1 ? 503 : 200, n === 1 ? busy : ACK, { 'retry-after': '2' });
+    });
+    const limited = { code: 'rate_limited', message: 'wait', retryAfter: 2 };
+    const byBody = await startReceiver(t, (_req, n, res) => json(res, n === 1 ? 429 : 200, n === 1 ? limited : ACK));
+    const before = Date.now();
+    const tookMs = await Promise.all([byHeader, byBody].map(async (receiver) => {
+      await createPinger({
+        monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, timeoutMs: 300, retryBudgetMs: 5_000,
+      }).start();
+      return Date.now() - before;
+    }));
+    t.ok(tookMs.every((ms) => ms >= 2_000), `waited ${tookMs.join(' and ')} ms as asked`);
+    t.same([byHeader.received.length, byBody.received.length], [2, 2]);
   });
 
   t.test('the management client retries a read with its default settings, never a creation', async (t) => {
@@ -40,7 +65,11 @@ t.test('the retry budget bounds a call, every attempt and wait included', async 
 t.test('durations must be positive finite numbers of milliseconds', async (t) => {
   for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
     for (const name of ['timeoutMs', 'retryBudgetMs'] as const) {
-      t.throws(() => createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: 'http://127.0.0.1:1', [name]: bad }), new RegExp(`^${name} must be a positive number of milliseconds \\(got ${bad}\\)`), `createMonitor ${name}: ${bad}`);
+      t.throws(
+        () => createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: 'http://127.0.0.1:1', [name]: bad }),
+        new RegExp(`^${name} must be a positive number of milliseconds \\(got ${bad}\\)`),
+        `createPinger ${name}: ${bad}`,
+      );
       t.throws(() => createClient({ baseUrl: 'http://127.0.0.1:1', [name]: bad }), new RegExp(`^${name} must be a positive`), `createClient ${name}: ${bad}`);
     }
   }
@@ -51,7 +80,9 @@ t.test('redirects are not followed: the credentials stay with the configured ser
   const redirecting = await startReceiver(t, (req, _n, res) => {
     res.writeHead(req.method === 'GET' ? 307 : 302, { location: `${elsewhere.url}${req.url}` }).end();
   });
-  const pingErr = await rejection(createMonitor({ monitorId: 'mon_x', apiKey: 'pm_secret', baseUrl: redirecting.url }).start());
+  const pingErr = await rejection(
+    createPinger({ monitorId: 'mon_x', apiKey: 'pm_secret', baseUrl: redirecting.url }).start(),
+  );
   t.match(pingErr, { status: 302, code: 'redirect', method: 'POST' });
   t.match(pingErr!.message, /redirects POST to http:\/\/127\.0\.0\.1:\d+\/api\/v1\/ping\/mon_x\/start \(HTTP 302\); redirects are not followed/);
   const readErr = await rejection(createClient({ baseUrl: redirecting.url, token: 'tok_secret' }).getMonitor('mon_x'));
@@ -73,7 +104,10 @@ t.test('no user:password from the base URL in errors or warnings', async (t) => 
   ];
   for (const [name, url] of cases) {
     const warnings: PingmonError[] = [];
-    const mon = createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: withPassword(url), timeoutMs: 300, retryBudgetMs: 300, onError: (err) => warnings.push(err) });
+    const mon = createPinger({
+      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: withPassword(url), timeoutMs: 300, retryBudgetMs: 300,
+      onError: (err) => warnings.push(err),
+    });
     const err = await rejection(mon.success());
     t.equal(err!.url, `${url}/api/v1/ping/mon_x/success`, `${name}: url`);
     t.ok(err!.message.includes(`${url}/api/v1/ping/mon_x/`), `${name}: the message names the server: ${err!.message}`);

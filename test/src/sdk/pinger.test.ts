@@ -1,6 +1,6 @@
 import { inspect } from 'node:util';
 import t from 'tap';
-import { createMonitor, PingmonError } from '@pingmon/sdk';
+import { createPinger, PingmonError } from '@pingmon/sdk';
 import { TestServer } from '../helpers/server.js';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 
@@ -11,7 +11,8 @@ t.test('the pinger against a real server', async (t) => {
   const account = await api.account('unlimited');
   const runOf = (runId: string) => api.query((knex) => knex('runs').where({ id: runId }).first());
   const logOf = (monitorId: string, runId: string) => api.request(`/monitors/${monitorId}/runs/${runId}/log`, { token: account.token });
-  const pinger = (monitorId: string, extra = {}) => createMonitor({ monitorId, apiKey: account.apiKey, baseUrl: api.url.replace('/api/v1', ''), ...extra });
+  const pinger = (monitorId: string, extra = {}) =>
+    createPinger({ monitorId, apiKey: account.apiKey, baseUrl: api.url.replace('/api/v1', ''), ...extra });
 
   t.test('start then success records one finished run with its meta', async (t) => {
     const monitorId = await api.monitor(account);
@@ -93,7 +94,7 @@ t.test('the pinger against a real server', async (t) => {
 
   t.test('401 and 404 come back as PingmonError, without the key', async (t) => {
     const monitorId = await api.monitor(account);
-    const bad = createMonitor({ monitorId, apiKey: 'pm_wrongwrongwrong', baseUrl: api.url });
+    const bad = createPinger({ monitorId, apiKey: 'pm_wrongwrongwrong', baseUrl: api.url });
     const err = await bad.start().catch((e: unknown) => e) as PingmonError;
     t.ok(err instanceof PingmonError);
     t.match(err, { status: 401, code: 'invalid_api_key', method: 'POST' });
@@ -107,13 +108,13 @@ t.test('the pinger against a real server', async (t) => {
     const limited = await TestServer.start(t, 'sqlite', { planIntervalsMs: { free: 2_000, pro: 0, business: 0, unlimited: 0 } });
     const free = await limited.account('free');
     const monitorId = await limited.monitor(free);
-    const mon = createMonitor({ monitorId, apiKey: free.apiKey, baseUrl: limited.url });
+    const mon = createPinger({ monitorId, apiKey: free.apiKey, baseUrl: limited.url });
     await mon.success();
     const before = Date.now();
     const ack = await mon.success();
     t.equal(ack.status, 'success');
     t.ok(Date.now() - before >= 1_000, `waited ${Date.now() - before} ms as asked`);
-    const impatient = createMonitor({ monitorId, apiKey: free.apiKey, baseUrl: limited.url, retryBudgetMs: 100 });
+    const impatient = createPinger({ monitorId, apiKey: free.apiKey, baseUrl: limited.url, retryBudgetMs: 100 });
     const err = await impatient.success().catch((e: unknown) => e) as PingmonError;
     t.match(err, { status: 429, code: 'rate_limited' });
     t.ok(err.retryAfter! >= 1);
@@ -123,7 +124,7 @@ t.test('the pinger against a real server', async (t) => {
 t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t) => {
   t.test('503 then 200', async (t) => {
     const receiver = await startReceiver(t, (_req, n, res) => (n < 3 ? json(res, 503, { code: 'unavailable', message: 'busy' }) : json(res, 200, ACK('running'))));
-    const ack = await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
+    const ack = await createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
     t.equal(ack.status, 'running');
     t.equal(receiver.received.length, 3);
     const runIds = receiver.received.map((r) => JSON.parse(r.body).runId);
@@ -133,7 +134,8 @@ t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t
   for (const status of [400, 401, 404]) {
     t.test(`${status} is final`, async (t) => {
       const receiver = await startReceiver(t, (_req, _n, res) => json(res, status, { success: false, statusCode: status, code: `c${status}`, message: `m${status}` }));
-      const err = await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start().catch((e: unknown) => e) as PingmonError;
+      const pinger = createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url });
+      const err = await pinger.start().catch((e: unknown) => e) as PingmonError;
       t.match(err, { status, code: `c${status}`, message: `m${status}` });
       t.equal(receiver.received.length, 1);
     });
@@ -141,8 +143,8 @@ t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t
 
   t.test('the API key travels in X-API-Key to /api/v1 whatever form the base URL has', async (t) => {
     const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('running')));
-    await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: `${receiver.url}/api/v1/` }).start();
-    await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
+    await createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: `${receiver.url}/api/v1/` }).start();
+    await createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
     t.same(receiver.received.map((r) => r.url), ['/api/v1/ping/mon_x/start', '/api/v1/ping/mon_x/start']);
     t.equal(receiver.received[0]!.headers['x-api-key'], 'pm_k');
   });
@@ -150,7 +152,8 @@ t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t
 
 t.test('fail replaces NUL with U+FFFD before sending, as the server stores it', async (t) => {
   const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('failed')));
-  await createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).fail({ message: 'exit\u00001', log: 'a\u0000b' });
+  const pinger = createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url });
+  await pinger.fail({ message: 'exit\u00001', log: 'a\u0000b' });
   t.match(JSON.parse(receiver.received[0]!.body), { errorMessage: 'exit\uFFFD1', logOutput: 'a\uFFFDb' });
 });
 
@@ -163,7 +166,9 @@ t.test('a result and its start in flight', async (t) => {
       t.ok(startSettled, 'success sent only once start was over');
       json(res, 200, ACK('success'));
     });
-    const mon = createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, timeoutMs: 300, retryBudgetMs: 1_000 });
+    const mon = createPinger({
+      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, timeoutMs: 300, retryBudgetMs: 1_000,
+    });
     const started = mon.start().catch((err: unknown) => {
       startSettled = true;
       return err;
@@ -175,12 +180,29 @@ t.test('a result and its start in flight', async (t) => {
     t.equal(success?.runId, start?.runId);
   });
 
+  t.test('a start given up while it waits to be sent again reports the answer it had, not a timeout', async (t) => {
+    // start is answered 503 asking for 2 s, which fits its 2.5 s; success gives it up at 1.5 s (2.5 s - 1 s).
+    const receiver = await startReceiver(t, (req, _n, res) => (req.url.endsWith('/start')
+      ? json(res, 503, { code: 'unavailable', message: 'busy' }, { 'retry-after': '2' })
+      : json(res, 200, ACK('success'))));
+    const mon = createPinger({
+      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, timeoutMs: 1_000, retryBudgetMs: 2_500,
+    });
+    const started = mon.start().catch((err: unknown) => err);
+    t.equal((await mon.success()).status, 'success');
+    t.match(await started, { status: 503, code: 'unavailable', message: 'busy' });
+    t.same(receiver.received.map((r) => r.url.split('/').pop()), ['start', 'success']);
+  });
+
   t.test('wrap against a server that never answers ends within one budget of fn, start included', async (t) => {
     const silent = await startReceiver(t, () => undefined);
     const errors: PingmonError[] = [];
     // A start alone could use the whole 2 s (attempts at 0 and ~1.05 s); it is given up at 1.6 s so that
     // success still has one whole attempt of 400 ms before the 2 s are over.
-    const mon = createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: silent.url, timeoutMs: 400, retryBudgetMs: 2_000, onError: (err) => errors.push(err) });
+    const mon = createPinger({
+      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: silent.url, timeoutMs: 400, retryBudgetMs: 2_000,
+      onError: (err) => errors.push(err),
+    });
     const before = Date.now();
     t.equal(await mon.wrap(() => 'done'), 'done');
     const tookMs = Date.now() - before;
@@ -195,7 +217,9 @@ t.test('a result and its start in flight', async (t) => {
 t.test('when the server is down', async (t) => {
   const url = await deadUrl();
   const errors: PingmonError[] = [];
-  const mon = createMonitor({ monitorId: 'mon_x', apiKey: 'pm_secretkey', baseUrl: url, retryBudgetMs: 300, onError: (err) => errors.push(err) });
+  const mon = createPinger({
+    monitorId: 'mon_x', apiKey: 'pm_secretkey', baseUrl: url, retryBudgetMs: 300, onError: (err) => errors.push(err),
+  });
 
   t.test('calls reject with status 0 and no secret', async (t) => {
     const err = await mon.start().catch((e: unknown) => e) as PingmonError;
@@ -217,12 +241,17 @@ t.test('when the server is down', async (t) => {
   });
 
   t.test('a throwing onError changes nothing', async (t) => {
-    const loud = createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: url, retryBudgetMs: 300, onError: () => { throw new Error('oops'); } });
+    const loud = createPinger({
+      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: url, retryBudgetMs: 300,
+      onError: () => {
+        throw new Error('oops');
+      },
+    });
     t.equal(await loud.wrap(() => 'ok'), 'ok');
   });
 });
 
-t.test('createMonitor refuses missing settings and falls back to PINGMON_* variables', async (t) => {
+t.test('createPinger refuses missing settings and falls back to PINGMON_* variables', async (t) => {
   const saved = { key: process.env.PINGMON_API_KEY, url: process.env.PINGMON_URL };
   t.teardown(() => {
     process.env.PINGMON_API_KEY = saved.key;
@@ -232,11 +261,11 @@ t.test('createMonitor refuses missing settings and falls back to PINGMON_* varia
   });
   delete process.env.PINGMON_API_KEY;
   delete process.env.PINGMON_URL;
-  t.throws(() => createMonitor({ monitorId: 'mon_x', baseUrl: 'http://x' }), /apiKey/);
-  t.throws(() => createMonitor({ monitorId: 'mon_x', apiKey: 'pm_k' }), /baseUrl/);
+  t.throws(() => createPinger({ monitorId: 'mon_x', baseUrl: 'http://x' }), /apiKey/);
+  t.throws(() => createPinger({ monitorId: 'mon_x', apiKey: 'pm_k' }), /baseUrl/);
   const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('running')));
   process.env.PINGMON_API_KEY = 'pm_fromenv';
   process.env.PINGMON_URL = receiver.url;
-  await createMonitor({ monitorId: 'mon_x' }).start();
+  await createPinger({ monitorId: 'mon_x' }).start();
   t.equal(receiver.received[0]!.headers['x-api-key'], 'pm_fromenv');
 });

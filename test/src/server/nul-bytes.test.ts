@@ -1,5 +1,5 @@
 import t from 'tap';
-import { createMonitor, newRunId } from '@pingmon/sdk';
+import { createPinger, newRunId } from '@pingmon/sdk';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { TestServer } from '../helpers/server.js';
 
@@ -53,7 +53,7 @@ for (const kind of DATABASE_KINDS) {
 
     t.test('the SDK\'s fail() is recorded, as the server would store it', async (t) => {
       const monitorId = await api.monitor(account);
-      const mon = createMonitor({ monitorId, apiKey: account.apiKey, baseUrl: api.url });
+      const mon = createPinger({ monitorId, apiKey: account.apiKey, baseUrl: api.url });
       await mon.start();
       const ack = await mon.fail({ message: 'bad\u0000byte', log: 'out\u0000put' });
       t.equal(ack.status, 'failed');
