@@ -1,6 +1,4 @@
 import type { Client, LogResult, Monitor, Run, RunStatus } from '@pingmon/sdk';
-import { recentRunsOf } from '../output.js';
-import { isSilentFailure } from './format.js';
 
 /** Runs fetched per page of the runs view. */
 export const RUNS_PAGE = 100;
@@ -65,13 +63,13 @@ export function createSource(connect: () => Client): BrowseSource {
 
 function monitorRow(monitor: Monitor): MonitorRow {
   const last = monitor.lastRun;
-  // Older servers send no recentRuns: the column then reads "—", as for a monitor without runs.
-  const recent = recentRunsOf(monitor);
   return {
     monitorId: monitor.monitorId,
     name: monitor.name,
-    lastRun: last && { status: last.status, startedAt: last.startedAt, durationMs: last.durationMs, silentFailure: isSilentFailure(last) },
-    recentFailures: recent.failed,
-    recentRuns: recent.runs,
+    lastRun: last && {
+      status: last.status, startedAt: last.startedAt, durationMs: last.durationMs, silentFailure: last.silentFailure,
+    },
+    recentFailures: monitor.recentRuns.failed,
+    recentRuns: monitor.recentRuns.runs,
   };
 }

@@ -2,11 +2,11 @@ import { Flags } from '@oclif/core';
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
-import { STATUS_MARK, duration, printTable, recentRunsOf, when } from '../../output.js';
+import { duration, printTable, statusText, when } from '../../output.js';
 
 /** "1/20": failed runs among the monitor's latest (at most RECENT_RUNS) runs. */
 function fails(monitor: Monitor): string {
-  const { runs, failed } = recentRunsOf(monitor);
+  const { runs, failed } = monitor.recentRuns;
   return runs === 0 ? '—' : `${failed}/${runs}`;
 }
 
@@ -28,7 +28,10 @@ export default class MonitorsList extends BaseCommand {
     if (monitors.length === 0) return this.log('No monitors yet: create one with `pingmon monitors create NAME`.');
     printTable(
       ['ID', 'NAME', 'LAST RUN', 'STARTED', 'DURATION', 'FAILS'],
-      monitors.map((m) => [m.monitorId, m.name, m.lastRun ? STATUS_MARK[m.lastRun.status]! : '—', when(m.lastRun?.startedAt ?? null), duration(m.lastRun?.durationMs ?? null), fails(m)]),
+      monitors.map((m) => [
+        m.monitorId, m.name, m.lastRun ? statusText(m.lastRun.status) : '—', when(m.lastRun?.startedAt ?? null),
+        duration(m.lastRun?.durationMs ?? null), fails(m),
+      ]),
       (line) => this.log(line),
     );
   }

@@ -1,0 +1,10 @@
+// Words and symbols the server, the CLI and the dashboard must write alike: defined once, here.
+import type { RuleOp } from './types.js';
+
+/** Every rule operator, in the order the docs and the CLI's messages list them. */
+export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq'];
+
+/** How a rule's operator is written for people (docs/alerts.md): plain ASCII, as typed on a command line. */
+export const RULE_OP_SYMBOLS: Readonly<Record<RuleOp, string>> = {
+  lt: '<', lte: '<=', gt: '>', gte: '>=', eq: '==', neq: '!=',
+};
