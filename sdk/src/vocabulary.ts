@@ -8,3 +8,8 @@ export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq
 export const RULE_OP_SYMBOLS: Readonly<Record<RuleOp, string>> = {
   lt: '<', lte: '<=', gt: '>', gte: '>=', eq: '==', neq: '!=',
 };
+
+/** The error codes of a request whose user token is missing, expired or refused: logging in again is the way out. */
+export const LOGIN_ERROR_CODES: ReadonlySet<string> = new Set([
+  'token_expired', 'invalid_token', 'missing_token', 'user_token_required',
+]);

@@ -1,8 +1,8 @@
 import type { Client, LogResult, Monitor, Run, RunStatus } from '@pingmon/sdk';
+import { listAllMonitors } from '../client.js';
 
 /** Runs fetched per page of the runs view. */
 export const RUNS_PAGE = 100;
-const MONITORS_PAGE = 200;
 
 /** One line of the monitors view. */
 export interface MonitorRow {
@@ -44,16 +44,7 @@ export function createSource(connect: () => Client): BrowseSource {
   };
 
   return {
-    async listMonitors() {
-      const rows: MonitorRow[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await call((c) => c.listMonitors({ limit: MONITORS_PAGE, cursor }));
-        rows.push(...page.monitors.map(monitorRow));
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
-      return rows;
-    },
+    listMonitors: async () => (await call(listAllMonitors)).map(monitorRow),
     listRuns: (monitorId, { failedOnly, cursor }) =>
       call((c) => c.listRuns(monitorId, { status: failedOnly ? 'failed' : undefined, limit: RUNS_PAGE, cursor })),
     getRun: (monitorId, runId) => call((c) => c.getRun(monitorId, runId)),

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
-import { loggedInClient, serverFlags } from '../../client.js';
+import { listAllMonitors, loggedInClient, serverFlags } from '../../client.js';
 import { duration, printTable, statusText, when } from '../../output.js';
 
 /** "1/20": failed runs among the monitor's latest (at most RECENT_RUNS) runs. */
@@ -16,14 +16,7 @@ export default class MonitorsList extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(MonitorsList);
-    const client = loggedInClient(flags);
-    const monitors: Monitor[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listMonitors({ limit: 200, cursor });
-      monitors.push(...page.monitors);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    const monitors = await listAllMonitors(loggedInClient(flags));
     if (flags.json) return this.log(JSON.stringify(monitors));
     if (monitors.length === 0) return this.log('No monitors yet: create one with `pingmon monitors create NAME`.');
     printTable(
