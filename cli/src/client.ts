@@ -12,11 +12,11 @@ export class NotLoggedInError extends Error {}
 
 /** A management client with the stored login (or PINGMON_URL / PINGMON_TOKEN); `timing` for slow calls. */
 export function loggedInClient(flags: { url?: string }, timing: Pick<ClientOptions, 'timeoutMs' | 'retryBudgetMs'> = {}): Client {
-  const stored = readSettings(process.env);
-  const baseUrl = resolveSetting('url', flags.url, process.env, stored);
+  const stored = readSettings();
+  const baseUrl = resolveSetting('url', flags.url, stored);
   // The stored token belongs to the stored server: it is never sent to another one.
   const sameServer = !stored.url || !baseUrl || sameOrigin(stored.url, baseUrl);
-  const token = process.env.PINGMON_TOKEN || (sameServer ? stored.token : undefined);
+  const token = resolveSetting('token', undefined, sameServer ? stored : {});
   if (!baseUrl || !token) throw new NotLoggedInError(`not logged in${sameServer ? '' : ` to ${baseUrl}`}: run \`pingmon login${sameServer ? '' : ` --url ${baseUrl}`}\` first`);
   return createClient({ baseUrl, token, ...timing });
 }

@@ -1,9 +1,10 @@
 import type { RunStatus } from '@pingmon/sdk';
+import { columnsVariable } from './settings.js';
 import { cell, fit, textWidth } from './width.js';
 
 /** The terminal's width; COLUMNS, or 120, when the output is not a terminal. */
 export function terminalWidth(): number {
-  return process.stdout.columns || Number(process.env.COLUMNS) || 120;
+  return process.stdout.columns || columnsVariable() || 120;
 }
 
 /** Prints rows as a table that fits the terminal: the widest columns give way first, cut with "…". */

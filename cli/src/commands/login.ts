@@ -16,12 +16,13 @@ export default class Login extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Login);
-    const stored = readSettings(process.env);
-    const url = resolveSetting('url', flags.url, process.env, stored) ?? (await this.ask('Server URL (e.g. http://127.0.0.1:8080): '));
+    const stored = readSettings();
+    const url = resolveSetting('url', flags.url, stored)
+      ?? (await this.ask('Server URL (e.g. http://127.0.0.1:8080): '));
     const email = flags.email ?? (await this.ask('Email: '));
     const password = flags.password ?? (await this.ask('Password: ', true));
     const login = await createClient({ baseUrl: url }).login(email, password);
-    const path = writeSettings(process.env, { ...stored, url, token: login.token });
+    const path = writeSettings({ ...stored, url, token: login.token });
     this.log(`Logged in as ${login.user.email} (account ${login.account.accountId}, plan ${login.account.plan}) until ${login.expiresAt}.`);
     this.log(`Saved to ${path}.`);
   }

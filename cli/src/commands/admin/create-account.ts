@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { databaseFlags } from '../../flags.js';
+import { serverEnvironment } from '../../settings.js';
 
 export default class CreateAccount extends BaseCommand {
   static override summary = 'Create an account with its first user and API key';
@@ -20,7 +21,7 @@ export default class CreateAccount extends BaseCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(CreateAccount);
     const { loadConfig, openDatabase, closeDatabase, createAccount } = await import('@pingmon/server');
-    const config = loadConfig(process.env, { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
+    const config = loadConfig(serverEnvironment(), { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
     const db = await openDatabase(config);
     try {
       const plan = flags.plan as 'free' | 'pro' | 'business' | 'unlimited';

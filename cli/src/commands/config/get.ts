@@ -10,10 +10,10 @@ export default class ConfigGet extends BaseCommand {
 
   async run(): Promise<void> {
     const { args, flags } = await this.parse(ConfigGet);
-    const stored = readSettings(process.env);
+    const stored = readSettings();
     if (args.key) {
       const value = stored[storedField(args.key as SettingKey)];
-      if (value === undefined) this.error(`${args.key} is not set in ${settingsPath(process.env)}`, { exit: 1 });
+      if (value === undefined) this.error(`${args.key} is not set in ${settingsPath()}`, { exit: 1 });
       this.log(flags.json ? JSON.stringify(value) : value);
       return;
     }
