@@ -1,4 +1,4 @@
-import { Command } from '@oclif/core';
+import { Command, ux } from '@oclif/core';
 import { LOGIN_ERROR_CODES } from '@pingmon/sdk/wire';
 
 /** Every pingmon command fails the same way: one line on stderr, saying what to do, and a non-zero exit. */
@@ -8,6 +8,11 @@ export abstract class BaseCommand extends Command {
     process.stderr.write(`pingmon: ${oneLine(explain(err))}\n`);
     process.exitCode = err.oclif?.exit ?? err.exitCode ?? 1;
     return undefined;
+  }
+
+  /** --json prints one line, as docs/cli.md promises (oclif's own is pretty-printed, coloured in a terminal). */
+  protected override logJson(json: unknown): void {
+    ux.stdout(JSON.stringify(json));
   }
 }
 

@@ -9,17 +9,17 @@ import { cell, fit, textWidth } from '../width.js';
 export default class Alerts extends BaseCommand {
   static override summary = 'List recent alerts, newest first, with their delivery to each channel';
   static override examples = ['<%= config.bin %> alerts', '<%= config.bin %> alerts --monitor mon_0mwrksujegHscDsv5wx --limit 5 --json'];
+  static override enableJsonFlag = true;
   static override flags = {
     ...serverFlags,
     monitor: Flags.string({ char: 'm', description: 'only alerts of this monitor', helpValue: 'ID' }),
     limit: Flags.integer({ description: 'how many alerts', default: 20, min: 1, max: 200 }),
-    json: Flags.boolean({ description: 'print JSON' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<Alert[] | void> {
     const { flags } = await this.parse(Alerts);
     const { alerts } = await loggedInClient(flags).listAlerts({ monitorId: flags.monitor, limit: flags.limit });
-    if (flags.json) return this.log(JSON.stringify(alerts));
+    if (this.jsonEnabled()) return alerts;
     if (alerts.length === 0) return this.log(flags.monitor ? `No alerts for ${flags.monitor}.` : 'No alerts yet.');
     // A block per alert rather than a table: run ids and delivery errors are too long for shared columns.
     const width = terminalWidth();

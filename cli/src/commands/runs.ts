@@ -17,17 +17,17 @@ export default class Runs extends BaseCommand {
   static override summary = 'List the runs of a monitor, newest first';
   static override examples = ['<%= config.bin %> runs mon_0mwrcimaolGyOzk3ikq --status failed --limit 5'];
   static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
+  static override enableJsonFlag = true;
   static override flags = {
     ...serverFlags,
     status: Flags.string({ description: 'only runs with this status', options: ['running', 'success', 'failed'] }),
     limit: Flags.integer({ description: 'how many runs', default: 20, min: 1, max: 200 }),
-    json: Flags.boolean({ description: 'print JSON' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<Run[] | void> {
     const { args, flags } = await this.parse(Runs);
     const { runs } = await loggedInClient(flags).listRuns(args.monitor, { status: flags.status as RunStatus | undefined, limit: flags.limit });
-    if (flags.json) return this.log(JSON.stringify(runs));
+    if (this.jsonEnabled()) return runs;
     if (runs.length === 0) return this.log(flags.status ? `No ${flags.status} runs.` : 'No runs yet.');
     printTable(
       ['RUN', 'STATUS', 'STARTED', 'DURATION', 'ERROR'],

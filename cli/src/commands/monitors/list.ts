@@ -1,4 +1,3 @@
-import { Flags } from '@oclif/core';
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { listAllMonitors, loggedInClient, serverFlags } from '../../client.js';
@@ -12,12 +11,13 @@ function fails(monitor: Monitor): string {
 
 export default class MonitorsList extends BaseCommand {
   static override summary = 'List your monitors with their last run and recent failures';
-  static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
+  static override enableJsonFlag = true;
+  static override flags = { ...serverFlags };
 
-  async run(): Promise<void> {
+  async run(): Promise<Monitor[] | void> {
     const { flags } = await this.parse(MonitorsList);
     const monitors = await listAllMonitors(loggedInClient(flags));
-    if (flags.json) return this.log(JSON.stringify(monitors));
+    if (this.jsonEnabled()) return monitors;
     if (monitors.length === 0) return this.log('No monitors yet: create one with `pingmon monitors create NAME`.');
     printTable(
       ['ID', 'NAME', 'LAST RUN', 'STARTED', 'DURATION', 'FAILS'],

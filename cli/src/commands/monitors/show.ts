@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
+import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
 import { duration, plural, statusText, when } from '../../output.js';
@@ -6,12 +7,13 @@ import { duration, plural, statusText, when } from '../../output.js';
 export default class MonitorsShow extends BaseCommand {
   static override summary = 'Show one monitor, its last run and recent failures';
   static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
-  static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
+  static override enableJsonFlag = true;
+  static override flags = { ...serverFlags };
 
-  async run(): Promise<void> {
+  async run(): Promise<Monitor | void> {
     const { args, flags } = await this.parse(MonitorsShow);
     const monitor = await loggedInClient(flags).getMonitor(args.monitor);
-    if (flags.json) return this.log(JSON.stringify(monitor));
+    if (this.jsonEnabled()) return monitor;
     const last = monitor.lastRun;
     this.log(`monitor   ${monitor.monitorId}`);
     this.log(`name      ${monitor.name}`);
