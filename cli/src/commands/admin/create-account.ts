@@ -1,4 +1,5 @@
 import { Flags } from '@oclif/core';
+import { PLANS } from '@pingmon/sdk/wire';
 import type { NewAccount } from '@pingmon/server';
 import { BaseCommand } from '../../base-command.js';
 import { databaseFlags } from '../../flags.js';
@@ -15,7 +16,9 @@ export default class CreateAccount extends BaseCommand {
   static override flags = {
     email: Flags.string({ description: 'email of the first user (their login)', required: true }),
     password: Flags.string({ description: 'password of the first user, at least 8 characters', required: true }),
-    plan: Flags.string({ description: 'plan: sets the minimum interval between runs of one monitor', options: ['free', 'pro', 'business', 'unlimited'], default: 'free' }),
+    plan: Flags.option({
+      description: 'plan: sets the minimum interval between runs of one monitor', options: PLANS, default: 'free',
+    })(),
     ...databaseFlags,
   };
 
@@ -25,7 +28,7 @@ export default class CreateAccount extends BaseCommand {
     const config = loadConfig(serverEnvironment(), { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
     const db = await openDatabase(config);
     try {
-      const plan = flags.plan as 'free' | 'pro' | 'business' | 'unlimited';
+      const { plan } = flags;
       const created = await createAccount(db, { email: flags.email, password: flags.password, plan });
       if (this.jsonEnabled()) return created;
       this.log(`account  ${created.accountId} (plan ${plan})`);
