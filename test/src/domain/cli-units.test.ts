@@ -99,7 +99,7 @@ t.test('printTable fits the width, cutting the widest column first', async (t) =
   t.match(lines[1], /…$/);
 });
 
-t.test('printTable measures display width: a wide character takes two columns, and the columns stay aligned', async (t) => {
+t.test('printTable measures display width: a wide character takes two columns, columns stay aligned', async (t) => {
   const lines: string[] = [];
   printTable(['NAME', 'STATUS'], [['界界界', '✓ success'], ['abc', '✗ failed']], (l) => lines.push(l), 80);
   t.same(lines, ['NAME    STATUS', '界界界  ✓ success', 'abc     ✗ failed']);

@@ -6,7 +6,6 @@ import type { SettingKey, StoredSettings } from '../../settings.js';
 export default class ConfigGet extends BaseCommand {
   static override summary = 'Show the stored settings (or one of them)';
   static override args = { key: Args.string({ description: 'url, token, api-key or monitor', options: [...SETTING_KEYS] }) };
-
   static override enableJsonFlag = true;
 
   async run(): Promise<StoredSettings | string | void> {
