@@ -1,4 +1,5 @@
-import { Command } from '@oclif/core';
+import { Command, ux } from '@oclif/core';
+import { LOGIN_ERROR_CODES } from '@pingmon/sdk/wire';
 
 /** Every pingmon command fails the same way: one line on stderr, saying what to do, and a non-zero exit. */
 export abstract class BaseCommand extends Command {
@@ -7,6 +8,11 @@ export abstract class BaseCommand extends Command {
     process.stderr.write(`pingmon: ${oneLine(explain(err))}\n`);
     process.exitCode = err.oclif?.exit ?? err.exitCode ?? 1;
     return undefined;
+  }
+
+  /** --json prints one line, as docs/cli.md promises (oclif's own is pretty-printed, coloured in a terminal). */
+  protected override logJson(json: unknown): void {
+    ux.stdout(JSON.stringify(json));
   }
 }
 
@@ -19,11 +25,9 @@ function oneLine(message: string): string {
   return lines.join(' ') || 'unknown error';
 }
 
-const LOGIN_CODES = new Set(['token_expired', 'invalid_token', 'missing_token', 'user_token_required']);
-
 /** The server's message, with what to do when the login is the problem. */
 function explain(err: Error & { code?: unknown; status?: unknown }): string {
-  if (err.name === 'PingmonError' && typeof err.code === 'string' && LOGIN_CODES.has(err.code)) {
+  if (err.name === 'PingmonError' && typeof err.code === 'string' && LOGIN_ERROR_CODES.has(err.code)) {
     if (err.code === 'token_expired') return 'your login has expired: run `pingmon login`';
     return err.message.includes('pingmon login') ? err.message : `${err.message} Run \`pingmon login\`.`;
   }

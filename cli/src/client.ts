@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { createClient } from '@pingmon/sdk';
-import type { Client, ClientOptions } from '@pingmon/sdk';
+import type { Client, ClientOptions, Monitor } from '@pingmon/sdk';
 import { readSettings, resolveSetting } from './settings.js';
 
 /** Flags of every command that talks to the management API. */
@@ -12,13 +12,28 @@ export class NotLoggedInError extends Error {}
 
 /** A management client with the stored login (or PINGMON_URL / PINGMON_TOKEN); `timing` for slow calls. */
 export function loggedInClient(flags: { url?: string }, timing: Pick<ClientOptions, 'timeoutMs' | 'retryBudgetMs'> = {}): Client {
-  const stored = readSettings(process.env);
-  const baseUrl = resolveSetting('url', flags.url, process.env, stored);
+  const stored = readSettings();
+  const baseUrl = resolveSetting('url', flags.url, stored);
   // The stored token belongs to the stored server: it is never sent to another one.
   const sameServer = !stored.url || !baseUrl || sameOrigin(stored.url, baseUrl);
-  const token = process.env.PINGMON_TOKEN || (sameServer ? stored.token : undefined);
+  const token = resolveSetting('token', undefined, sameServer ? stored : {});
   if (!baseUrl || !token) throw new NotLoggedInError(`not logged in${sameServer ? '' : ` to ${baseUrl}`}: run \`pingmon login${sameServer ? '' : ` --url ${baseUrl}`}\` first`);
   return createClient({ baseUrl, token, ...timing });
+}
+
+/** Monitors asked for per page when every monitor is wanted. */
+const MONITORS_PAGE = 200;
+
+/** Every monitor of the account, page after page. */
+export async function listAllMonitors(client: Client): Promise<Monitor[]> {
+  const monitors: Monitor[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listMonitors({ limit: MONITORS_PAGE, cursor });
+    monitors.push(...page.monitors);
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  return monitors;
 }
 
 function sameOrigin(a: string, b: string): boolean {

@@ -1,14 +1,16 @@
-import type { Monitor, RecentRuns } from '@pingmon/sdk';
+import type { RunStatus } from '@pingmon/sdk';
+import { columnsVariable } from './settings.js';
+import { cell, fit, textWidth } from './width.js';
 
 /** The terminal's width; COLUMNS, or 120, when the output is not a terminal. */
 export function terminalWidth(): number {
-  return process.stdout.columns || Number(process.env.COLUMNS) || 120;
+  return process.stdout.columns || columnsVariable() || 120;
 }
 
 /** Prints rows as a table that fits the terminal: the widest columns give way first, cut with "…". */
 export function printTable(headers: string[], rows: string[][], write: (line: string) => void, width = terminalWidth()): void {
-  const all = [headers, ...rows].map((row) => row.map((cell) => cell.replace(/\s+/g, ' ')));
-  const widths = headers.map((_, i) => Math.max(...all.map((row) => row[i]!.length)));
+  const all = [headers, ...rows].map((row) => row.map((text) => text.replace(/\s+/g, ' ')));
+  const widths = headers.map((_, i) => Math.max(...all.map((row) => textWidth(row[i]!))));
   const gap = 2;
   while (widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1) > width) {
     const widest = widths.indexOf(Math.max(...widths));
@@ -16,13 +18,9 @@ export function printTable(headers: string[], rows: string[][], write: (line: st
     widths[widest]! -= 1;
   }
   for (const row of all) {
-    write(row.map((cell, i) => fit(cell, widths[i]!).padEnd(i === row.length - 1 ? 0 : widths[i]!)).join(' '.repeat(gap)).trimEnd());
+    const cells = row.map((text, i) => (i === row.length - 1 ? fit(text, widths[i]!) : cell(text, widths[i]!)));
+    write(cells.join(' '.repeat(gap)).trimEnd());
   }
-}
-
-/** `text` cut to `width` characters, ending in "…" when cut. */
-export function fit(text: string, width: number): string {
-  return text.length <= width ? text : `${text.slice(0, Math.max(0, width - 1))}…`;
 }
 
 /** "3m 20s", "850ms", "—" */
@@ -48,9 +46,20 @@ export function when(iso: string | null): string {
 /** Marks a silent failure: a success whose meta matched alert rules. */
 export const SILENT_MARK = '▲';
 
-/** A monitor's recent-run counts; older servers send none, read as no runs. */
-export function recentRunsOf(monitor: Pick<Monitor, 'recentRuns'>): RecentRuns {
-  return monitor.recentRuns ?? { runs: 0, failed: 0, silentFailures: 0 };
-}
+/**
+ * A run's status as the tables and the dashboard both show it: a symbol and a word, readable without colour.
+ * The symbols are ones that every terminal and ink agree are one column wide (✔ ✖ ⚠ are emoji to ink, two
+ * columns, and would shift a row by one).
+ */
+export const STATUS: Record<RunStatus | 'none', { symbol: string; word: string }> = {
+  failed: { symbol: '✗', word: 'failed' },
+  success: { symbol: '✓', word: 'success' },
+  running: { symbol: '●', word: 'running' },
+  none: { symbol: '·', word: 'no runs' },
+};
 
-export const STATUS_MARK: Record<string, string> = { success: '✔ success', failed: '✖ failed', running: '… running' };
+/** "✗ failed", "✓ success ▲" (a silent failure: it succeeded but its meta matched alert rules). */
+export function statusText(status: RunStatus | 'none', silent = false): string {
+  const { symbol, word } = STATUS[status];
+  return `${symbol} ${word}${silent ? ` ${SILENT_MARK}` : ''}`;
+}

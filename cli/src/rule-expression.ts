@@ -1,10 +1,14 @@
-import { META_KEY_MAX_CHARS } from '@pingmon/sdk/wire';
-import type { CreateRuleRequest, RuleOp } from '@pingmon/sdk/wire';
+import { META_KEY_MAX_CHARS, RULE_OPS, RULE_OP_SYMBOLS } from '@pingmon/sdk/wire';
+import type { CreateRuleRequest, MatchedRule, RuleOp } from '@pingmon/sdk/wire';
 
-const SYMBOL_OPS: Record<string, RuleOp> = { '<': 'lt', '<=': 'lte', '>': 'gt', '>=': 'gte', '==': 'eq', '!=': 'neq' };
-const SYMBOLS: Record<RuleOp, string> = { lt: '<', lte: '<=', gt: '>', gte: '>=', eq: '==', neq: '!=' };
+const SYMBOL_OPS = new Map<string, RuleOp>(RULE_OPS.map((op) => [RULE_OP_SYMBOLS[op], op]));
+/** Longest first: "<=" is one operator, not "<" followed by "=". */
+const alternatives = (words: readonly string[]) => [...words].sort((a, b) => b.length - a.length).join('|');
+const SYMBOL_EXPRESSION = new RegExp(`^(.*?)(${alternatives([...SYMBOL_OPS.keys()])})(.*)$`, 's');
+const WORD_EXPRESSION = new RegExp(`^(.*?)\\s+(${alternatives(RULE_OPS)})\\s+(\\S+)$`, 'is');
 
-export const RULE_FORM = 'METRIC OP NUMBER (OP: < <= > >= == != or lt lte gt gte eq neq)';
+const SYMBOLS = RULE_OPS.map((op) => RULE_OP_SYMBOLS[op]).join(' ');
+export const RULE_FORM = `METRIC OP NUMBER (OP: ${SYMBOLS} or ${RULE_OPS.join(' ')})`;
 
 export type RuleParse = { ok: true; rule: CreateRuleRequest } | { ok: false; error: string };
 
@@ -14,9 +18,11 @@ export type RuleParse = { ok: true; rule: CreateRuleRequest } | { ok: false; err
  */
 export function parseRuleExpression(text: string): RuleParse {
   const expression = text.trim();
-  const symbol = /^(.*?)(<=|>=|==|!=|<|>)(.*)$/s.exec(expression);
-  const word = /^(.*?)\s+(lte|lt|gte|gt|eq|neq)\s+(\S+)$/is.exec(expression);
-  const parts = symbol ? [symbol[1]!, SYMBOL_OPS[symbol[2]!]!, symbol[3]!] : word ? [word[1]!, word[2]!.toLowerCase(), word[3]!] : undefined;
+  const symbol = SYMBOL_EXPRESSION.exec(expression);
+  const word = WORD_EXPRESSION.exec(expression);
+  const parts = symbol
+    ? [symbol[1]!, SYMBOL_OPS.get(symbol[2]!)!, symbol[3]!]
+    : word ? [word[1]!, word[2]!.toLowerCase(), word[3]!] : undefined;
   if (!parts) return { ok: false, error: `"${expression}" is not a rule: expected ${RULE_FORM}` };
   const [metric, op, valueText] = [parts[0]!.trim(), parts[1] as RuleOp, parts[2]!.trim()];
   // "rows => 1" or "rows = 1" is a typo, not a metric named "rows =".
@@ -29,5 +35,10 @@ export function parseRuleExpression(text: string): RuleParse {
 
 /** "rowsProcessed < 1" */
 export function formatRule(rule: { metric: string; op: RuleOp; value: number }): string {
-  return `${rule.metric} ${SYMBOLS[rule.op]} ${rule.value}`;
+  return `${rule.metric} ${RULE_OP_SYMBOLS[rule.op]} ${rule.value}`;
+}
+
+/** "rowsProcessed < 1 (was 0)": a rule as a run matched it. */
+export function formatMatch(rule: MatchedRule): string {
+  return `${formatRule(rule)} (was ${rule.actual})`;
 }

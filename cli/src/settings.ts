@@ -2,6 +2,8 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync }
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
+// The one module of the CLI that reads process.env (`pingmon server` aside, which hands it to the server's config).
+
 /** What `pingmon login` and `pingmon config set` remember, in $XDG_CONFIG_HOME/pingmon/config.json. */
 export interface StoredSettings {
   url?: string;
@@ -16,25 +18,23 @@ export type SettingKey = (typeof SETTING_KEYS)[number];
 const FIELD: Record<SettingKey, keyof StoredSettings> = { url: 'url', token: 'token', 'api-key': 'apiKey', monitor: 'monitor' };
 const ENV: Record<SettingKey, string> = { url: 'PINGMON_URL', token: 'PINGMON_TOKEN', 'api-key': 'PINGMON_API_KEY', monitor: 'PINGMON_MONITOR' };
 
-type Env = Record<string, string | undefined>;
-
-export function settingsPath(env: Env): string {
-  const base = env.XDG_CONFIG_HOME || join(env.HOME || homedir(), '.config');
+export function settingsPath(): string {
+  const base = process.env.XDG_CONFIG_HOME || join(process.env.HOME || homedir(), '.config');
   return join(base, 'pingmon', 'config.json');
 }
 
-export function readSettings(env: Env): StoredSettings {
+export function readSettings(): StoredSettings {
   try {
-    return JSON.parse(readFileSync(settingsPath(env), 'utf8')) as StoredSettings;
+    return JSON.parse(readFileSync(settingsPath(), 'utf8')) as StoredSettings;
   } catch (err) {
     if ((err as { code?: string }).code === 'ENOENT') return {};
-    throw new Error(`cannot read ${settingsPath(env)}: ${(err as Error).message}; fix or delete it`);
+    throw new Error(`cannot read ${settingsPath()}: ${(err as Error).message}; fix or delete it`);
   }
 }
 
 /** Writes the settings readable by the owner only: the file holds a token and maybe an API key. */
-export function writeSettings(env: Env, settings: StoredSettings): string {
-  const path = settingsPath(env);
+export function writeSettings(settings: StoredSettings): string {
+  const path = settingsPath();
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   // Written beside it, then renamed over it: a reader never sees half a file, and a full disk loses nothing.
   const temporary = `${path}.${process.pid}.tmp`;
@@ -50,14 +50,32 @@ export function writeSettings(env: Env, settings: StoredSettings): string {
 }
 
 /** A setting from, in order: the flag, the PINGMON_* variable, the config file. */
-export function resolveSetting(key: SettingKey, flag: string | undefined, env: Env, stored: StoredSettings): string | undefined {
-  return flag || env[ENV[key]] || stored[FIELD[key]] || undefined;
+export function resolveSetting(key: SettingKey, flag: string | undefined, stored: StoredSettings): string | undefined {
+  return flag || process.env[ENV[key]] || stored[FIELD[key]] || undefined;
 }
 
 export function storedField(key: SettingKey): keyof StoredSettings {
   return FIELD[key];
 }
 
-export function envName(key: SettingKey): string {
-  return ENV[key];
+/** COLUMNS, for output that is not a terminal; undefined when unset or not a number. */
+export function columnsVariable(): number | undefined {
+  return Number(process.env.COLUMNS) || undefined;
+}
+
+/** The environment as the server's own config reads it, for the commands that open the database themselves. */
+export function serverEnvironment(): NodeJS.ProcessEnv {
+  return process.env;
+}
+
+/**
+ * ink draws only the last frame, at exit, when it believes it runs in CI (CI, CONTINUOUS_INTEGRATION or any CI_*
+ * variable set). `pingmon browse` calls this once it knows it has a terminal: it is interactive whatever the
+ * environment says. (Setting CI=false instead would also turn colours off.) Nothing is started from there that
+ * could miss them.
+ */
+export function forgetContinuousIntegration(): void {
+  for (const name of Object.keys(process.env)) {
+    if (name === 'CI' || name === 'CONTINUOUS_INTEGRATION' || name.startsWith('CI_')) delete process.env[name];
+  }
 }

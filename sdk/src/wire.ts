@@ -1,3 +1,4 @@
 // The wire types and limits alone, for the server: no HTTP client comes with them.
 export * from './types.js';
 export * from './limits.js';
+export * from './vocabulary.js';

@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
-import { readSettings, resolveSetting } from '../settings.js';
+import { forgetContinuousIntegration, readSettings, resolveSetting } from '../settings.js';
 
 export default class Browse extends BaseCommand {
   static override summary = 'Browse monitors, runs and logs in a terminal dashboard';
@@ -21,11 +21,8 @@ export default class Browse extends BaseCommand {
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new Error('pingmon browse needs an interactive terminal; in scripts use `pingmon monitors list`, `pingmon runs` and `pingmon logs`');
     }
-    const url = resolveSetting('url', flags.url, process.env, readSettings(process.env))!;
-    // ink draws only the last frame, at exit, when it believes it runs in CI (CI, CONTINUOUS_INTEGRATION or any
-    // CI_* variable set). A terminal was just checked for: this is interactive whatever the environment says.
-    // (Setting CI=false instead would also turn colours off.) Nothing is started from here that could miss them.
-    for (const name of Object.keys(process.env)) if (name === 'CI' || name === 'CONTINUOUS_INTEGRATION' || name.startsWith('CI_')) delete process.env[name];
+    const url = resolveSetting('url', flags.url, readSettings())!;
+    forgetContinuousIntegration();
     // Loaded here, not at the top: no other command (least of all `pingmon run`) pays for ink and React.
     const { browse } = await import('../tui/main.js');
     await browse({ connect, url, refreshMs: flags.refresh * 1000 });

@@ -1,4 +1,5 @@
 import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
 import { Flags } from '@oclif/core';
 import { createClient } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
@@ -16,27 +17,26 @@ export default class Login extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Login);
-    const stored = readSettings(process.env);
-    const url = resolveSetting('url', flags.url, process.env, stored) ?? (await this.ask('Server URL (e.g. http://127.0.0.1:8080): '));
+    const stored = readSettings();
+    const url = resolveSetting('url', flags.url, stored)
+      ?? (await this.ask('Server URL (e.g. http://127.0.0.1:8080): '));
     const email = flags.email ?? (await this.ask('Email: '));
     const password = flags.password ?? (await this.ask('Password: ', true));
     const login = await createClient({ baseUrl: url }).login(email, password);
-    const path = writeSettings(process.env, { ...stored, url, token: login.token });
+    const path = writeSettings({ ...stored, url, token: login.token });
     this.log(`Logged in as ${login.user.email} (account ${login.account.accountId}, plan ${login.account.plan}) until ${login.expiresAt}.`);
     this.log(`Saved to ${path}.`);
   }
 
   private async ask(question: string, hidden = false): Promise<string> {
     if (!process.stdin.isTTY) this.error(`missing ${question.replace(/[:(].*$/, '').trim().toLowerCase()}: pass it as a flag (see pingmon login --help)`, { exit: 2 });
-    const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
-    if (hidden) {
-      // Echo nothing of what is typed after the question (the callback readline still calls _writeToOutput).
-      const muted = rl as unknown as { _writeToOutput: (text: string) => void };
-      muted._writeToOutput = (text: string) => {
-        if (text.startsWith(question)) process.stdout.write(question);
-      };
-    }
-    const answer = await new Promise<string>((resolve) => rl.question(question, resolve));
+    // A hidden answer is edited as any other (backspace, Ctrl-U, Ctrl-C), but readline echoes it to a stream
+    // that keeps nothing: only the question reaches the terminal.
+    const output = hidden ? new Writable({ write: (_chunk, _encoding, done) => done() }) : process.stdout;
+    const rl = createInterface({ input: process.stdin, output, terminal: true });
+    // Asked once the terminal echoes nothing itself (readline has put it in raw mode).
+    if (hidden) process.stdout.write(question);
+    const answer = await new Promise<string>((resolve) => rl.question(hidden ? '' : question, resolve));
     rl.close();
     if (hidden) process.stdout.write('\n');
     // A password is taken as typed; a URL or an email without the spaces around it.

@@ -6,12 +6,12 @@ export default class Logout extends BaseCommand {
 
   async run(): Promise<void> {
     await this.parse(Logout);
-    const { token, ...rest } = readSettings(process.env);
+    const { token, ...rest } = readSettings();
     if (!token) {
       this.log('Not logged in.');
       return;
     }
-    const path = writeSettings(process.env, rest);
+    const path = writeSettings(rest);
     this.log(`Logged out: the token is removed from ${path}.`);
   }
 }

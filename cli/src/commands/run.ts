@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
-import { RUN_OPTIONS, main } from '../run/main.js';
+import { RUN_OPTIONS } from '../run/main.js';
 import type { RunOption } from '../run/main.js';
 
 const flags = Object.fromEntries(Object.entries(RUN_OPTIONS).map(([name, option]: [string, RunOption]) => [
@@ -8,8 +8,11 @@ const flags = Object.fromEntries(Object.entries(RUN_OPTIONS).map(([name, option]
   Flags.string({ char: option.short as 'm' | undefined, description: option.description, multiple: option.multiple as false | undefined, default: option.default, options: option.choices ? [...option.choices] : undefined }),
 ]));
 
-/** Help and manifest entry of `pingmon run`; bin/run.js starts the same main() without oclif. */
-export default class Run extends BaseCommand {
+/**
+ * Help and manifest entry of `pingmon run`, never run: bin/run.js starts run/main.ts itself, without oclif, and
+ * leaves only --help to oclif, which answers it from these fields.
+ */
+export default abstract class Run extends BaseCommand {
   static override summary = 'Run a command and report the run to pingmon';
   static override description = 'Sends start, runs the command with its input and output passed through unchanged, then sends success or fail with the exit code and a bounded copy of the output. Exits with the command\'s exit code; a slow or unreachable server never changes it.';
   static override usage = 'run [--monitor ID] [FLAGS] -- COMMAND [ARGS...]';
@@ -19,8 +22,4 @@ export default class Run extends BaseCommand {
   ];
   static override strict = false;
   static override flags = flags;
-
-  async run(): Promise<void> {
-    process.exitCode = await main([...this.argv]);
-  }
 }

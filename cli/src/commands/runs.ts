@@ -2,17 +2,14 @@ import { Args, Flags } from '@oclif/core';
 import type { Run, RunStatus } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
-import { SILENT_MARK, STATUS_MARK, duration, printTable, when } from '../output.js';
-import { formatRule } from '../rule-expression.js';
-
-/** "✔ success ▲" for a silent failure: it succeeded but its meta matched alert rules. */
-function status(run: Run): string {
-  return run.silentFailure ? `${STATUS_MARK[run.status]} ${SILENT_MARK}` : STATUS_MARK[run.status]!;
-}
+import { duration, printTable, statusText, when } from '../output.js';
+import { formatMatch } from '../rule-expression.js';
 
 /** The first line of the error message; for a silent failure, the rules it matched. */
 function problem(run: Run): string {
-  if (run.silentFailure && run.matchedRules?.length) return `silent failure: ${run.matchedRules.map((r) => `${formatRule(r)} (was ${r.actual})`).join(', ')}`;
+  if (run.silentFailure && run.matchedRules.length > 0) {
+    return `silent failure: ${run.matchedRules.map(formatMatch).join(', ')}`;
+  }
   return (run.errorMessage ?? '').split('\n')[0]!;
 }
 
@@ -20,21 +17,23 @@ export default class Runs extends BaseCommand {
   static override summary = 'List the runs of a monitor, newest first';
   static override examples = ['<%= config.bin %> runs mon_0mwrcimaolGyOzk3ikq --status failed --limit 5'];
   static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
+  static override enableJsonFlag = true;
   static override flags = {
     ...serverFlags,
     status: Flags.string({ description: 'only runs with this status', options: ['running', 'success', 'failed'] }),
     limit: Flags.integer({ description: 'how many runs', default: 20, min: 1, max: 200 }),
-    json: Flags.boolean({ description: 'print JSON' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<Run[] | void> {
     const { args, flags } = await this.parse(Runs);
     const { runs } = await loggedInClient(flags).listRuns(args.monitor, { status: flags.status as RunStatus | undefined, limit: flags.limit });
-    if (flags.json) return this.log(JSON.stringify(runs));
+    if (this.jsonEnabled()) return runs;
     if (runs.length === 0) return this.log(flags.status ? `No ${flags.status} runs.` : 'No runs yet.');
     printTable(
       ['RUN', 'STATUS', 'STARTED', 'DURATION', 'ERROR'],
-      runs.map((r) => [r.runId, status(r), when(r.startedAt), duration(r.durationMs), problem(r)]),
+      runs.map((r) => [
+        r.runId, statusText(r.status, r.silentFailure), when(r.startedAt), duration(r.durationMs), problem(r),
+      ]),
       (line) => this.log(line),
     );
   }

@@ -26,11 +26,14 @@ export interface Job {
   pingBudgetMs: number;
 }
 
-/** What happened to the command: the three outcomes of a wrapper, and the exit code pingmon passes on. */
-export interface Outcome {
-  exitCode: number;
-  failure?: string;
-}
+/**
+ * What happened to the command, one of a wrapper's three outcomes, with the exit code pingmon passes on:
+ * it succeeded; it failed (a non-zero exit, a signal, a timeout); or it could not be started at all.
+ */
+export type Outcome =
+  | { kind: 'success'; exitCode: 0 }
+  | { kind: 'failed'; exitCode: number; failure: string }
+  | { kind: 'not-started'; exitCode: number; failure: string };
 
 const SIGNALS = constants.signals as Record<string, number>;
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'] as const;
@@ -69,13 +72,13 @@ export async function runJob(job: Job): Promise<number> {
     removeMetaFile();
     process.off('exit', removeMetaFile);
   }
-  if (outcome.failure?.startsWith('could not start')) process.stderr.write(`pingmon: ${outcome.failure}\n`);
+  if (outcome.kind === 'not-started') process.stderr.write(`pingmon: ${outcome.failure}\n`);
 
   const meta = boundedMeta({ ...job.meta, ...fileMeta });
   meta.exitCode = outcome.exitCode;
   // The result waits for a start still on its way, within the same --ping-timeout: pingmon ends at most
   // that long after the job, whatever the server does.
-  const result = outcome.failure === undefined
+  const result = outcome.kind === 'success'
     ? monitor.success({ meta })
     : monitor.fail({ message: outcome.failure, log: capture.text(), meta });
   await Promise.all([started, result.catch(onError)]);
@@ -156,16 +159,26 @@ interface ExitFacts {
 }
 
 export function outcomeOf(job: Pick<Job, 'command' | 'timeoutMs'>, result: ExitFacts): Outcome {
-  if (result.code === 'ENOENT') return { exitCode: 127, failure: `could not start: command not found: ${job.command}` };
-  if (result.code === 'EACCES') return { exitCode: 126, failure: `could not start: permission denied (not executable?): ${job.command}` };
+  if (result.code === 'ENOENT') return notStarted(127, `command not found: ${job.command}`);
+  if (result.code === 'EACCES') return notStarted(126, `permission denied (not executable?): ${job.command}`);
   if (result.timedOut) {
     const signal = result.signal ?? 'SIGTERM';
-    return { exitCode: 128 + (SIGNALS[signal] ?? 15), failure: `timed out after ${formatDuration(job.timeoutMs)} and was killed (${signal})` };
+    const after = formatDuration(job.timeoutMs);
+    return failed(128 + (SIGNALS[signal] ?? 15), `timed out after ${after} and was killed (${signal})`);
   }
-  if (result.signal) return { exitCode: 128 + (SIGNALS[result.signal] ?? 0), failure: `killed by signal ${result.signal}` };
-  if (result.exitCode !== undefined && result.exitCode !== 0) return { exitCode: result.exitCode, failure: `exit code ${result.exitCode}` };
-  if (result.exitCode === 0) return { exitCode: 0 };
-  return { exitCode: 1, failure: `could not start: ${result.code ?? 'unknown error'}: ${job.command}` };
+  if (result.signal) return failed(128 + (SIGNALS[result.signal] ?? 0), `killed by signal ${result.signal}`);
+  const code = result.exitCode;
+  if (code !== undefined && code !== 0) return failed(code, `exit code ${code}`);
+  if (code === 0) return { kind: 'success', exitCode: 0 };
+  return notStarted(1, `${result.code ?? 'unknown error'}: ${job.command}`);
+}
+
+function failed(exitCode: number, failure: string): Outcome {
+  return { kind: 'failed', exitCode, failure };
+}
+
+function notStarted(exitCode: number, why: string): Outcome {
+  return { kind: 'not-started', exitCode, failure: `could not start: ${why}` };
 }
 
 /** An empty file only we can read, for the job's key=number lines; none (with a warning) if it cannot be made. */

@@ -61,9 +61,9 @@ function jobFrom(argv: string[]): Job {
   }
   const flag = (name: keyof typeof RUN_OPTIONS) => values[name] as string | undefined;
   const stored = storedSettings();
-  const monitorId = resolveSetting('monitor', flag('monitor'), process.env, stored);
-  const apiKey = resolveSetting('api-key', flag('api-key'), process.env, stored);
-  const url = resolveSetting('url', flag('url'), process.env, stored);
+  const monitorId = resolveSetting('monitor', flag('monitor'), stored);
+  const apiKey = resolveSetting('api-key', flag('api-key'), stored);
+  const url = resolveSetting('url', flag('url'), stored);
   if (!monitorId) throw new UsageError('missing the monitor: add --monitor mon_… (or set PINGMON_MONITOR, or run `pingmon config set monitor mon_…`)');
   if (!apiKey) throw new UsageError('missing the API key: add --api-key pm_… (or set PINGMON_API_KEY, or run `pingmon config set api-key pm_…`)');
   if (!url) throw new UsageError('missing the server URL: add --url http://host:8080 (or set PINGMON_URL, or run `pingmon login`)');
@@ -85,7 +85,7 @@ function jobFrom(argv: string[]): Job {
 /** The config file's settings; a file that cannot be read is reported and left out, never a reason not to run. */
 function storedSettings(): StoredSettings {
   try {
-    return readSettings(process.env);
+    return readSettings();
   } catch (err) {
     process.stderr.write(`[pingmon] ${(err as Error).message}\n`);
     return {};

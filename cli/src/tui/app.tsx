@@ -10,7 +10,8 @@ import { RunDetail } from './run-detail.js';
 import { RunList } from './run-list.js';
 import type { BrowseSource } from './source.js';
 import type { State } from './state.js';
-import { cell, clean } from './text.js';
+import { cell } from '../width.js';
+import { clean } from './text.js';
 import { useBrowse } from './use-browse.js';
 
 export interface AppProps {

@@ -1,51 +1,22 @@
-import type { Meta, RunStatus } from '@pingmon/sdk';
-import { SILENT_MARK } from '../output.js';
+import type { Meta, Run, RunStatus } from '@pingmon/sdk';
+import { formatMatch } from '../rule-expression.js';
 import { clean } from './text.js';
 
-export { SILENT_MARK, duration } from '../output.js';
+export { SILENT_MARK, STATUS, duration, statusText } from '../output.js';
 
-/**
- * Every status reads without colour too: a symbol and a word. The symbols are ones that every terminal and ink
- * agree are one column wide (✔ ✖ ⚠ are emoji to ink, two columns, and would shift the layout by one).
- */
-export const STATUS: Record<RunStatus | 'none', { symbol: string; word: string; color: string }> = {
-  failed: { symbol: '✗', word: 'failed', color: 'red' },
-  success: { symbol: '✓', word: 'success', color: 'green' },
-  running: { symbol: '●', word: 'running', color: 'cyan' },
-  none: { symbol: '·', word: 'no runs', color: 'gray' },
+/** Every status has its colour; the symbol and the word (STATUS) read without it. */
+const STATUS_COLOR: Record<RunStatus | 'none', string> = {
+  failed: 'red', success: 'green', running: 'cyan', none: 'gray',
 };
-
-/** "✗ failed", "✓ success ▲" (a silent failure: it succeeded but matched an alert rule). */
-export function statusText(status: RunStatus | 'none', silent = false): string {
-  const { symbol, word } = STATUS[status];
-  return `${symbol} ${word}${silent ? ` ${SILENT_MARK}` : ''}`;
-}
 
 /** The colour of a status: silent failures are yellow, whatever their status says. */
 export function statusColor(status: RunStatus | 'none', silent = false): string {
-  return silent ? 'yellow' : STATUS[status].color;
+  return silent ? 'yellow' : STATUS_COLOR[status];
 }
 
-/** Older servers send no `silentFailure`: read as false. */
-export function isSilentFailure(run: object): boolean {
-  return (run as { silentFailure?: unknown }).silentFailure === true;
-}
-
-const OPS: Record<string, string> = { lt: '<', lte: '≤', gt: '>', gte: '≥', eq: '=', neq: '≠' };
-
-/** The alert rules a run matched, as "rows < 1 (was 0)", read defensively (older servers send none). */
-export function matchedRules(run: object): string[] {
-  const rules = (run as { matchedRules?: unknown }).matchedRules;
-  if (!Array.isArray(rules)) return [];
-  return rules.map((rule: unknown) => {
-    if (typeof rule === 'string') return clean(rule);
-    if (rule && typeof rule === 'object') {
-      const { metric, op, value, actual } = rule as { metric?: unknown; op?: unknown; value?: unknown; actual?: unknown };
-      const was = typeof actual === 'number' ? ` (was ${actual})` : '';
-      if (typeof metric === 'string' && typeof op === 'string') return clean(`${metric} ${OPS[op] ?? op} ${String(value)}${was}`);
-    }
-    return clean(JSON.stringify(rule) ?? '');
-  });
+/** The alert rules a run matched, as "rows < 1 (was 0)". */
+export function matchedRules(run: Pick<Run, 'matchedRules'>): string[] {
+  return run.matchedRules.map((rule) => clean(formatMatch(rule)));
 }
 
 /** "exitCode=1  rows=0", or "none". */

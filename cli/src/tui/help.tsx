@@ -1,7 +1,7 @@
 import { Box, Text } from 'ink';
 import { FAILS_LEGEND } from './monitor-list.js';
 import { SILENT_MARK, STATUS } from './format.js';
-import { cell } from './text.js';
+import { cell } from '../width.js';
 
 const KEYS: Array<[string, string]> = [
   ['↑ ↓  j k', 'move; in an open log, scroll'],

@@ -1,5 +1,5 @@
 import type { LogResult, Run } from '@pingmon/sdk';
-import { count, duration, isSilentFailure, matchedRules, metaText, statusText, when } from './format.js';
+import { count, duration, matchedRules, metaText, statusText, when } from './format.js';
 import { capRows, clean, wrap, wrapLine } from './text.js';
 
 // Where every row of the screen goes, as pure functions of the terminal size and the data: the reducer
@@ -47,7 +47,7 @@ export interface Field {
 /** The labelled lines above the log: status, ids, times, meta, matched rules, error. */
 export function detailFields(run: Run, monitorName: string, size: Size): Field[] {
   const width = screenColumns(size) - LABEL_WIDTH;
-  const silent = isSilentFailure(run);
+  const silent = run.silentFailure;
   const rules = matchedRules(run);
   const fields: Field[] = [
     { label: 'Status', rows: [statusText(run.status, silent) + (silent ? ' (succeeded, but matched an alert rule)' : '')] },

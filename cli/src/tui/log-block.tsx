@@ -2,7 +2,8 @@ import { Box, Text } from 'ink';
 import { count } from './format.js';
 import type { LogState, LogView } from './layout.js';
 import { LABEL_WIDTH, hiddenText } from './layout.js';
-import { cell, wrap } from './text.js';
+import { cell } from '../width.js';
+import { wrap } from './text.js';
 
 /** The log below the error message, in a bordered block: collapsed when long, scrollable when open. */
 export function LogBlock({ view, log, expanded }: { view: LogView; log: LogState; expanded: boolean }) {

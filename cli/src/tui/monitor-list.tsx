@@ -7,7 +7,8 @@ import { visibleMonitors } from './lists.js';
 import { Message } from './message.js';
 import type { MonitorRow } from './source.js';
 import type { MonitorsState } from './state.js';
-import { cell, clean } from './text.js';
+import { cell } from '../width.js';
+import { clean } from './text.js';
 
 // Marker, status, last run, duration and fails take fixed widths; the name gets the rest.
 const FIXED = 2 + 11 + 2 + 2 + 9 + 2 + 8 + 2 + 5;

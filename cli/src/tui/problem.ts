@@ -1,3 +1,4 @@
+import { LOGIN_ERROR_CODES } from '@pingmon/sdk/wire';
 import { NotLoggedInError } from '../client.js';
 
 /** Why the open view could not be loaded, in words that say what to do. */
@@ -5,8 +6,6 @@ export interface Problem {
   kind: 'unreachable' | 'login' | 'gone' | 'other';
   message: string;
 }
-
-const LOGIN_CODES = new Set(['token_expired', 'invalid_token', 'missing_token', 'user_token_required']);
 
 export function problemOf(err: unknown, url: string): Problem {
   const { status, code, message } = (err ?? {}) as { status?: unknown; code?: unknown; message?: unknown };
@@ -16,7 +15,7 @@ export function problemOf(err: unknown, url: string): Problem {
     return { kind: 'unreachable', message: `Cannot reach the pingmon server at ${url}${timeout ? ' (no answer in time)' : ''}.` };
   }
   if (code === 'token_expired') return { kind: 'login', message: 'Your login has expired: run `pingmon login`, then press r.' };
-  if (status === 401 || (typeof code === 'string' && LOGIN_CODES.has(code))) {
+  if (status === 401 || (typeof code === 'string' && LOGIN_ERROR_CODES.has(code))) {
     return { kind: 'login', message: 'The server did not accept your login: run `pingmon login`, then press r.' };
   }
   // The stored login is gone (pingmon logout in another terminal).

@@ -1,18 +1,20 @@
 import { Box, Text } from 'ink';
-import { isSilentFailure, statusColor } from './format.js';
+import { statusColor } from './format.js';
 import type { Size } from './layout.js';
 import { LABEL_WIDTH, detailFields, logView } from './layout.js';
 import { LogBlock } from './log-block.js';
 import type { DetailState } from './state.js';
-import { cell } from './text.js';
+import { cell } from '../width.js';
 
 export function RunDetail({ detail, size }: { detail: DetailState; size: Size }) {
   const { run } = detail;
   const fields = detailFields(run, detail.name, size);
   const fieldRows = fields.reduce((sum, field) => sum + field.rows.length, 0);
   const view = logView(size, fieldRows, detail.log, detail.expanded, detail.scroll);
-  const colorOf = (label: string) =>
-    label === 'Status' ? statusColor(run.status, isSilentFailure(run)) : label === 'Error' && run.errorMessage ? 'red' : undefined;
+  const colorOf = (label: string) => {
+    if (label === 'Status') return statusColor(run.status, run.silentFailure);
+    return label === 'Error' && run.errorMessage ? 'red' : undefined;
+  };
   return (
     <Box flexDirection="column">
       {fields.flatMap((field) =>

@@ -2,10 +2,11 @@ import type { Run } from '@pingmon/sdk';
 import { Box, Text } from 'ink';
 import type { Size } from './layout.js';
 import { listRows, screenColumns, windowStart } from './layout.js';
-import { duration, isSilentFailure, matchedRules, statusColor, statusText, when } from './format.js';
+import { duration, matchedRules, statusColor, statusText, when } from './format.js';
 import { Message } from './message.js';
 import type { RunsState } from './state.js';
-import { cell, firstLine } from './text.js';
+import { cell } from '../width.js';
+import { firstLine } from './text.js';
 
 export function RunList({ runs, size }: { runs: RunsState; size: Size }) {
   if (!runs.runs) return <Message>Loading runs…</Message>;
@@ -42,7 +43,7 @@ interface LineProps {
 }
 
 function RunLine({ run, selected, short, startedWidth, errorWidth }: LineProps) {
-  const silent = isSilentFailure(run);
+  const silent = run.silentFailure;
   const rules = matchedRules(run);
   const error = firstLine(run.errorMessage) || (silent ? `silent failure${rules.length > 0 ? `: ${rules.join(', ')}` : ''}` : '');
   return (

@@ -1,10 +1,8 @@
 import type { Client, LogResult, Monitor, Run, RunStatus } from '@pingmon/sdk';
-import { recentRunsOf } from '../output.js';
-import { isSilentFailure } from './format.js';
+import { listAllMonitors } from '../client.js';
 
 /** Runs fetched per page of the runs view. */
 export const RUNS_PAGE = 100;
-const MONITORS_PAGE = 200;
 
 /** One line of the monitors view. */
 export interface MonitorRow {
@@ -46,16 +44,7 @@ export function createSource(connect: () => Client): BrowseSource {
   };
 
   return {
-    async listMonitors() {
-      const rows: MonitorRow[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await call((c) => c.listMonitors({ limit: MONITORS_PAGE, cursor }));
-        rows.push(...page.monitors.map(monitorRow));
-        cursor = page.nextCursor ?? undefined;
-      } while (cursor);
-      return rows;
-    },
+    listMonitors: async () => (await call(listAllMonitors)).map(monitorRow),
     listRuns: (monitorId, { failedOnly, cursor }) =>
       call((c) => c.listRuns(monitorId, { status: failedOnly ? 'failed' : undefined, limit: RUNS_PAGE, cursor })),
     getRun: (monitorId, runId) => call((c) => c.getRun(monitorId, runId)),
@@ -65,13 +54,13 @@ export function createSource(connect: () => Client): BrowseSource {
 
 function monitorRow(monitor: Monitor): MonitorRow {
   const last = monitor.lastRun;
-  // Older servers send no recentRuns: the column then reads "—", as for a monitor without runs.
-  const recent = recentRunsOf(monitor);
   return {
     monitorId: monitor.monitorId,
     name: monitor.name,
-    lastRun: last && { status: last.status, startedAt: last.startedAt, durationMs: last.durationMs, silentFailure: isSilentFailure(last) },
-    recentFailures: recent.failed,
-    recentRuns: recent.runs,
+    lastRun: last && {
+      status: last.status, startedAt: last.startedAt, durationMs: last.durationMs, silentFailure: last.silentFailure,
+    },
+    recentFailures: monitor.recentRuns.failed,
+    recentRuns: monitor.recentRuns.runs,
   };
 }

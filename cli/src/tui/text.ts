@@ -1,8 +1,8 @@
-import stringWidth from 'string-width';
+import { charWidth, fit, graphemes } from '../width.js';
 
 // Everything the server hands us is untrusted text: a job's log can hold colour codes, cursor moves,
-// carriage-return progress bars, tabs and 10,000-character lines. It is made inert and measured here,
-// so that no string can move the cursor or push the layout past the terminal's edge.
+// carriage-return progress bars, tabs and 10,000-character lines. It is made inert here and cut to the
+// columns ../width.ts measures, so that no string can move the cursor or push the layout past the terminal's edge.
 
 // CSI (ESC [ … final), OSC (ESC ] … BEL or ST), DCS/SOS/PM/APC (ESC P|X|^|_ … ST), and two-byte ESC sequences.
 const ESCAPES = /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?|\x9b[0-?]*[ -/]*[@-~]/g;
@@ -25,43 +25,6 @@ function expandTabs(line: string): string {
   let out = '';
   for (const char of line) out += char === '\t' ? ' '.repeat(TAB_STOP - (out.length % TAB_STOP)) : char;
   return out;
-}
-
-const segmenter = new Intl.Segmenter();
-
-/** The characters of `text` as the terminal draws them (a flag or an accented letter is one). */
-function graphemes(text: string): string[] {
-  return /^[\x20-\x7e]*$/.test(text) ? text.split('') : Array.from(segmenter.segment(text), (part) => part.segment);
-}
-
-/** Columns one character takes, measured as ink measures it: rows never disagree with its layout. */
-export function charWidth(char: string): number {
-  return char.length === 1 && char >= ' ' && char <= '~' ? 1 : stringWidth(char);
-}
-
-export function textWidth(text: string): number {
-  return stringWidth(text);
-}
-
-/** `text` cut to `width` columns, ending in "…" when something was cut. */
-export function fit(text: string, width: number): string {
-  if (width <= 0) return '';
-  if (textWidth(text) <= width) return text;
-  let out = '';
-  let used = 0;
-  for (const char of graphemes(text)) {
-    const w = charWidth(char);
-    if (used + w > width - 1) break;
-    out += char;
-    used += w;
-  }
-  return `${out}…`;
-}
-
-/** `text` cut or padded with spaces to exactly `width` columns. */
-export function cell(text: string, width: number): string {
-  const cut = fit(text, width);
-  return cut + ' '.repeat(Math.max(0, width - textWidth(cut)));
 }
 
 /** Hard-wraps one line (no newlines in it) into rows of at most `width` columns. */

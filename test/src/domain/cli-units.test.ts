@@ -79,12 +79,17 @@ t.test('parseDuration', async (t) => {
 t.test('outcomeOf names the three outcomes and the exit code passed on', async (t) => {
   const job = { command: 'backup.sh', timeoutMs: 60_000 };
   const base = { timedOut: false, failed: false };
-  t.same(outcomeOf(job, { ...base, exitCode: 0 }), { exitCode: 0 });
-  t.same(outcomeOf(job, { ...base, exitCode: 3, failed: true }), { exitCode: 3, failure: 'exit code 3' });
-  t.same(outcomeOf(job, { ...base, signal: 'SIGKILL', failed: true }), { exitCode: 137, failure: 'killed by signal SIGKILL' });
-  t.same(outcomeOf(job, { ...base, timedOut: true, signal: 'SIGTERM', failed: true }), { exitCode: 143, failure: 'timed out after 1m and was killed (SIGTERM)' });
-  t.same(outcomeOf(job, { ...base, code: 'ENOENT', failed: true }), { exitCode: 127, failure: 'could not start: command not found: backup.sh' });
-  t.match(outcomeOf(job, { ...base, code: 'EACCES', failed: true }), { exitCode: 126, failure: /permission denied/ });
+  t.same(outcomeOf(job, { ...base, exitCode: 0 }), { kind: 'success', exitCode: 0 });
+  const exited = { kind: 'failed', exitCode: 3, failure: 'exit code 3' };
+  t.same(outcomeOf(job, { ...base, exitCode: 3, failed: true }), exited);
+  const killed = { kind: 'failed', exitCode: 137, failure: 'killed by signal SIGKILL' };
+  t.same(outcomeOf(job, { ...base, signal: 'SIGKILL', failed: true }), killed);
+  const timedOut = { kind: 'failed', exitCode: 143, failure: 'timed out after 1m and was killed (SIGTERM)' };
+  t.same(outcomeOf(job, { ...base, timedOut: true, signal: 'SIGTERM', failed: true }), timedOut);
+  const notFound = { kind: 'not-started', exitCode: 127, failure: 'could not start: command not found: backup.sh' };
+  t.same(outcomeOf(job, { ...base, code: 'ENOENT', failed: true }), notFound);
+  const denied = { kind: 'not-started', exitCode: 126, failure: /permission denied/ };
+  t.match(outcomeOf(job, { ...base, code: 'EACCES', failed: true }), denied);
 });
 
 t.test('printTable fits the width, cutting the widest column first', async (t) => {
@@ -92,4 +97,13 @@ t.test('printTable fits the width, cutting the widest column first', async (t) =
   printTable(['ID', 'NAME'], [['mon_1', 'a very long monitor name that will not fit']], (l) => lines.push(l), 30);
   t.ok(lines.every((l) => l.length <= 30), lines.join('\n'));
   t.match(lines[1], /…$/);
+});
+
+t.test('printTable measures display width: a wide character takes two columns, columns stay aligned', async (t) => {
+  const lines: string[] = [];
+  printTable(['NAME', 'STATUS'], [['界界界', '✓ success'], ['abc', '✗ failed']], (l) => lines.push(l), 80);
+  t.same(lines, ['NAME    STATUS', '界界界  ✓ success', 'abc     ✗ failed']);
+  const narrow: string[] = [];
+  printTable(['NAME', 'X'], [['界界界界界界界界', 'y']], (l) => narrow.push(l), 10);
+  t.same(narrow, ['NAME     X', '界界界…  y']);
 });

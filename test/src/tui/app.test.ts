@@ -6,7 +6,7 @@ import type { Client } from '@pingmon/sdk';
 import { App } from 'pingmon/tui/app.js';
 import { createSource } from 'pingmon/tui/source.js';
 import type { BrowseSource } from 'pingmon/tui/source.js';
-import { textWidth } from 'pingmon/tui/text.js';
+import { textWidth } from 'pingmon/width.js';
 import { TestServer } from '../helpers/server.js';
 import type { TestAccount } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';

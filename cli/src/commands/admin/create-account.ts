@@ -1,6 +1,9 @@
 import { Flags } from '@oclif/core';
+import { PLANS } from '@pingmon/sdk/wire';
+import type { NewAccount } from '@pingmon/server';
 import { BaseCommand } from '../../base-command.js';
 import { databaseFlags } from '../../flags.js';
+import { serverEnvironment } from '../../settings.js';
 
 export default class CreateAccount extends BaseCommand {
   static override summary = 'Create an account with its first user and API key';
@@ -9,26 +12,25 @@ export default class CreateAccount extends BaseCommand {
     '<%= config.bin %> admin create-account --email ops@example.com --password "correct horse battery"',
     '<%= config.bin %> admin create-account --email ops@example.com --password "$PW" --plan pro --json',
   ];
+  static override enableJsonFlag = true;
   static override flags = {
     email: Flags.string({ description: 'email of the first user (their login)', required: true }),
     password: Flags.string({ description: 'password of the first user, at least 8 characters', required: true }),
-    plan: Flags.string({ description: 'plan: sets the minimum interval between runs of one monitor', options: ['free', 'pro', 'business', 'unlimited'], default: 'free' }),
-    json: Flags.boolean({ description: 'print one JSON object {accountId, userId, apiKey}' }),
+    plan: Flags.option({
+      description: 'plan: sets the minimum interval between runs of one monitor', options: PLANS, default: 'free',
+    })(),
     ...databaseFlags,
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<NewAccount | void> {
     const { flags } = await this.parse(CreateAccount);
     const { loadConfig, openDatabase, closeDatabase, createAccount } = await import('@pingmon/server');
-    const config = loadConfig(process.env, { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
+    const config = loadConfig(serverEnvironment(), { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
     const db = await openDatabase(config);
     try {
-      const plan = flags.plan as 'free' | 'pro' | 'business' | 'unlimited';
+      const { plan } = flags;
       const created = await createAccount(db, { email: flags.email, password: flags.password, plan });
-      if (flags.json) {
-        this.log(JSON.stringify(created));
-        return;
-      }
+      if (this.jsonEnabled()) return created;
       this.log(`account  ${created.accountId} (plan ${plan})`);
       this.log(`user     ${created.userId} (${flags.email.trim().toLowerCase()})`);
       this.log(`API key  ${created.apiKey}`);

@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import type { ChannelType } from '@pingmon/sdk';
+import type { Channel, ChannelType } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { channelKind, channelScope } from '../../channels.js';
 import { loggedInClient } from '../../client.js';
@@ -12,6 +12,7 @@ export default class ChannelsAdd extends BaseCommand {
     '<%= config.bin %> channels add --type webhook --url https://hooks.example.com/pingmon --secret whsec_0123456789abcdef --monitor mon_0mwrksujegHscDsv5wx',
   ];
   // --url is the channel's URL here, so the server is --server.
+  static override enableJsonFlag = true;
   static override flags = {
     server: Flags.string({ description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL; default: from pingmon login]', helpValue: 'URL' }),
     type: Flags.string({ description: 'kind of channel', options: ['slack', 'discord', 'webhook'], required: true }),
@@ -19,17 +20,16 @@ export default class ChannelsAdd extends BaseCommand {
     name: Flags.string({ description: 'a name for the channel [default: "<type> channel"]' }),
     secret: Flags.string({ description: 'webhook only: sign every payload with this secret (8–256 characters)', helpValue: 'SECRET' }),
     monitor: Flags.string({ description: 'only alerts of this monitor; repeatable [default: every monitor]', multiple: true, helpValue: 'ID' }),
-    json: Flags.boolean({ description: 'print JSON' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<Channel | void> {
     const { flags } = await this.parse(ChannelsAdd);
     const type = flags.type as ChannelType;
     if (flags.secret !== undefined && type !== 'webhook') this.error(`--secret is for webhook channels only: ${type} payloads are not signed`, { exit: 2 });
     const channel = await loggedInClient({ url: flags.server }).createChannel({
       type, url: flags.url, name: flags.name, secret: flags.secret, monitorIds: flags.monitor ?? null,
     });
-    if (flags.json) return this.log(JSON.stringify(channel));
+    if (this.jsonEnabled()) return channel;
     this.log(`Added ${channel.channelId} (${channel.name}, ${channelKind(channel)}) for the alerts of ${channelScope(channel)}.`);
     this.log(`Send it a test message: pingmon channels test ${channel.channelId}`);
   }

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import type { Channel } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { channelKind, channelScope } from '../../channels.js';
 import { loggedInClient, serverFlags } from '../../client.js';
@@ -6,12 +6,13 @@ import { printTable } from '../../output.js';
 
 export default class ChannelsList extends BaseCommand {
   static override summary = 'List the channels alerts are sent to, newest first (URLs masked)';
-  static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
+  static override enableJsonFlag = true;
+  static override flags = { ...serverFlags };
 
-  async run(): Promise<void> {
+  async run(): Promise<Channel[] | void> {
     const { flags } = await this.parse(ChannelsList);
     const { channels } = await loggedInClient(flags).listChannels();
-    if (flags.json) return this.log(JSON.stringify(channels));
+    if (this.jsonEnabled()) return channels;
     if (channels.length === 0) return this.log('No channels yet: add one with `pingmon channels add --type slack|discord|webhook --url URL`.');
     printTable(
       ['ID', 'NAME', 'TYPE', 'URL', 'ALERTS OF', 'STATE'],

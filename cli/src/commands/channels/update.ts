@@ -1,5 +1,5 @@
 import { Args, Flags } from '@oclif/core';
-import type { UpdateChannelRequest } from '@pingmon/sdk';
+import type { Channel, UpdateChannelRequest } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { channelKind, channelScope } from '../../channels.js';
 import { loggedInClient } from '../../client.js';
@@ -15,6 +15,7 @@ export default class ChannelsUpdate extends BaseCommand {
   ];
   static override args = { channel: Args.string({ description: 'channel id (ch_…)', required: true }) };
   // --url is the channel's URL here, so the server is --server.
+  static override enableJsonFlag = true;
   static override flags = {
     server: Flags.string({ description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL; default: from pingmon login]', helpValue: 'URL' }),
     name: Flags.string({ description: 'a new name' }),
@@ -23,10 +24,9 @@ export default class ChannelsUpdate extends BaseCommand {
     'remove-secret': Flags.boolean({ description: 'webhook only: stop signing payloads' }),
     monitor: Flags.string({ description: 'only alerts of these monitors from now on; repeatable', multiple: true, helpValue: 'ID', exclusive: ['all-monitors'] }),
     'all-monitors': Flags.boolean({ description: 'alerts of every monitor, lifting a --monitor restriction' }),
-    json: Flags.boolean({ description: 'print JSON' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<Channel | void> {
     const { args, flags } = await this.parse(ChannelsUpdate);
     const changes: UpdateChannelRequest = {};
     if (flags.name !== undefined) changes.name = flags.name;
@@ -39,7 +39,7 @@ export default class ChannelsUpdate extends BaseCommand {
       this.error('say what to change: --name, --url, --secret, --remove-secret, --monitor or --all-monitors', { exit: 2 });
     }
     const channel = await loggedInClient({ url: flags.server }).updateChannel(args.channel, changes);
-    if (flags.json) return this.log(JSON.stringify(channel));
+    if (this.jsonEnabled()) return channel;
     this.log(`Updated ${channel.channelId} (${channel.name}, ${channelKind(channel)}) for the alerts of ${channelScope(channel)}.`);
     if (changes.url !== undefined) this.log(`Send it a test message: pingmon channels test ${channel.channelId}`);
   }

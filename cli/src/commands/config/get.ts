@@ -1,23 +1,25 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { SETTING_KEYS, readSettings, settingsPath, storedField } from '../../settings.js';
-import type { SettingKey } from '../../settings.js';
+import type { SettingKey, StoredSettings } from '../../settings.js';
 
 export default class ConfigGet extends BaseCommand {
   static override summary = 'Show the stored settings (or one of them)';
   static override args = { key: Args.string({ description: 'url, token, api-key or monitor', options: [...SETTING_KEYS] }) };
-  static override flags = { json: Flags.boolean({ description: 'print JSON' }) };
+  static override enableJsonFlag = true;
 
-  async run(): Promise<void> {
-    const { args, flags } = await this.parse(ConfigGet);
-    const stored = readSettings(process.env);
+  async run(): Promise<StoredSettings | string | void> {
+    const { args } = await this.parse(ConfigGet);
+    const stored = readSettings();
     if (args.key) {
       const value = stored[storedField(args.key as SettingKey)];
-      if (value === undefined) this.error(`${args.key} is not set in ${settingsPath(process.env)}`, { exit: 1 });
-      this.log(flags.json ? JSON.stringify(value) : value);
-      return;
+      if (value === undefined) this.error(`${args.key} is not set in ${settingsPath()}`, { exit: 1 });
+      // oclif prints a returned value only when it is truthy: an empty one is printed here.
+      if (this.jsonEnabled() && value === '') this.logJson(value);
+      this.log(value);
+      return value;
     }
-    if (flags.json) return this.log(JSON.stringify(stored));
+    if (this.jsonEnabled()) return stored;
     for (const key of SETTING_KEYS) {
       const value = stored[storedField(key)];
       // Secrets are shown cut short; `pingmon config get token` prints one in full.

@@ -15,7 +15,7 @@ export default class ConfigSet extends BaseCommand {
     const { args } = await this.parse(ConfigSet);
     const key = args.key as SettingKey;
     if (key === 'url' && !/^https?:\/\//.test(args.value)) this.error(`url must start with http:// or https:// (got "${args.value}")`, { exit: 2 });
-    const path = writeSettings(process.env, { ...readSettings(process.env), [storedField(key)]: args.value });
+    const path = writeSettings({ ...readSettings(), [storedField(key)]: args.value });
     this.log(`${key} saved to ${path}.`);
   }
 }

@@ -1,19 +1,20 @@
 import { Flags } from '@oclif/core';
+import type { CreatedApiKey } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
 
 export default class KeysCreate extends BaseCommand {
   static override summary = 'Create an API key (shown once)';
+  static override enableJsonFlag = true;
   static override flags = {
     ...serverFlags,
     name: Flags.string({ description: 'what the key is for, e.g. the host that uses it', default: 'unnamed' }),
-    json: Flags.boolean({ description: 'print JSON' }),
   };
 
-  async run(): Promise<void> {
+  async run(): Promise<CreatedApiKey | void> {
     const { flags } = await this.parse(KeysCreate);
     const key = await loggedInClient(flags).createApiKey({ name: flags.name });
-    if (flags.json) return this.log(JSON.stringify(key));
+    if (this.jsonEnabled()) return key;
     this.log(`${key.keyId} (${key.name}): ${key.key}`);
     this.log('The key is shown only now: store it where your jobs can read it (PINGMON_API_KEY).');
   }

@@ -1,34 +1,30 @@
-import { Flags } from '@oclif/core';
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
-import { loggedInClient, serverFlags } from '../../client.js';
-import { STATUS_MARK, duration, printTable, recentRunsOf, when } from '../../output.js';
+import { listAllMonitors, loggedInClient, serverFlags } from '../../client.js';
+import { duration, printTable, statusText, when } from '../../output.js';
 
 /** "1/20": failed runs among the monitor's latest (at most RECENT_RUNS) runs. */
 function fails(monitor: Monitor): string {
-  const { runs, failed } = recentRunsOf(monitor);
+  const { runs, failed } = monitor.recentRuns;
   return runs === 0 ? '—' : `${failed}/${runs}`;
 }
 
 export default class MonitorsList extends BaseCommand {
   static override summary = 'List your monitors with their last run and recent failures';
-  static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
+  static override enableJsonFlag = true;
+  static override flags = { ...serverFlags };
 
-  async run(): Promise<void> {
+  async run(): Promise<Monitor[] | void> {
     const { flags } = await this.parse(MonitorsList);
-    const client = loggedInClient(flags);
-    const monitors: Monitor[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listMonitors({ limit: 200, cursor });
-      monitors.push(...page.monitors);
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
-    if (flags.json) return this.log(JSON.stringify(monitors));
+    const monitors = await listAllMonitors(loggedInClient(flags));
+    if (this.jsonEnabled()) return monitors;
     if (monitors.length === 0) return this.log('No monitors yet: create one with `pingmon monitors create NAME`.');
     printTable(
       ['ID', 'NAME', 'LAST RUN', 'STARTED', 'DURATION', 'FAILS'],
-      monitors.map((m) => [m.monitorId, m.name, m.lastRun ? STATUS_MARK[m.lastRun.status]! : '—', when(m.lastRun?.startedAt ?? null), duration(m.lastRun?.durationMs ?? null), fails(m)]),
+      monitors.map((m) => [
+        m.monitorId, m.name, m.lastRun ? statusText(m.lastRun.status) : '—', when(m.lastRun?.startedAt ?? null),
+        duration(m.lastRun?.durationMs ?? null), fails(m),
+      ]),
       (line) => this.log(line),
     );
   }

@@ -1,4 +1,5 @@
-import { Args, Flags } from '@oclif/core';
+import { Args } from '@oclif/core';
+import type { Rule } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
 import { RULE_FORM, formatRule, parseRuleExpression } from '../../rule-expression.js';
@@ -17,14 +18,15 @@ export default class RulesAdd extends BaseCommand {
     monitor: Args.string({ description: 'monitor id (mon_…)', required: true }),
     rule: Args.string({ description: "the rule, e.g. 'rowsProcessed < 1'", required: true }),
   };
-  static override flags = { ...serverFlags, json: Flags.boolean({ description: 'print JSON' }) };
+  static override enableJsonFlag = true;
+  static override flags = { ...serverFlags };
 
-  async run(): Promise<void> {
+  async run(): Promise<Rule | void> {
     const { args, argv, flags } = await this.parse(RulesAdd);
     const parsed = parseRuleExpression((argv as string[]).slice(1).join(' '));
     if (!parsed.ok) this.error(`${parsed.error}, e.g. pingmon rules add ${args.monitor} 'rowsProcessed < 1'`, { exit: 2 });
     const rule = await loggedInClient(flags).createRule(args.monitor, parsed.rule);
-    if (flags.json) return this.log(JSON.stringify(rule));
+    if (this.jsonEnabled()) return rule;
     this.log(`Added ${rule.ruleId} to ${rule.monitorId}: a success with ${formatRule(rule)} raises a silent_failure alert.`);
   }
 }
