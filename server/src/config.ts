@@ -75,7 +75,11 @@ function mustBe(name: string, what: string, got = `{{$${name}}}`): Record<string
 }
 
 function port(name: string, got?: string): Joi.NumberSchema {
-  return Joi.number().integer().min(0).max(65535).messages(mustBe(name, 'a port number from 0 to 65535', got));
+  return Joi.number()
+    .integer()
+    .min(0)
+    .max(65535)
+    .messages(mustBe(name, 'a port number from 0 to 65535', got));
 }
 
 function wholeNumber(name: string): Joi.NumberSchema {
@@ -84,7 +88,9 @@ function wholeNumber(name: string): Joi.NumberSchema {
 
 /** Fractions allowed. A timeout's least value, 0.001, keeps it at least 1 ms once rounded. */
 function seconds(name: string, least: 0 | 0.001): Joi.NumberSchema {
-  return Joi.number().min(least).messages(mustBe(name, `a number of seconds${least > 0 ? ' above 0' : ''}`));
+  return Joi.number()
+    .min(least)
+    .messages(mustBe(name, `a number of seconds${least > 0 ? ' above 0' : ''}`));
 }
 
 /** An empty variable counts as unset. */
@@ -99,7 +105,8 @@ const planSeconds = Joi.array<Array<[Plan, number]>>().items(
 const planIntervals = text
   .custom((value: string): Partial<Record<Plan, number>> => Object.fromEntries(Joi.attempt(pairs(value), planSeconds)))
   .messages({
-    '*': `PINGMON_PLAN_INTERVALS must look like "free=60,pro=10" (plans: ${PLANS.join(', ')}; seconds ≥ 0), ` +
+    '*':
+      `PINGMON_PLAN_INTERVALS must look like "free=60,pro=10" (plans: ${PLANS.join(', ')}; seconds ≥ 0), ` +
       'got "{{$PINGMON_PLAN_INTERVALS}}"',
   });
 

@@ -17,7 +17,8 @@ t.test('loadConfig refuses bad values with a message naming the setting', async 
   t.throws(() => loadConfig({ PINGMON_LOG_LEVEL: 'loud' }), /PINGMON_LOG_LEVEL/);
 });
 
-const PLANS_SHAPE = 'PINGMON_PLAN_INTERVALS must look like "free=60,pro=10" (plans: free, pro, business, unlimited; seconds ≥ 0)';
+const PLANS_SHAPE =
+  'PINGMON_PLAN_INTERVALS must look like "free=60,pro=10" (plans: free, pro, business, unlimited; seconds ≥ 0)';
 
 t.test('each bad setting is refused in one line naming it and quoting the value as written', async (t) => {
   const cases: Array<[Record<string, string>, string]> = [
@@ -30,19 +31,31 @@ t.test('each bad setting is refused in one line naming it and quoting the value 
     [{ PINGMON_LOG_LEVEL: '' }, 'PINGMON_LOG_LEVEL must be one of info, warn, error, silent (got "")'],
     [{ PINGMON_PLAN_INTERVALS: 'free=1,__proto__=2' }, `${PLANS_SHAPE}, got "free=1,__proto__=2"`],
     [{ PINGMON_PLAN_INTERVALS: 'free=' }, `${PLANS_SHAPE}, got "free="`],
-    [{ PINGMON_LOG_LEVEL: 'loud', PINGMON_PORT: 'http' }, 'PINGMON_PORT must be a port number from 0 to 65535 (got "http")'],
+    [
+      { PINGMON_LOG_LEVEL: 'loud', PINGMON_PORT: 'http' },
+      'PINGMON_PORT must be a port number from 0 to 65535 (got "http")',
+    ],
   ];
   for (const [env, message] of cases) t.throws(() => loadConfig(env), new ConfigError(message), JSON.stringify(env));
-  t.throws(() => loadConfig({}, { port: 70000 }), new ConfigError('--port must be a port number from 0 to 65535 (got "70000")'));
-  t.throws(() => loadConfig({}, { databaseUrl: 'mysql://u:pw@h/db' }), new ConfigError(
-    'database URL must start with postgres:// (got "mysql://u:***@h/db"); leave it unset to use embedded SQLite',
-  ));
+  t.throws(
+    () => loadConfig({}, { port: 70000 }),
+    new ConfigError('--port must be a port number from 0 to 65535 (got "70000")'),
+  );
+  t.throws(
+    () => loadConfig({}, { databaseUrl: 'mysql://u:pw@h/db' }),
+    new ConfigError(
+      'database URL must start with postgres:// (got "mysql://u:***@h/db"); leave it unset to use embedded SQLite',
+    ),
+  );
 });
 
 t.test('empty variables count as unset where a default stands in for them', async (t) => {
   const config = loadConfig({ PINGMON_HOST: '', PINGMON_DATA_DIR: '', PINGMON_PLAN_INTERVALS: '', HOME: '/home/x' });
   t.match(config, { host: '127.0.0.1', dataDir: '/home/x/.local/share/pingmon', planIntervalsMs: { free: 60_000 } });
-  t.match(loadConfig({ PINGMON_ALERT_TIMEOUT: '2.5', PINGMON_ALERT_RETRY_BASE: '0' }), { alertTimeoutMs: 2_500, alertRetryBaseMs: 0 });
+  t.match(loadConfig({ PINGMON_ALERT_TIMEOUT: '2.5', PINGMON_ALERT_RETRY_BASE: '0' }), {
+    alertTimeoutMs: 2_500,
+    alertRetryBaseMs: 0,
+  });
 });
 
 t.test('redactUrl hides every form of database password', async (t) => {
