@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
+import Joi from 'joi';
 import type { Plan } from '@pingmon/sdk/wire';
 
 export interface Config {
@@ -18,7 +19,7 @@ export interface Config {
   /** Minimum time between two run openings of one monitor, per plan. */
   readonly planIntervalsMs: Readonly<Record<Plan, number>>;
   readonly apiKeyCacheMs: number;
-  readonly logLevel: 'info' | 'warn' | 'error' | 'silent';
+  readonly logLevel: (typeof LOG_LEVELS)[number];
   /** Time allowed for one HTTP attempt to deliver an alert (and for a channel test). */
   readonly alertTimeoutMs: number;
   /** Wait after an alert delivery's first failed attempt; doubled after each further one. */
@@ -31,39 +32,145 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-export const PLANS: readonly Plan[] = ['free', 'pro', 'business', 'unlimited'];
+/** Its type makes it name every plan, so PLANS, derived from it, cannot miss one. */
+const DEFAULT_PLAN_INTERVALS_MS: Readonly<Record<Plan, number>> = {
+  free: 60_000,
+  pro: 10_000,
+  business: 1_000,
+  unlimited: 0,
+};
 
-const DEFAULT_PLAN_INTERVALS_MS: Record<Plan, number> = { free: 60_000, pro: 10_000, business: 1_000, unlimited: 0 };
+export const PLANS = Object.keys(DEFAULT_PLAN_INTERVALS_MS) as readonly Plan[];
+
+const LOG_LEVELS = ['info', 'warn', 'error', 'silent'] as const;
 
 /** Settings a caller (CLI flags, tests) gives directly; they win over the environment. */
 export type ConfigOverrides = Partial<{ -readonly [K in keyof Config]: Config[K] }>;
 
 type Env = Record<string, string | undefined>;
 
+/** The PINGMON_* variables once validated: converted and defaulted, durations still in seconds. */
+interface Settings {
+  PINGMON_HOST: string;
+  PINGMON_PORT: number;
+  PINGMON_DATA_DIR: string | undefined;
+  PINGMON_DATABASE_URL: string | undefined;
+  PINGMON_DATABASE_SCHEMA: string | undefined;
+  PINGMON_JWT_SECRET: string | undefined;
+  PINGMON_TOKEN_TTL: number;
+  PINGMON_BODY_LIMIT: number;
+  PINGMON_PLAN_INTERVALS: Partial<Record<Plan, number>>;
+  PINGMON_LOG_LEVEL: Config['logLevel'];
+  PINGMON_ALERT_TIMEOUT: number;
+  PINGMON_ALERT_RETRY_BASE: number;
+  PINGMON_ALERT_MAX_ATTEMPTS: number;
+}
+
+/**
+ * Every failure of one setting gets one message: its name, what it must be, and the value as written
+ * (`{{$NAME}}` reads the unconverted environment, which is the validation context).
+ */
+function mustBe(name: string, what: string, got = `{{$${name}}}`): Record<string, string> {
+  return { '*': `${name} must be ${what} (got "${got}")` };
+}
+
+function port(name: string, got?: string): Joi.NumberSchema {
+  return Joi.number()
+    .integer()
+    .min(0)
+    .max(65535)
+    .messages(mustBe(name, 'a port number from 0 to 65535', got));
+}
+
+function wholeNumber(name: string): Joi.NumberSchema {
+  return Joi.number().integer().min(1).messages(mustBe(name, 'a positive whole number'));
+}
+
+/** Fractions allowed. A timeout's least value, 0.001, keeps it at least 1 ms once rounded. */
+function seconds(name: string, least: 0 | 0.001): Joi.NumberSchema {
+  return Joi.number()
+    .min(least)
+    .messages(mustBe(name, `a number of seconds${least > 0 ? ' above 0' : ''}`));
+}
+
+/** An empty variable counts as unset. */
+const text = Joi.string().empty('');
+
+/** A list of [plan, seconds] pairs, not an object: a key such as `__proto__` must be refused, not dropped. */
+const planSeconds = Joi.array<Array<[Plan, number]>>().items(
+  Joi.array().ordered(Joi.valid(...PLANS), Joi.number().min(0)),
+);
+
+/** "free=60,pro=5" (seconds) names only the plans whose interval changes. */
+const planIntervals = text
+  .custom((value: string): Partial<Record<Plan, number>> => Object.fromEntries(Joi.attempt(pairs(value), planSeconds)))
+  .messages({
+    '*':
+      `PINGMON_PLAN_INTERVALS must look like "free=60,pro=10" (plans: ${PLANS.join(', ')}; seconds ≥ 0), ` +
+      'got "{{$PINGMON_PLAN_INTERVALS}}"',
+  });
+
+// Checked in the order written: of several bad values, the message names the first.
+const ENVIRONMENT = Joi.object<Settings>({
+  PINGMON_HOST: text.default('127.0.0.1'),
+  PINGMON_PORT: port('PINGMON_PORT').default(8080),
+  PINGMON_DATA_DIR: text,
+  PINGMON_DATABASE_URL: text,
+  PINGMON_DATABASE_SCHEMA: text,
+  PINGMON_JWT_SECRET: text,
+  PINGMON_TOKEN_TTL: wholeNumber('PINGMON_TOKEN_TTL').default(86_400),
+  PINGMON_BODY_LIMIT: wholeNumber('PINGMON_BODY_LIMIT').default(16 * 1024 * 1024),
+  PINGMON_PLAN_INTERVALS: planIntervals.default({}),
+  PINGMON_LOG_LEVEL: Joi.string()
+    .valid(...LOG_LEVELS)
+    .default('info')
+    .messages(mustBe('PINGMON_LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`)),
+  PINGMON_ALERT_TIMEOUT: seconds('PINGMON_ALERT_TIMEOUT', 0.001).default(10),
+  PINGMON_ALERT_RETRY_BASE: seconds('PINGMON_ALERT_RETRY_BASE', 0).default(30),
+  PINGMON_ALERT_MAX_ATTEMPTS: wholeNumber('PINGMON_ALERT_MAX_ATTEMPTS').default(8),
+});
+
+/** What must hold whoever chose the value (environment, flag or caller); messages show the URL redacted. */
+const CHOSEN = Joi.object<Pick<Config, 'databaseUrl' | 'port'>>({
+  databaseUrl: Joi.string()
+    .pattern(/^postgres(ql)?:\/\//)
+    .messages({
+      '*': 'database URL must start with postgres:// (got "{{$databaseUrl}}"); leave it unset to use embedded SQLite',
+    }),
+  // A flag's or caller's port is a number already: no environment to quote.
+  port: port('--port', '{{#value}}'),
+});
+
 export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
+  const settings = validate(ENVIRONMENT, env, env);
   const fromEnv: Config = {
-    host: env.PINGMON_HOST || '127.0.0.1',
-    port: parsePort(env.PINGMON_PORT ?? '8080', 'PINGMON_PORT'),
-    dataDir: env.PINGMON_DATA_DIR || defaultDataDir(env),
-    databaseUrl: env.PINGMON_DATABASE_URL || undefined,
-    databaseSchema: env.PINGMON_DATABASE_SCHEMA || undefined,
-    jwtSecret: env.PINGMON_JWT_SECRET || undefined,
-    tokenTtlSeconds: parsePositiveInt(env.PINGMON_TOKEN_TTL ?? '86400', 'PINGMON_TOKEN_TTL'),
-    bodyLimitBytes: parsePositiveInt(env.PINGMON_BODY_LIMIT ?? String(16 * 1024 * 1024), 'PINGMON_BODY_LIMIT'),
-    planIntervalsMs: parsePlanIntervals(env.PINGMON_PLAN_INTERVALS),
+    host: settings.PINGMON_HOST,
+    port: settings.PINGMON_PORT,
+    dataDir: settings.PINGMON_DATA_DIR ?? defaultDataDir(env),
+    databaseUrl: settings.PINGMON_DATABASE_URL,
+    databaseSchema: settings.PINGMON_DATABASE_SCHEMA,
+    jwtSecret: settings.PINGMON_JWT_SECRET,
+    tokenTtlSeconds: settings.PINGMON_TOKEN_TTL,
+    bodyLimitBytes: settings.PINGMON_BODY_LIMIT,
+    planIntervalsMs: { ...DEFAULT_PLAN_INTERVALS_MS, ...inMs(settings.PINGMON_PLAN_INTERVALS) },
     apiKeyCacheMs: 5_000,
-    logLevel: parseLogLevel(env.PINGMON_LOG_LEVEL ?? 'info'),
-    alertTimeoutMs: parseSeconds(env.PINGMON_ALERT_TIMEOUT ?? '10', 'PINGMON_ALERT_TIMEOUT', 0.001),
-    alertRetryBaseMs: parseSeconds(env.PINGMON_ALERT_RETRY_BASE ?? '30', 'PINGMON_ALERT_RETRY_BASE', 0),
-    alertMaxAttempts: parsePositiveInt(env.PINGMON_ALERT_MAX_ATTEMPTS ?? '8', 'PINGMON_ALERT_MAX_ATTEMPTS'),
+    logLevel: settings.PINGMON_LOG_LEVEL,
+    alertTimeoutMs: toMs(settings.PINGMON_ALERT_TIMEOUT),
+    alertRetryBaseMs: toMs(settings.PINGMON_ALERT_RETRY_BASE),
+    alertMaxAttempts: settings.PINGMON_ALERT_MAX_ATTEMPTS,
     alertPollMs: 1_000,
   };
   const config = { ...fromEnv, ...definedOnly(overrides) };
-  if (config.databaseUrl !== undefined && !/^postgres(ql)?:\/\//.test(config.databaseUrl)) {
-    throw new ConfigError(`database URL must start with postgres:// (got "${redactUrl(config.databaseUrl)}"); leave it unset to use embedded SQLite`);
-  }
-  parsePort(String(config.port), '--port');
+  const shown = config.databaseUrl === undefined ? {} : { databaseUrl: redactUrl(config.databaseUrl) };
+  validate(CHOSEN, config, shown);
   return Object.freeze(config);
+}
+
+/** Once, at the edge (as hapi's lib/config.js does): the first failure becomes the one-line message. */
+function validate<T>(schema: Joi.ObjectSchema<T>, value: object, context: object): T {
+  const result = schema.validate(value, { context, stripUnknown: true });
+  if (result.error) throw new ConfigError(result.error.message);
+  return result.value;
 }
 
 export function defaultDataDir(env: Env): string {
@@ -93,43 +200,18 @@ function definedOnly<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-function parsePort(value: string, name: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError(`${name} must be a port number from 0 to 65535 (got "${value}")`);
-  }
-  return port;
+/** "free=60, pro=" → [['free', '60'], ['pro', '']]: joi converts the seconds and refuses what is left empty. */
+function pairs(value: string): Array<[string, string]> {
+  return value.split(',').map((part) => {
+    const [plan = '', seconds = ''] = part.split('=').map((s) => s.trim());
+    return [plan, seconds];
+  });
 }
 
-function parsePositiveInt(value: string, name: string): number {
-  const n = Number(value);
-  if (!Number.isInteger(n) || n <= 0) throw new ConfigError(`${name} must be a positive whole number (got "${value}")`);
-  return n;
+function inMs(secondsOf: Partial<Record<Plan, number>>): Partial<Record<Plan, number>> {
+  return Object.fromEntries(Object.entries(secondsOf).map(([plan, n]) => [plan, toMs(n)]));
 }
 
-/** Seconds, fractions allowed, at least `min`; in milliseconds. */
-function parseSeconds(value: string, name: string, min: number): number {
-  const n = Number(value);
-  if (value.trim() === '' || !Number.isFinite(n) || n < min) throw new ConfigError(`${name} must be a number of seconds${min > 0 ? ' above 0' : ''} (got "${value}")`);
-  return Math.round(n * 1000);
-}
-
-function parseLogLevel(value: string): Config['logLevel'] {
-  if (value === 'info' || value === 'warn' || value === 'error' || value === 'silent') return value;
-  throw new ConfigError(`PINGMON_LOG_LEVEL must be one of info, warn, error, silent (got "${value}")`);
-}
-
-/** "free=60,pro=5" (seconds) overrides the default intervals of those plans. */
-function parsePlanIntervals(value: string | undefined): Record<Plan, number> {
-  const intervals = { ...DEFAULT_PLAN_INTERVALS_MS };
-  if (!value) return intervals;
-  for (const part of value.split(',')) {
-    const [plan, seconds] = part.split('=').map((s) => s.trim());
-    const n = Number(seconds);
-    if (!PLANS.includes(plan as Plan) || seconds === undefined || seconds === '' || !Number.isFinite(n) || n < 0) {
-      throw new ConfigError(`PINGMON_PLAN_INTERVALS must look like "free=60,pro=10" (plans: ${PLANS.join(', ')}; seconds ≥ 0), got "${value}"`);
-    }
-    intervals[plan as Plan] = Math.round(n * 1000);
-  }
-  return intervals;
+function toMs(seconds: number): number {
+  return Math.round(seconds * 1000);
 }

@@ -5,3 +5,5 @@ export { openDatabase, closeDatabase, DatabaseUnavailableError } from './db/inde
 export type { Database } from './db/index.js';
 export { createAccount, AccountInputError } from './bootstrap.js';
 export type { NewAccount } from './bootstrap.js';
+export { stopGracefully } from './lifecycle.js';
+export type { StopHooks, Stopping } from './lifecycle.js';

@@ -1,9 +1,46 @@
 import { Flags } from '@oclif/core';
+import type { StopHooks } from '@pingmon/server';
 import { BaseCommand } from '../base-command.js';
 import { databaseFlags } from '../flags.js';
 
-/** After a second signal, how long the stop may still take before the process exits regardless. */
-const FORCE_EXIT_MS = 3_000;
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
+
+/**
+ * Calls `handler` at the next SIGINT or SIGTERM, then lets the signals go; returns a function that lets
+ * them go sooner. A handler that listens for the next signal listens before this one lets go, so there
+ * is no moment in which a signal would kill the process instead.
+ */
+function onNextSignal(handler: () => void): () => void {
+  const off = () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, once);
+  };
+  const once = () => {
+    handler();
+    off();
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, once);
+  return off;
+}
+
+/** What the operator reads while the server stops; a stop that hangs after the second signal ends the process. */
+function stopNotices(alertTimeoutMs: number): StopHooks {
+  return {
+    onWaiting: (attempts) => {
+      process.stderr.write(
+        `pingmon server: stopping after ${attempts} alert delivery attempt(s) in flight ` +
+          `(about ${alertTimeoutMs / 1000} s at most); ` +
+          'press Ctrl-C again to stop now and leave them to the next start\n',
+      );
+    },
+    onStuck: (afterMs) => {
+      process.stderr.write(
+        `pingmon server: not stopped ${afterMs / 1000} s after the second signal ` +
+          '(requests in flight or the database); exiting now\n',
+      );
+      process.exit(1);
+    },
+  };
+}
 
 export default class Server extends BaseCommand {
   static override summary = 'Run the pingmon API server';
@@ -21,16 +58,9 @@ export default class Server extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Server);
-    const { loadConfig, createServer, API_PREFIX } = await import('@pingmon/server');
+    const { loadConfig, createServer, stopGracefully, API_PREFIX } = await import('@pingmon/server');
     const config = loadConfig(process.env, { host: flags.host, port: flags.port, dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
     const server = await createServer(config);
-    // Registered after the server's own: runs once the alert sender has made its last claim.
-    server.ext('onPreStop', () => {
-      const { busy } = server.app.deliveries;
-      if (busy === 0) return;
-      process.stderr.write(`pingmon server: stopping after ${busy} alert delivery attempt(s) in flight (about ${config.alertTimeoutMs / 1000} s at most); ` +
-        'press Ctrl-C again to stop now and leave them to the next start\n');
-    });
     try {
       await server.start();
     } catch (err) {
@@ -40,31 +70,16 @@ export default class Server extends BaseCommand {
       throw err;
     }
     this.log(`pingmon server listening on ${server.info.uri}${API_PREFIX}`);
-    await new Promise<void>((resolve) => {
-      const stopNow = () => {
-        process.off('SIGINT', stopNow);
-        process.off('SIGTERM', stopNow);
-        server.app.deliveries.abandon();
-        // Giving the attempts back takes a moment; requests in flight or a database that does not answer are not waited for.
-        setTimeout(() => {
-          process.stderr.write(`pingmon server: not stopped ${FORCE_EXIT_MS / 1000} s after the second signal (requests in flight or the database); exiting now\n`);
-          process.exit(1);
-        }, FORCE_EXIT_MS).unref();
-      };
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        process.on('SIGINT', stopNow);
-        process.on('SIGTERM', stopNow);
-        // In-flight requests get 10 s to finish, alert attempts their timeout; then the database closes (onPostStop).
-        void server.stop({ timeout: 10_000 }).then(() => {
-          process.off('SIGINT', stopNow);
-          process.off('SIGTERM', stopNow);
-          resolve();
-        });
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
+    const { done, offSecond } = await new Promise<{ done: Promise<void>; offSecond: () => void }>((resolve) => {
+      onNextSignal(() => {
+        const stopping = stopGracefully(server, stopNotices(config.alertTimeoutMs));
+        resolve({ done: stopping.done, offSecond: onNextSignal(() => stopping.abandon()) });
+      });
     });
+    try {
+      await done;
+    } finally {
+      offSecond();
+    }
   }
 }

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { loadConfig, redactUrl } from '@pingmon/server';
+import { ConfigError, loadConfig, redactUrl } from '@pingmon/server';
 
 t.test('loadConfig reads PINGMON_* and lets overrides win', async (t) => {
   const config = loadConfig({ PINGMON_HOST: '0.0.0.0', PINGMON_PORT: '9000', PINGMON_DATA_DIR: '/d', HOME: '/home/x' }, { port: 0 });
@@ -15,6 +15,47 @@ t.test('loadConfig refuses bad values with a message naming the setting', async 
   t.throws(() => loadConfig({ PINGMON_PLAN_INTERVALS: 'gold=1' }), /PINGMON_PLAN_INTERVALS/);
   t.throws(() => loadConfig({ PINGMON_DATABASE_URL: 'mysql://u:pw@h/db' }), /postgres:\/\/.*u:\*\*\*@h/);
   t.throws(() => loadConfig({ PINGMON_LOG_LEVEL: 'loud' }), /PINGMON_LOG_LEVEL/);
+});
+
+const PLANS_SHAPE =
+  'PINGMON_PLAN_INTERVALS must look like "free=60,pro=10" (plans: free, pro, business, unlimited; seconds ≥ 0)';
+
+t.test('each bad setting is refused in one line naming it and quoting the value as written', async (t) => {
+  const cases: Array<[Record<string, string>, string]> = [
+    [{ PINGMON_PORT: ' 70000 ' }, 'PINGMON_PORT must be a port number from 0 to 65535 (got " 70000 ")'],
+    [{ PINGMON_TOKEN_TTL: '1.5' }, 'PINGMON_TOKEN_TTL must be a positive whole number (got "1.5")'],
+    [{ PINGMON_BODY_LIMIT: '0' }, 'PINGMON_BODY_LIMIT must be a positive whole number (got "0")'],
+    [{ PINGMON_ALERT_TIMEOUT: '0.0001' }, 'PINGMON_ALERT_TIMEOUT must be a number of seconds above 0 (got "0.0001")'],
+    [{ PINGMON_ALERT_RETRY_BASE: ' ' }, 'PINGMON_ALERT_RETRY_BASE must be a number of seconds (got " ")'],
+    [{ PINGMON_ALERT_MAX_ATTEMPTS: '2e-1' }, 'PINGMON_ALERT_MAX_ATTEMPTS must be a positive whole number (got "2e-1")'],
+    [{ PINGMON_LOG_LEVEL: '' }, 'PINGMON_LOG_LEVEL must be one of info, warn, error, silent (got "")'],
+    [{ PINGMON_PLAN_INTERVALS: 'free=1,__proto__=2' }, `${PLANS_SHAPE}, got "free=1,__proto__=2"`],
+    [{ PINGMON_PLAN_INTERVALS: 'free=' }, `${PLANS_SHAPE}, got "free="`],
+    [
+      { PINGMON_LOG_LEVEL: 'loud', PINGMON_PORT: 'http' },
+      'PINGMON_PORT must be a port number from 0 to 65535 (got "http")',
+    ],
+  ];
+  for (const [env, message] of cases) t.throws(() => loadConfig(env), new ConfigError(message), JSON.stringify(env));
+  t.throws(
+    () => loadConfig({}, { port: 70000 }),
+    new ConfigError('--port must be a port number from 0 to 65535 (got "70000")'),
+  );
+  t.throws(
+    () => loadConfig({}, { databaseUrl: 'mysql://u:pw@h/db' }),
+    new ConfigError(
+      'database URL must start with postgres:// (got "mysql://u:***@h/db"); leave it unset to use embedded SQLite',
+    ),
+  );
+});
+
+t.test('empty variables count as unset where a default stands in for them', async (t) => {
+  const config = loadConfig({ PINGMON_HOST: '', PINGMON_DATA_DIR: '', PINGMON_PLAN_INTERVALS: '', HOME: '/home/x' });
+  t.match(config, { host: '127.0.0.1', dataDir: '/home/x/.local/share/pingmon', planIntervalsMs: { free: 60_000 } });
+  t.match(loadConfig({ PINGMON_ALERT_TIMEOUT: '2.5', PINGMON_ALERT_RETRY_BASE: '0' }), {
+    alertTimeoutMs: 2_500,
+    alertRetryBaseMs: 0,
+  });
 });
 
 t.test('redactUrl hides every form of database password', async (t) => {

@@ -1,0 +1,110 @@
+// One lint configuration for the whole monorepo. Layout is Prettier's job (.prettierrc.json): no rule
+// here is about formatting.
+import js from '@eslint/js';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** The server imports the SDK's wire types only (STYLE.md: dependencies point one way). */
+const WIRE_TYPES_ONLY = { name: '@pingmon/sdk', message: 'The server imports wire types only: @pingmon/sdk/wire.' };
+const KNEX_IN_DB = { name: 'knex', message: 'knex stays in server/src/db/.' };
+
+export default defineConfig(
+  globalIgnores(['**/dist/', '**/node_modules/', '**/.tap/', '**/coverage/']),
+  js.configs.recommended,
+  tseslint.configs.recommended,
+  {
+    rules: {
+      // Named exports only; oclif's commands and hooks are the exception it requires (below).
+      'no-restricted-syntax': [
+        'error',
+        { selector: 'ExportDefaultDeclaration', message: 'Use a named export (default only where oclif requires it).' },
+      ],
+      '@typescript-eslint/consistent-type-imports': 'error',
+      // `_`-prefixed names are placeholders a signature requires (hapi handlers, callbacks).
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // The shipped packages also get the type-aware rules that catch a promise nobody waits for. Tests and
+    // the bench are left out: an unawaited t.test() is tap's idiom, and typing them doubles the time.
+    files: ['sdk/src/**/*.ts', 'server/src/**/*.ts', 'cli/src/**/*.{ts,tsx}'],
+    languageOptions: {
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      '@typescript-eslint/await-thenable': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+    },
+  },
+  // The layers of STYLE.md. A later block replaces an earlier one's list for the same files, so each
+  // list is complete.
+  {
+    files: ['sdk/src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@pingmon/server', 'pingmon', 'pingmon/*'],
+              message: 'The SDK depends on no other package of ours.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['cli/src/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@pingmon/server',
+              allowTypeImports: true,
+              message: 'import() the server in the commands that run it: the other commands start without it.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['server/src/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [WIRE_TYPES_ONLY, KNEX_IN_DB] }] },
+  },
+  {
+    files: ['server/src/db/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: [WIRE_TYPES_ONLY] }] },
+  },
+  {
+    files: ['server/src/domain/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [WIRE_TYPES_ONLY, KNEX_IN_DB],
+          patterns: [
+            {
+              group: ['@hapi/*', 'joi', '../db/*', '../routes/*', '../alerts/*'],
+              message: 'domain/ is pure: no storage, HTTP or validation library.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['cli/src/commands/**', 'cli/src/hooks/**', 'eslint.config.js'],
+    rules: { 'no-restricted-syntax': 'off' },
+  },
+  {
+    // The few plain JavaScript files are Node scripts.
+    files: ['**/*.js', '**/*.mjs'],
+    languageOptions: { globals: globals.node },
+  },
+);
