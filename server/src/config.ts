@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import Joi from 'joi';
+import { PLANS } from '@pingmon/sdk/wire';
 import type { Plan } from '@pingmon/sdk/wire';
 
 export interface Config {
@@ -32,15 +33,12 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
-/** Its type makes it name every plan, so PLANS, derived from it, cannot miss one. */
 const DEFAULT_PLAN_INTERVALS_MS: Readonly<Record<Plan, number>> = {
   free: 60_000,
   pro: 10_000,
   business: 1_000,
   unlimited: 0,
 };
-
-export const PLANS = Object.keys(DEFAULT_PLAN_INTERVALS_MS) as readonly Plan[];
 
 const LOG_LEVELS = ['info', 'warn', 'error', 'silent'] as const;
 

@@ -1,5 +1,5 @@
 export { createServer, API_PREFIX } from './server.js';
-export { loadConfig, ConfigError, PLANS, redactUrl } from './config.js';
+export { loadConfig, ConfigError, redactUrl } from './config.js';
 export type { Config, ConfigOverrides } from './config.js';
 export { openDatabase, closeDatabase, DatabaseUnavailableError } from './db/index.js';
 export type { Database } from './db/index.js';
