@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import { truncate } from '@pingmon/sdk/wire';
 import type { AlertEvent, ChannelType, MatchedRule, Meta, RunStatus } from '@pingmon/sdk/wire';
 import { describeMatch } from '../domain/rules.js';
-import { iso } from '../domain/runs.js';
+import { iso } from '../presenter.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
 export const USER_AGENT = `pingmon/${version}`;

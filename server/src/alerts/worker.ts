@@ -171,7 +171,8 @@ export class DeliveryWorker {
       return releaseDelivery(this.db.sql, claimed);
     }
     const next = afterAttempt(result, claimed.attempt, policy, Date.now(), Math.random());
-    await recordAttempt(this.db, claimed, { attemptedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error, ...next });
+    const record = { attemptedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error, ...next };
+    await this.db.transaction((sql) => recordAttempt(sql, claimed, record));
     if (next.state === 'pending') this.schedule(next.nextAttemptAt);
     if (next.state === 'failed') {
       this.options.log(['alerts', 'warn'], `alert ${alert.alertId} could not be delivered to channel ${channel.channelId} after ${claimed.attempt} attempt(s): ${result.error}`);

@@ -1,10 +1,13 @@
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { PingKind, PingResponse } from '@pingmon/sdk/wire';
 import { grantOf } from '../auth.js';
-import { recordPing } from '../db/pings.js';
 import { parsePingBody } from '../domain/ping-body.js';
 import { apiError, waitFor } from '../errors.js';
+import { presentAck } from '../presenter.js';
+import { recordPing } from '../use-cases/record-ping.js';
 import type { RouteContext } from './context.js';
+import type { WithParams } from './validation.js';
+import { invalidRequest, pathParams } from './validation.js';
 
 const KINDS: readonly PingKind[] = ['start', 'success', 'fail'];
 
@@ -14,22 +17,22 @@ export function pingRoutes(ctx: RouteContext): ServerRoute[] {
     path: `/ping/{monitorId}/${kind}`,
     options: {
       auth: 'api-key',
+      validate: { params: pathParams('monitorId'), failAction: invalidRequest },
       // The body is read raw: JSON whatever the content type says, or a text/plain log (DESIGN §5).
       payload: { parse: false, output: 'data', maxBytes: ctx.config.bodyLimitBytes },
-      handler: (request: Request) => ping(ctx, kind, request),
+      handler: (request: Request<WithParams<'monitorId'>>) => ping(ctx, kind, request),
     },
   }));
 }
 
-async function ping(ctx: RouteContext, kind: PingKind, request: Request): Promise<PingResponse> {
+async function ping(ctx: RouteContext, kind: PingKind, request: Request<WithParams<'monitorId'>>): Promise<PingResponse> {
   const now = Date.now();
   const parsed = parsePingBody(kind, request.headers['content-type'] as string | undefined, request.payload as Buffer | null);
   if (!parsed.ok) throw apiError(400, parsed.error.code, parsed.error.message);
-  const { runId, ...input } = parsed.input;
   const grant = grantOf(request);
-  const monitorId = request.params.monitorId as string;
+  const { monitorId } = request.params;
   const intervalMs = ctx.config.planIntervalsMs[grant.plan];
-  const outcome = await recordPing(ctx.db, { accountId: grant.accountId, monitorId, kind, runId, input, now, intervalMs });
+  const outcome = await recordPing(ctx.db, { accountId: grant.accountId, monitorId, kind, input: parsed.input, now, intervalMs });
   if (outcome.kind === 'not_found') {
     throw apiError(404, 'monitor_not_found', `No monitor ${monitorId} in the account of this API key. Check the monitor id (GET /api/v1/monitors lists yours).`);
   }
@@ -40,5 +43,5 @@ async function ping(ctx: RouteContext, kind: PingKind, request: Request): Promis
       { retryAfter: seconds });
   }
   if (outcome.queued > 0) ctx.deliveries.nudge();
-  return { success: true, data: outcome.ack };
+  return { success: true, data: presentAck(outcome.run) };
 }
