@@ -33,7 +33,8 @@ export async function createAccount(
     await db.transaction(async (sql) => {
       await insertAccount(sql, { accountId: ids.accountId, plan: input.plan, createdAt: now });
       await insertUser(sql, { userId: ids.userId, accountId: ids.accountId, email, passwordHash, createdAt: now });
-      await insertApiKey(sql, { keyId: ids.keyId, accountId: ids.accountId, name: 'default', prefix: key.prefix, keyHash: key.hash, now });
+      const { prefix, hash: keyHash } = key;
+      await insertApiKey(sql, { keyId: ids.keyId, accountId: ids.accountId, name: 'default', prefix, keyHash, now });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AccountInputError(`a user with email ${email} already exists`);

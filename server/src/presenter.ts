@@ -94,7 +94,8 @@ export function presentChannel(channel: ChannelRecord): Channel {
 }
 
 export function presentApiKey(key: ApiKeyRecord): ApiKey {
-  return { keyId: key.keyId, name: key.name, prefix: key.prefix, createdAt: iso(key.createdAt), revokedAt: isoOrNull(key.revokedAt) };
+  const { keyId, name, prefix } = key;
+  return { keyId, name, prefix, createdAt: iso(key.createdAt), revokedAt: isoOrNull(key.revokedAt) };
 }
 
 export function presentUser(user: UserRecord): User {
@@ -105,7 +106,10 @@ export function presentAccount(account: AccountRecord): Account {
   return { accountId: account.accountId, plan: account.plan, createdAt: iso(account.createdAt) };
 }
 
-export function presentAlert(alert: AlertRecord & { monitorName: string }, deliveries: readonly DeliveryRecord[]): Alert {
+export function presentAlert(
+  alert: AlertRecord & { monitorName: string },
+  deliveries: readonly DeliveryRecord[],
+): Alert {
   return {
     alertId: alert.alertId,
     event: alert.event,

@@ -171,7 +171,8 @@ export class DeliveryWorker {
       return releaseDelivery(this.db.sql, claimed);
     }
     const next = afterAttempt(result, claimed.attempt, policy, Date.now(), Math.random());
-    const record = { attemptedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error, ...next };
+    const { durationMs, statusCode, error } = result;
+    const record = { attemptedAt, durationMs, statusCode, error, ...next };
     await this.db.transaction((sql) => recordAttempt(sql, claimed, record));
     if (next.state === 'pending') this.schedule(next.nextAttemptAt);
     if (next.state === 'failed') {
@@ -180,7 +181,7 @@ export class DeliveryWorker {
   }
 }
 
-export function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
+function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
   return {
     event: alert.event,
     alertId: alert.alertId,

@@ -48,7 +48,8 @@ interface ApiKeyRow {
 const COLUMNS = 'id, name, prefix, created_at, revoked_at';
 
 function toRecord(row: ApiKeyRow): ApiKeyRecord {
-  return { keyId: row.id, name: row.name, prefix: row.prefix, createdAt: ms(row.created_at), revokedAt: ms(row.revoked_at) };
+  const { id: keyId, name, prefix } = row;
+  return { keyId, name, prefix, createdAt: ms(row.created_at), revokedAt: ms(row.revoked_at) };
 }
 
 /** Every key of the account, newest first, revoked ones included. */
@@ -61,7 +62,10 @@ export async function listApiKeys(sql: Sql, accountId: string): Promise<ApiKeyRe
 }
 
 export async function findApiKey(sql: Sql, accountId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
-  const [row] = await sql.rows<ApiKeyRow>(`select ${COLUMNS} from api_keys where id = ? and account_id = ?`, [keyId, accountId]);
+  const [row] = await sql.rows<ApiKeyRow>(
+    `select ${COLUMNS} from api_keys where id = ? and account_id = ?`,
+    [keyId, accountId],
+  );
   return row && toRecord(row);
 }
 

@@ -60,7 +60,11 @@ export interface AttemptRecord {
  * the claim is still this process's (a lease that ran out may have passed to another server); the
  * attempt is recorded either way, since it was made. Answers whether the state changed.
  */
-export async function recordAttempt(sql: TransactionSql, claimed: ClaimedDelivery, record: AttemptRecord): Promise<boolean> {
+export async function recordAttempt(
+  sql: TransactionSql,
+  claimed: ClaimedDelivery,
+  record: AttemptRecord,
+): Promise<boolean> {
   const updated = await sql.changes(
     `update alert_deliveries set state = ?, next_attempt_at = ?, claimed_until = null, claim_token = null,
        delivered_at = ?, last_error = ? where alert_id = ? and channel_id = ? and claim_token = ?`,

@@ -13,6 +13,7 @@ export interface Sql {
   /** Runs a statement; the number of rows it changed. */
   changes(sql: string, params: readonly SqlParam[]): Promise<number>;
   readonly dialect: Dialect;
+  /** True inside a transaction: TransactionSql narrows it to `true`, which is what the compiler checks. */
   readonly inTransaction: boolean;
 }
 
@@ -69,7 +70,7 @@ function sqliteTransactionSql(statement: Prepare): TransactionSql {
   };
 }
 
-export class NestedTransactionError extends Error {
+class NestedTransactionError extends Error {
   constructor() {
     super('a statement outside the transaction was run while a SQLite transaction is open; '
       + 'inside db.transaction(fn), use only the executor that fn is given');
@@ -122,7 +123,10 @@ export function postgresSql(knex: Knex, inTransaction = false): Sql {
     dialect: 'postgres',
     inTransaction,
     rows: async <T>(sql: string, params: readonly SqlParam[]) => ((await knex.raw(sql, params)) as { rows: T[] }).rows,
-    changes: async (sql: string, params: readonly SqlParam[]) => ((await knex.raw(sql, params)) as { rowCount: number }).rowCount,
+    changes: async (sql: string, params: readonly SqlParam[]) => {
+      const result = (await knex.raw(sql, params)) as { rowCount: number };
+      return result.rowCount;
+    },
   };
 }
 
@@ -142,7 +146,7 @@ interface Work {
  * piece fails at once (`holding`, a plain flag: a guard with AsyncLocalStorage cost a fifth of the ping
  * path's time on Node 20).
  */
-export class GroupCommitter {
+class GroupCommitter {
   private queue: Work[] = [];
   private running = false;
   private drained: Array<() => void> = [];

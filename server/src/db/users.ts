@@ -44,6 +44,9 @@ export async function findUserByEmail(sql: Sql, email: string): Promise<UserReco
 }
 
 export async function findUser(sql: Sql, accountId: string, userId: string): Promise<UserRecord | undefined> {
-  const [row] = await sql.rows<UserRow>(`select ${COLUMNS} from users where id = ? and account_id = ?`, [userId, accountId]);
+  const [row] = await sql.rows<UserRow>(
+    `select ${COLUMNS} from users where id = ? and account_id = ?`,
+    [userId, accountId],
+  );
   return row && toRecord(row);
 }

@@ -28,5 +28,6 @@ async function list(ctx: RouteContext, request: Request): Promise<AlertList> {
   const fetched = await listAlerts(ctx.db.sql, accountId, { limit: limit + 1, monitorId, after: pageStart(cursor) });
   const page = pageOf(fetched, limit, (alert) => ({ at: alert.createdAt, id: alert.alertId }));
   const deliveries = await listDeliveries(ctx.db.sql, page.items.map((a) => a.alertId));
-  return { alerts: page.items.map((a) => presentAlert(a, deliveries.get(a.alertId) ?? [])), nextCursor: page.nextCursor };
+  const alerts = page.items.map((alert) => presentAlert(alert, deliveries.get(alert.alertId) ?? []));
+  return { alerts, nextCursor: page.nextCursor };
 }

@@ -48,6 +48,7 @@ async function login(ctx: RouteContext, input: LoginRequest, address: string): P
   await clearLoginAttempts(ctx.db.sql, key);
   const account = await findAccount(ctx.db.sql, record.accountId);
   if (!account) throw new Error(`user ${record.userId} has no account`);
-  const { token, expiresAt } = issueUserToken(ctx.jwtSecret, { userId: record.userId, accountId: account.accountId }, now, ctx.config.tokenTtlSeconds);
+  const credentials = { userId: record.userId, accountId: account.accountId };
+  const { token, expiresAt } = issueUserToken(ctx.jwtSecret, credentials, now, ctx.config.tokenTtlSeconds);
   return { token, expiresAt: iso(expiresAt), user: presentUser(record), account: presentAccount(account) };
 }

@@ -6,6 +6,7 @@ import { send } from '../alerts/deliver.js';
 import { buildRequest, testContent } from '../alerts/payloads.js';
 import { userOf } from '../auth.js';
 import { UnknownMonitorsError, deleteChannel, findChannel, insertChannel, listChannels, updateChannel } from '../db/channels.js';
+import type { TransactionSql } from '../db/sql.js';
 import type { ChannelRecord } from '../domain/channels.js';
 import { CHANNEL_TYPES } from '../domain/channels.js';
 import { verdictOf } from '../domain/delivery.js';
@@ -128,7 +129,8 @@ async function update(ctx: RouteContext, request: ChannelRequest): Promise<Chann
   const changes = request.payload as UpdateChannelRequest;
   const current = await requireChannel(ctx, accountId, channelId);
   noSecretUnlessWebhook(current.type, changes.secret);
-  const updated = await restricting(() => ctx.db.transaction((sql) => updateChannel(sql, accountId, channelId, changes)));
+  const apply = (sql: TransactionSql) => updateChannel(sql, accountId, channelId, changes);
+  const updated = await restricting(() => ctx.db.transaction(apply));
   if (!updated) throw channelNotFound(channelId);
   return presentChannel(await requireChannel(ctx, accountId, channelId));
 }

@@ -13,7 +13,10 @@ export function meRoutes(ctx: RouteContext): ServerRoute[] {
 
 async function me(ctx: RouteContext, request: Request): Promise<MeResponse> {
   const { userId, accountId } = userOf(request);
-  const [user, account] = await Promise.all([findUser(ctx.db.sql, accountId, userId), findAccount(ctx.db.sql, accountId)]);
+  const [user, account] = await Promise.all([
+    findUser(ctx.db.sql, accountId, userId),
+    findAccount(ctx.db.sql, accountId),
+  ]);
   if (!user || !account) throw apiError(401, 'invalid_token', 'The user of this token no longer exists. Log in again.');
   return { user: presentUser(user), account: presentAccount(account) };
 }

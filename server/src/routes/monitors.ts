@@ -46,7 +46,11 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}',
       options: {
         // At least one known field: a body of nothing we know (a form-encoded JSON string, say) changes nothing silently otherwise.
-        validate: { params, payload: Joi.object({ name }).min(1).options({ stripUnknown: true }), failAction: invalidRequest },
+        validate: {
+          params,
+          payload: Joi.object({ name }).min(1).options({ stripUnknown: true }),
+          failAction: invalidRequest,
+        },
       },
       handler: (request: MonitorRequest) => update(ctx, request),
     },
@@ -86,8 +90,10 @@ async function list(ctx: RouteContext, request: Request): Promise<MonitorList> {
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const { name: monitorName } = request.payload as CreateMonitorRequest;
-  const monitor = { monitorId: newId('mon'), accountId: userOf(request).accountId, name: monitorName, createdAt: Date.now() };
-  return h.response(presentMonitor(await insertMonitor(ctx.db.sql, monitor), undefined)).code(201);
+  const { accountId } = userOf(request);
+  const created = { monitorId: newId('mon'), accountId, name: monitorName, createdAt: Date.now() };
+  const monitor = await insertMonitor(ctx.db.sql, created);
+  return h.response(presentMonitor(monitor, undefined)).code(201);
 }
 
 async function show(ctx: RouteContext, request: MonitorRequest): Promise<Monitor> {
@@ -100,7 +106,8 @@ async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monit
   const { accountId } = userOf(request);
   const { monitorId } = request.params;
   const { name: newName } = request.payload as UpdateMonitorRequest;
-  if (newName !== undefined && !(await renameMonitor(ctx.db.sql, accountId, monitorId, newName))) throw monitorNotFound(monitorId);
+  const renamed = newName === undefined || (await renameMonitor(ctx.db.sql, accountId, monitorId, newName));
+  if (!renamed) throw monitorNotFound(monitorId);
   const monitor = await requireMonitor(ctx, accountId, monitorId);
   return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
 }

@@ -24,7 +24,12 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors/{monitorId}/runs',
       options: {
-        validate: { params: pathParams('monitorId'), query: listQuery, options: { allowUnknown: true }, failAction: invalidRequest },
+        validate: {
+          params: pathParams('monitorId'),
+          query: listQuery,
+          options: { allowUnknown: true },
+          failAction: invalidRequest,
+        },
       },
       handler: (request: Request<WithParams<'monitorId'>>) => list(ctx, request),
     },

@@ -7,9 +7,11 @@ import type { RunRecord } from '@pingmon/server/domain/runs.js';
 const NOW = 1_000_000;
 
 function run(runId: string, status: RunStatus): RunRecord {
+  const finished = status !== 'running';
   return {
-    runId, monitorId: 'mon_1', accountId: 'acc_1', status, startedAt: NOW - 5_000, finishedAt: status === 'running' ? null : NOW - 1_000,
-    durationMs: status === 'running' ? null : 4_000, meta: {}, errorMessage: null, hasLog: false, matchedRules: null,
+    runId, monitorId: 'mon_1', accountId: 'acc_1', status,
+    startedAt: NOW - 5_000, finishedAt: finished ? NOW - 1_000 : null, durationMs: finished ? 4_000 : null,
+    meta: {}, errorMessage: null, hasLog: false, matchedRules: null,
   };
 }
 
@@ -61,7 +63,11 @@ const OPENINGS: Array<[string, number | null, number, Pairing | undefined]> = [
 ];
 
 t.test('pairPing decides every combination, with the rate limit asked only of openings', async (t) => {
-  const named = { running: run('named-run', 'running'), success: run('named-run', 'success'), failed: run('named-run', 'failed') };
+  const named = {
+    running: run('named-run', 'running'),
+    success: run('named-run', 'success'),
+    failed: run('named-run', 'failed'),
+  };
   const open = run('open-run', 'running');
   for (const [kind, runIdGiven, existingStatus, hasOpen, expected] of TABLE) {
     for (const [opening, lastOpenedAt, intervalMs, limited] of OPENINGS) {
@@ -80,6 +86,7 @@ t.test('pairPing decides every combination, with the rate limit asked only of op
 
 t.test('a finished run is replayed as it is, whatever the ping says', async (t) => {
   const finished = run('named-run', 'failed');
-  const pairing = pairPing('success', true, { existing: finished, open: undefined, lastOpenedAt: null, intervalMs: 0 }, NOW);
+  const state = { existing: finished, open: undefined, lastOpenedAt: null, intervalMs: 0 };
+  const pairing = pairPing('success', true, state, NOW);
   t.equal(pairing.action === 'replay' && pairing.run, finished);
 });

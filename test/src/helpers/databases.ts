@@ -26,7 +26,8 @@ export const DATABASE_KINDS: DatabaseKind[] = POSTGRES_URL ? ['sqlite', 'postgre
 /** A knex on the test's database, beside the server's own connections: tests read and break what it stored. */
 export function knexOf(db: TestDatabase): Knex {
   if (db.kind === 'sqlite') {
-    return knexFactory({ client: 'better-sqlite3', connection: { filename: join(db.dataDir, 'pingmon.db') }, useNullAsDefault: true });
+    const filename = join(db.dataDir, 'pingmon.db');
+    return knexFactory({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true });
   }
   return knexFactory({ client: 'pg', connection: db.databaseUrl, searchPath: [db.databaseSchema!] });
 }
