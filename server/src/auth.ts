@@ -1,8 +1,8 @@
 import Jwt from '@hapi/jwt';
-import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { ReqRef, Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { ApiKeyGrant } from './db/api-keys.js';
 import { findApiKeyGrant } from './db/api-keys.js';
-import type { Database } from './db/index.js';
+import type { Sql } from './db/sql.js';
 import { apiError } from './errors.js';
 import { hashApiKey } from './secrets.js';
 
@@ -28,8 +28,8 @@ export function issueUserToken(secret: string, user: UserCredentials, now: numbe
  * Registers the two strategies: `api-key` for pings (X-API-Key, or Authorization: Bearer pm_…)
  * and `user` for everything a person does (Authorization: Bearer <user JWT>).
  */
-export function registerAuth(server: Server, db: Database, options: { jwtSecret: string; apiKeyCacheMs: number }): void {
-  const grants = grantCache(db, options.apiKeyCacheMs);
+export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: string; apiKeyCacheMs: number }): void {
+  const grants = grantCache(sql, options.apiKeyCacheMs);
 
   server.auth.scheme('api-key', () => ({
     authenticate: async (request: Request, h: ResponseToolkit) => {
@@ -97,13 +97,13 @@ function apiKeyOf(request: Request): string | undefined {
  * The cache lives in memory and is keyed by the key as presented, which saves hashing it on every ping;
  * only the hash ever reaches the database.
  */
-function grantCache(db: Database, ttlMs: number): (key: string) => Promise<ApiKeyGrant | undefined> {
+function grantCache(sql: Sql, ttlMs: number): (key: string) => Promise<ApiKeyGrant | undefined> {
   const cache = new Map<string, { grant: ApiKeyGrant; expiresAt: number }>();
   return async (key) => {
     const now = Date.now();
     const hit = cache.get(key);
     if (hit && hit.expiresAt > now) return hit.grant;
-    const grant = await findApiKeyGrant(db.knex, hashApiKey(key));
+    const grant = await findApiKeyGrant(sql, hashApiKey(key));
     if (cache.size >= 10_000) cache.clear();
     if (grant && ttlMs > 0) cache.set(key, { grant, expiresAt: now + ttlMs });
     else cache.delete(key);
@@ -111,10 +111,10 @@ function grantCache(db: Database, ttlMs: number): (key: string) => Promise<ApiKe
   };
 }
 
-export function grantOf(request: Request): ApiKeyGrant {
+export function grantOf<Refs extends ReqRef>(request: Request<Refs>): ApiKeyGrant {
   return (request.auth.credentials as { grant: ApiKeyGrant }).grant;
 }
 
-export function userOf(request: Request): UserCredentials {
+export function userOf<Refs extends ReqRef>(request: Request<Refs>): UserCredentials {
   return (request.auth.credentials as { user: UserCredentials }).user;
 }

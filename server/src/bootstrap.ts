@@ -30,15 +30,15 @@ export async function createAccount(
   const ids = { accountId: newId('acc'), userId: newId('usr'), keyId: newId('key') };
   const key = newApiKey();
   try {
-    // Writes first: a SQLite transaction that starts by reading cannot wait for another process's write lock.
-    await db.knex.transaction(async (trx) => {
-      await insertAccount(trx, { accountId: ids.accountId, plan: input.plan, now });
-      await insertUser(trx, { userId: ids.userId, accountId: ids.accountId, email, passwordHash, now });
-      await insertApiKey(trx, { keyId: ids.keyId, accountId: ids.accountId, name: 'default', prefix: key.prefix, keyHash: key.hash, now });
+    await db.transaction(async (sql) => {
+      await insertAccount(sql, { accountId: ids.accountId, plan: input.plan, createdAt: now });
+      await insertUser(sql, { userId: ids.userId, accountId: ids.accountId, email, passwordHash, createdAt: now });
+      const { prefix, hash: keyHash } = key;
+      await insertApiKey(sql, { keyId: ids.keyId, accountId: ids.accountId, name: 'default', prefix, keyHash, now });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AccountInputError(`a user with email ${email} already exists`);
-    // knex puts the SQL, with its values, in the message: say only what went wrong.
+    // Drivers may put the SQL, with its values, in the message: say only what went wrong.
     const code = (err as { code?: string }).code ?? 'unknown';
     throw new Error(code === 'SQLITE_BUSY'
       ? 'the database stayed busy for 5 seconds (another process is writing to it); try again'

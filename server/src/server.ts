@@ -53,7 +53,7 @@ export async function createServer(config: Config): Promise<Server> {
 
 async function buildServer(config: Config, db: Database): Promise<Server> {
   // Every process on one database must sign with the same secret: the first one stores it.
-  const jwtSecret = config.jwtSecret ?? (await findOrInsertSetting(db.knex, 'jwt_secret', newJwtSecret));
+  const jwtSecret = config.jwtSecret ?? (await findOrInsertSetting(db.sql, 'jwt_secret', newJwtSecret));
   let server: Server | undefined;
   const deliveries = new DeliveryWorker(db, {
     pollMs: config.alertPollMs,
@@ -80,7 +80,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
   registerErrorShape(server);
   registerNulGuard(server);
   registerClientErrors(server);
-  registerAuth(server, db, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
+  registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
   await server.register(
     {
       name: 'pingmon-api',

@@ -3,12 +3,12 @@ import { createRequire } from 'node:module';
 import { truncate } from '@pingmon/sdk/wire';
 import type { AlertEvent, ChannelType, MatchedRule, Meta, RunStatus } from '@pingmon/sdk/wire';
 import { describeMatch } from '../domain/rules.js';
-import { iso } from '../domain/runs.js';
+import { iso } from '../presenter.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
-export const USER_AGENT = `pingmon/${version}`;
+const USER_AGENT = `pingmon/${version}`;
 
-export const DISCORD_MAX_CHARS = 2_000;
+const DISCORD_MAX_CHARS = 2_000;
 const SLACK_SECTION_MAX_CHARS = 3_000;
 
 /** What a channel is told about an alert; a test message has no monitor, run or alert. */

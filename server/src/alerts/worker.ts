@@ -171,7 +171,9 @@ export class DeliveryWorker {
       return releaseDelivery(this.db.sql, claimed);
     }
     const next = afterAttempt(result, claimed.attempt, policy, Date.now(), Math.random());
-    await recordAttempt(this.db, claimed, { attemptedAt, durationMs: result.durationMs, statusCode: result.statusCode, error: result.error, ...next });
+    const { durationMs, statusCode, error } = result;
+    const record = { attemptedAt, durationMs, statusCode, error, ...next };
+    await this.db.transaction((sql) => recordAttempt(sql, claimed, record));
     if (next.state === 'pending') this.schedule(next.nextAttemptAt);
     if (next.state === 'failed') {
       this.options.log(['alerts', 'warn'], `alert ${alert.alertId} could not be delivered to channel ${channel.channelId} after ${claimed.attempt} attempt(s): ${result.error}`);
@@ -179,7 +181,7 @@ export class DeliveryWorker {
   }
 }
 
-export function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
+function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
   return {
     event: alert.event,
     alertId: alert.alertId,

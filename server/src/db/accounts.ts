@@ -1,7 +1,6 @@
-import type { Knex } from 'knex';
-import type { Account, Plan } from '@pingmon/sdk/wire';
-import { iso } from '../domain/runs.js';
+import type { Plan } from '@pingmon/sdk/wire';
 import { ms } from './index.js';
+import type { Sql } from './sql.js';
 
 interface AccountRow {
   id: string;
@@ -9,15 +8,21 @@ interface AccountRow {
   created_at: number | string;
 }
 
-function toAccount(row: AccountRow): Account {
-  return { accountId: row.id, plan: row.plan, createdAt: iso(ms(row.created_at)) };
+/** An account as the server holds it; `createdAt` in epoch milliseconds. */
+export interface AccountRecord {
+  accountId: string;
+  plan: Plan;
+  createdAt: number;
 }
 
-export async function insertAccount(knex: Knex, account: { accountId: string; plan: Plan; now: number }): Promise<void> {
-  await knex('accounts').insert({ id: account.accountId, plan: account.plan, created_at: account.now });
+export async function insertAccount(sql: Sql, account: AccountRecord): Promise<void> {
+  await sql.changes(
+    'insert into accounts (id, plan, created_at) values (?, ?, ?)',
+    [account.accountId, account.plan, account.createdAt],
+  );
 }
 
-export async function findAccount(knex: Knex, accountId: string): Promise<Account | undefined> {
-  const row = await knex<AccountRow>('accounts').where({ id: accountId }).first();
-  return row && toAccount(row);
+export async function findAccount(sql: Sql, accountId: string): Promise<AccountRecord | undefined> {
+  const [row] = await sql.rows<AccountRow>('select id, plan, created_at from accounts where id = ?', [accountId]);
+  return row && { accountId: row.id, plan: row.plan, createdAt: ms(row.created_at) };
 }

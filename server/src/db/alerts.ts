@@ -1,7 +1,9 @@
 import type { AlertEvent, MatchedRule, Meta, RunStatus } from '@pingmon/sdk/wire';
 import type { CursorKey } from './cursor.js';
+import { startAfter } from './cursor.js';
 import { ms } from './index.js';
-import type { Sql, SqlParam } from './sql.js';
+import type { Sql, SqlParam, TransactionSql } from './sql.js';
+import { marks } from './sql.js';
 
 /** An alert as stored: what a channel is told. */
 export interface AlertRecord {
@@ -33,7 +35,7 @@ interface AlertRow {
   monitor_name: string;
 }
 
-export function toAlert(row: AlertRow): AlertRecord & { monitorName: string } {
+function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
   return {
     alertId: row.id,
     accountId: row.account_id,
@@ -65,7 +67,7 @@ const QUEUE_DELIVERIES =
  * if the run it is about does. Answers how many deliveries were queued (0 for a second alert of the same
  * run and event, which is not written).
  */
-export async function insertAlert(sql: Sql, alert: AlertRecord): Promise<number> {
+export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Promise<number> {
   const inserted = await sql.changes(INSERT_ALERT, [
     alert.alertId, alert.accountId, alert.monitorId, alert.runId, alert.event, alert.status, alert.errorMessage, alert.logSnippet,
     JSON.stringify(alert.meta), JSON.stringify(alert.matchedRules), alert.createdAt,
@@ -89,14 +91,15 @@ export async function listAlerts(
     params.push(page.monitorId);
   }
   if (page.after) {
-    where.push('(a.created_at < ? or (a.created_at = ? and a.id < ?))');
-    params.push(page.after.at, page.after.at, page.after.id);
+    const start = startAfter(page.after, 'a.created_at', 'a.id');
+    where.push(start.sql);
+    params.push(...start.params);
   }
   const rows = await sql.rows<AlertRow>(
     `select ${ALERT_COLUMNS} from alerts a join monitors m on m.id = a.monitor_id where ${where.join(' and ')} order by a.created_at desc, a.id desc limit ?`,
     [...params, page.limit],
   );
-  return rows.map(toAlert);
+  return rows.map(toRecord);
 }
 
 /** The alerts with these ids, whatever their account: for the delivery worker. */
@@ -104,9 +107,9 @@ export async function findAlerts(sql: Sql, alertIds: readonly string[]): Promise
   const found = new Map<string, AlertRecord & { monitorName: string }>();
   if (alertIds.length === 0) return found;
   const rows = await sql.rows<AlertRow>(
-    `select ${ALERT_COLUMNS} from alerts a join monitors m on m.id = a.monitor_id where a.id in (${alertIds.map(() => '?').join(', ')})`,
+    `select ${ALERT_COLUMNS} from alerts a join monitors m on m.id = a.monitor_id where a.id in (${marks(alertIds)})`,
     alertIds,
   );
-  for (const row of rows) found.set(row.id, toAlert(row));
+  for (const row of rows) found.set(row.id, toRecord(row));
   return found;
 }

@@ -1,7 +1,6 @@
-import type { Knex } from 'knex';
-import type { ApiKey, Plan } from '@pingmon/sdk/wire';
-import { iso } from '../domain/runs.js';
+import type { Plan } from '@pingmon/sdk/wire';
 import { ms } from './index.js';
+import type { Sql } from './sql.js';
 
 /** What an API key grants: its account, and that account's plan. */
 export interface ApiKeyGrant {
@@ -10,27 +9,31 @@ export interface ApiKeyGrant {
   plan: Plan;
 }
 
-export async function insertApiKey(
-  knex: Knex,
-  key: { keyId: string; accountId: string; name: string; prefix: string; keyHash: string; now: number },
-): Promise<void> {
-  await knex('api_keys').insert({
-    id: key.keyId,
-    account_id: key.accountId,
-    name: key.name,
-    prefix: key.prefix,
-    key_hash: key.keyHash,
-    created_at: key.now,
-  });
+/** An API key as listed: never its hash. Times are epoch milliseconds. */
+export interface ApiKeyRecord {
+  keyId: string;
+  name: string;
+  prefix: string;
+  createdAt: number;
+  revokedAt: number | null;
 }
 
+export async function insertApiKey(
+  sql: Sql,
+  key: { keyId: string; accountId: string; name: string; prefix: string; keyHash: string; now: number },
+): Promise<void> {
+  await sql.changes(
+    'insert into api_keys (id, account_id, name, prefix, key_hash, created_at) values (?, ?, ?, ?, ?, ?)',
+    [key.keyId, key.accountId, key.name, key.prefix, key.keyHash, key.now],
+  );
+}
+
+const FIND_GRANT = 'select k.id as key_id, k.account_id, a.plan from api_keys k join accounts a on a.id = k.account_id '
+  + 'where k.key_hash = ? and k.revoked_at is null';
+
 /** The grant of an unrevoked key with this hash. */
-export async function findApiKeyGrant(knex: Knex, keyHash: string): Promise<ApiKeyGrant | undefined> {
-  const row = await knex('api_keys')
-    .join('accounts', 'accounts.id', 'api_keys.account_id')
-    .where({ 'api_keys.key_hash': keyHash })
-    .whereNull('api_keys.revoked_at')
-    .first('api_keys.id as key_id', 'api_keys.account_id', 'accounts.plan');
+export async function findApiKeyGrant(sql: Sql, keyHash: string): Promise<ApiKeyGrant | undefined> {
+  const [row] = await sql.rows<{ key_id: string; account_id: string; plan: Plan }>(FIND_GRANT, [keyHash]);
   return row && { keyId: row.key_id, accountId: row.account_id, plan: row.plan };
 }
 
@@ -42,27 +45,35 @@ interface ApiKeyRow {
   revoked_at: number | string | null;
 }
 
-function toApiKey(row: ApiKeyRow): ApiKey {
-  const revokedAt = ms(row.revoked_at);
-  return { keyId: row.id, name: row.name, prefix: row.prefix, createdAt: iso(ms(row.created_at)), revokedAt: revokedAt === null ? null : iso(revokedAt) };
+const COLUMNS = 'id, name, prefix, created_at, revoked_at';
+
+function toRecord(row: ApiKeyRow): ApiKeyRecord {
+  const { id: keyId, name, prefix } = row;
+  return { keyId, name, prefix, createdAt: ms(row.created_at), revokedAt: ms(row.revoked_at) };
 }
 
 /** Every key of the account, newest first, revoked ones included. */
-export async function listApiKeys(knex: Knex, accountId: string): Promise<ApiKey[]> {
-  const rows: ApiKeyRow[] = await knex('api_keys')
-    .where({ account_id: accountId })
-    .orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id', order: 'desc' }])
-    .select('id', 'name', 'prefix', 'created_at', 'revoked_at');
-  return rows.map(toApiKey);
+export async function listApiKeys(sql: Sql, accountId: string): Promise<ApiKeyRecord[]> {
+  const rows = await sql.rows<ApiKeyRow>(
+    `select ${COLUMNS} from api_keys where account_id = ? order by created_at desc, id desc`,
+    [accountId],
+  );
+  return rows.map(toRecord);
 }
 
-export async function findApiKey(knex: Knex, accountId: string, keyId: string): Promise<ApiKey | undefined> {
-  const row: ApiKeyRow | undefined = await knex('api_keys').where({ id: keyId, account_id: accountId }).first('id', 'name', 'prefix', 'created_at', 'revoked_at');
-  return row && toApiKey(row);
+export async function findApiKey(sql: Sql, accountId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
+  const [row] = await sql.rows<ApiKeyRow>(
+    `select ${COLUMNS} from api_keys where id = ? and account_id = ?`,
+    [keyId, accountId],
+  );
+  return row && toRecord(row);
 }
 
 /** Revokes a key unless it already is; false when the account has no such unrevoked key. */
-export async function revokeApiKey(knex: Knex, accountId: string, keyId: string, now: number): Promise<boolean> {
-  const updated = await knex('api_keys').where({ id: keyId, account_id: accountId }).whereNull('revoked_at').update({ revoked_at: now });
+export async function revokeApiKey(sql: Sql, accountId: string, keyId: string, now: number): Promise<boolean> {
+  const updated = await sql.changes(
+    'update api_keys set revoked_at = ? where id = ? and account_id = ? and revoked_at is null',
+    [now, keyId, accountId],
+  );
   return updated === 1;
 }

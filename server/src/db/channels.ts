@@ -1,9 +1,8 @@
 import type { ChannelType } from '@pingmon/sdk/wire';
 import type { ChannelRecord } from '../domain/channels.js';
-import type { Database } from './index.js';
 import { ms } from './index.js';
-import type { Sql } from './sql.js';
-import { inTransaction } from './sql.js';
+import type { Sql, TransactionSql } from './sql.js';
+import { marks } from './sql.js';
 
 interface ChannelRow {
   id: string;
@@ -46,8 +45,6 @@ async function withMonitors(sql: Sql, rows: ChannelRow[]): Promise<ChannelRecord
   return rows.map((row) => toRecord(row, monitors));
 }
 
-const marks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
-
 /** Every channel of the account, newest first. */
 export async function listChannels(sql: Sql, accountId: string): Promise<ChannelRecord[]> {
   const rows = await sql.rows<ChannelRow>(`select ${COLUMNS} from channels where account_id = ? order by created_at desc, id desc`, [accountId]);
@@ -71,7 +68,11 @@ export class UnknownMonitorsError extends Error {
  * account's own monitors, in the caller's transaction; any other id throws UnknownMonitorsError, which
  * rolls the transaction back.
  */
-async function restrict(sql: Sql, channel: { channelId: string; accountId: string }, monitorIds: string[] | null): Promise<void> {
+async function restrict(
+  sql: TransactionSql,
+  channel: { channelId: string; accountId: string },
+  monitorIds: string[] | null,
+): Promise<void> {
   await sql.changes('delete from channel_monitors where channel_id = ?', [channel.channelId]);
   await sql.changes('update channels set restricted = ? where id = ?', [monitorIds !== null, channel.channelId]);
   if (monitorIds === null || monitorIds.length === 0) return;
@@ -87,14 +88,16 @@ async function restrict(sql: Sql, channel: { channelId: string; accountId: strin
   }
 }
 
-export async function insertChannel(db: Database, channel: ChannelRecord): Promise<void> {
-  await inTransaction(db, async (sql) => {
-    await sql.changes(
-      `insert into channels (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      [channel.channelId, channel.accountId, channel.name, channel.type, channel.url, channel.secret, false, channel.enabled, channel.createdAt],
-    );
-    await restrict(sql, channel, channel.monitorIds);
-  });
+/** Inserts a channel with its monitor links; UnknownMonitorsError rolls the caller's transaction back. */
+export async function insertChannel(sql: TransactionSql, channel: ChannelRecord): Promise<void> {
+  await sql.changes(
+    `insert into channels (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [
+      channel.channelId, channel.accountId, channel.name, channel.type, channel.url, channel.secret, false,
+      channel.enabled, channel.createdAt,
+    ],
+  );
+  await restrict(sql, channel, channel.monitorIds);
 }
 
 export interface ChannelChanges {
@@ -108,18 +111,24 @@ export interface ChannelChanges {
 const CHANGEABLE = ['name', 'url', 'secret', 'enabled'] as const;
 
 /** Applies the given changes to the account's channel; false when it has no such channel. */
-export async function updateChannel(db: Database, accountId: string, channelId: string, changes: ChannelChanges): Promise<boolean> {
-  return inTransaction(db, async (sql) => {
-    const [found] = await sql.rows('select 1 as found from channels where id = ? and account_id = ?', [channelId, accountId]);
-    if (!found) return false;
-    for (const field of CHANGEABLE) {
-      const value = changes[field];
-      // Column names come from the fixed list above, never from the request.
-      if (value !== undefined) await sql.changes(`update channels set ${field} = ? where id = ?`, [value, channelId]);
-    }
-    if (changes.monitorIds !== undefined) await restrict(sql, { channelId, accountId }, changes.monitorIds);
-    return true;
-  });
+export async function updateChannel(
+  sql: TransactionSql,
+  accountId: string,
+  channelId: string,
+  changes: ChannelChanges,
+): Promise<boolean> {
+  const [found] = await sql.rows(
+    'select 1 as found from channels where id = ? and account_id = ?',
+    [channelId, accountId],
+  );
+  if (!found) return false;
+  for (const field of CHANGEABLE) {
+    const value = changes[field];
+    // Column names come from the fixed list above, never from the request.
+    if (value !== undefined) await sql.changes(`update channels set ${field} = ? where id = ?`, [value, channelId]);
+  }
+  if (changes.monitorIds !== undefined) await restrict(sql, { channelId, accountId }, changes.monitorIds);
+  return true;
 }
 
 /** Deletes the channel with its pending and past deliveries; false when the account has no such channel. */

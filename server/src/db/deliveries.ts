@@ -1,9 +1,7 @@
-import type { AlertDelivery, ChannelType, DeliveryAttempt, DeliveryState } from '@pingmon/sdk/wire';
-import { iso } from '../domain/runs.js';
-import type { Database } from './index.js';
+import type { ChannelType, DeliveryState } from '@pingmon/sdk/wire';
 import { ms } from './index.js';
-import type { Sql } from './sql.js';
-import { inTransaction } from './sql.js';
+import type { Sql, TransactionSql } from './sql.js';
+import { marks } from './sql.js';
 
 /** A delivery this process has claimed: it holds the lease until `claimedUntil`, as `token`. */
 export interface ClaimedDelivery {
@@ -62,23 +60,25 @@ export interface AttemptRecord {
  * the claim is still this process's (a lease that ran out may have passed to another server); the
  * attempt is recorded either way, since it was made. Answers whether the state changed.
  */
-export async function recordAttempt(db: Database, claimed: ClaimedDelivery, record: AttemptRecord): Promise<boolean> {
-  return inTransaction(db, async (sql) => {
-    const updated = await sql.changes(
-      `update alert_deliveries set state = ?, next_attempt_at = ?, claimed_until = null, claim_token = null,
-         delivered_at = ?, last_error = ? where alert_id = ? and channel_id = ? and claim_token = ?`,
-      [record.state, record.nextAttemptAt, record.state === 'delivered' ? record.attemptedAt : null, record.error,
-        claimed.alertId, claimed.channelId, claimed.token],
-    );
-    await sql.changes(
-      `insert into delivery_attempts (alert_id, channel_id, attempt, attempted_at, duration_ms, status_code, error)
-       select ?, ?, ?, ?, ?, ?, ? where exists (select 1 from alert_deliveries where alert_id = ? and channel_id = ?)
-       on conflict do nothing`,
-      [claimed.alertId, claimed.channelId, claimed.attempt, record.attemptedAt, record.durationMs, record.statusCode, record.error,
-        claimed.alertId, claimed.channelId],
-    );
-    return updated === 1;
-  });
+export async function recordAttempt(
+  sql: TransactionSql,
+  claimed: ClaimedDelivery,
+  record: AttemptRecord,
+): Promise<boolean> {
+  const updated = await sql.changes(
+    `update alert_deliveries set state = ?, next_attempt_at = ?, claimed_until = null, claim_token = null,
+       delivered_at = ?, last_error = ? where alert_id = ? and channel_id = ? and claim_token = ?`,
+    [record.state, record.nextAttemptAt, record.state === 'delivered' ? record.attemptedAt : null, record.error,
+      claimed.alertId, claimed.channelId, claimed.token],
+  );
+  await sql.changes(
+    `insert into delivery_attempts (alert_id, channel_id, attempt, attempted_at, duration_ms, status_code, error)
+     select ?, ?, ?, ?, ?, ?, ? where exists (select 1 from alert_deliveries where alert_id = ? and channel_id = ?)
+     on conflict do nothing`,
+    [claimed.alertId, claimed.channelId, claimed.attempt, record.attemptedAt, record.durationMs, record.statusCode,
+      record.error, claimed.alertId, claimed.channelId],
+  );
+  return updated === 1;
 }
 
 /** Ends a delivery without an attempt (its channel was disabled, or it ran out of attempts). */
@@ -118,14 +118,33 @@ interface AttemptColumns {
   error: string | null;
 }
 
-const marks = (values: readonly unknown[]) => values.map(() => '?').join(', ');
+/** A delivery of an alert to one channel, with every attempt made; times are epoch milliseconds. */
+export interface DeliveryRecord {
+  channelId: string;
+  channelName: string;
+  channelType: ChannelType;
+  state: DeliveryState;
+  attemptCount: number;
+  nextAttemptAt: number;
+  deliveredAt: number | null;
+  lastError: string | null;
+  attempts: DeliveryAttemptRecord[];
+}
+
+export interface DeliveryAttemptRecord {
+  attempt: number;
+  attemptedAt: number;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
 
 /**
  * The deliveries of these alerts with every attempt, by alert id. One statement, so one snapshot: a
  * delivery's state and its attempts are always read as one transaction left them.
  */
-export async function listDeliveries(sql: Sql, alertIds: readonly string[]): Promise<Map<string, AlertDelivery[]>> {
-  const byAlert = new Map<string, AlertDelivery[]>();
+export async function listDeliveries(sql: Sql, alertIds: readonly string[]): Promise<Map<string, DeliveryRecord[]>> {
+  const byAlert = new Map<string, DeliveryRecord[]>();
   if (alertIds.length === 0) return byAlert;
   const rows = await sql.rows<DeliveryRow & AttemptColumns>(
     `select d.alert_id, d.channel_id, c.name as channel_name, c.type as channel_type, d.state, d.attempts, d.next_attempt_at, d.delivered_at, d.last_error,
@@ -137,28 +156,32 @@ export async function listDeliveries(sql: Sql, alertIds: readonly string[]): Pro
      order by c.created_at, c.id, d.alert_id, a.attempt`,
     alertIds,
   );
-  let delivery: AlertDelivery | undefined;
+  let delivery: DeliveryRecord | undefined;
   let key = '';
   for (const row of rows) {
     if (`${row.alert_id} ${row.channel_id}` !== key) {
       key = `${row.alert_id} ${row.channel_id}`;
-      const deliveredAt = ms(row.delivered_at);
       delivery = {
         channelId: row.channel_id,
         channelName: row.channel_name,
         channelType: row.channel_type,
         state: row.state,
         attemptCount: Number(row.attempts),
-        nextAttemptAt: row.state === 'pending' ? iso(ms(row.next_attempt_at)) : null,
-        deliveredAt: deliveredAt === null ? null : iso(deliveredAt),
+        nextAttemptAt: ms(row.next_attempt_at),
+        deliveredAt: ms(row.delivered_at),
         lastError: row.last_error,
         attempts: [],
       };
       byAlert.set(row.alert_id, [...(byAlert.get(row.alert_id) ?? []), delivery]);
     }
     if (row.attempt === null) continue;
-    const statusCode = row.status_code === null ? null : Number(row.status_code);
-    delivery!.attempts.push({ attempt: Number(row.attempt), at: iso(ms(row.attempted_at!)), statusCode, error: row.error, durationMs: Number(row.duration_ms) });
+    delivery!.attempts.push({
+      attempt: Number(row.attempt),
+      attemptedAt: ms(row.attempted_at!),
+      statusCode: row.status_code === null ? null : Number(row.status_code),
+      error: row.error,
+      durationMs: Number(row.duration_ms),
+    });
   }
   return byAlert;
 }

@@ -1,10 +1,7 @@
-import type { Rule, RuleOp } from '@pingmon/sdk/wire';
+import type { RuleOp } from '@pingmon/sdk/wire';
 import type { RuleCondition } from '../domain/rules.js';
-import { iso } from '../domain/runs.js';
-import type { Database } from './index.js';
 import { ms } from './index.js';
-import type { Sql } from './sql.js';
-import { inTransaction } from './sql.js';
+import type { Sql, TransactionSql } from './sql.js';
 
 interface RuleRow {
   id: string;
@@ -15,16 +12,27 @@ interface RuleRow {
   created_at: number | string;
 }
 
-function toRule(row: RuleRow): Rule {
-  return { ruleId: row.id, monitorId: row.monitor_id, metric: row.metric, op: row.op, value: Number(row.value), createdAt: iso(ms(row.created_at)) };
+/** An alert rule as the server holds it; `createdAt` in epoch milliseconds. */
+export interface RuleRecord {
+  ruleId: string;
+  monitorId: string;
+  metric: string;
+  op: RuleOp;
+  value: number;
+  createdAt: number;
+}
+
+function toRecord(row: RuleRow): RuleRecord {
+  const { id: ruleId, monitor_id: monitorId, metric, op } = row;
+  return { ruleId, monitorId, metric, op, value: Number(row.value), createdAt: ms(row.created_at) };
 }
 
 const COLUMNS = 'id, monitor_id, metric, op, value, created_at';
 
-/** A monitor's rules in the order they were added; read by success pings of monitors that have some. */
-export async function listRules(sql: Sql, accountId: string, monitorId: string): Promise<Rule[]> {
+/** A monitor's rules in the order they were added, for the rules list. */
+export async function listRules(sql: Sql, accountId: string, monitorId: string): Promise<RuleRecord[]> {
   const rows = await sql.rows<RuleRow>(`select ${COLUMNS} from rules where account_id = ? and monitor_id = ? order by created_at, id`, [accountId, monitorId]);
-  return rows.map(toRule);
+  return rows.map(toRecord);
 }
 
 const FIND_CONDITIONS = 'select id, metric, op, value from rules where monitor_id = ? order by created_at, id';
@@ -35,43 +43,54 @@ export async function findRuleConditions(sql: Sql, monitorId: string): Promise<R
   return rows.map((r) => ({ ruleId: r.id, metric: r.metric, op: r.op, value: Number(r.value) }));
 }
 
-export type InsertRuleOutcome = { kind: 'inserted'; rule: Rule } | { kind: 'monitor_not_found' } | { kind: 'limit_reached' };
+export type InsertRuleOutcome =
+  | { kind: 'inserted'; rule: RuleRecord }
+  | { kind: 'monitor_not_found' }
+  | { kind: 'limit_reached' };
 
 /**
  * Adds a rule unless the monitor already has `max`. Counting is a conditional update of the monitor's
  * rule_count, so concurrent additions on any number of servers never pass the limit.
  */
 export async function insertRule(
-  db: Database,
-  rule: { ruleId: string; accountId: string; monitorId: string; metric: string; op: RuleOp; value: number; now: number },
+  sql: TransactionSql,
+  accountId: string,
+  rule: RuleRecord,
   max: number,
 ): Promise<InsertRuleOutcome> {
-  return inTransaction(db, async (sql) => {
-    const counted = await sql.changes(
-      'update monitors set rule_count = rule_count + 1 where id = ? and account_id = ? and rule_count < ?',
-      [rule.monitorId, rule.accountId, max],
+  const counted = await sql.changes(
+    'update monitors set rule_count = rule_count + 1 where id = ? and account_id = ? and rule_count < ?',
+    [rule.monitorId, accountId, max],
+  );
+  if (counted === 0) {
+    const [monitor] = await sql.rows(
+      'select 1 as found from monitors where id = ? and account_id = ?',
+      [rule.monitorId, accountId],
     );
-    if (counted === 0) {
-      const [monitor] = await sql.rows('select 1 as found from monitors where id = ? and account_id = ?', [rule.monitorId, rule.accountId]);
-      return monitor ? { kind: 'limit_reached' } : { kind: 'monitor_not_found' };
-    }
-    await sql.changes(
-      `insert into rules (${COLUMNS}, account_id) values (?, ?, ?, ?, ?, ?, ?)`,
-      [rule.ruleId, rule.monitorId, rule.metric, rule.op, rule.value, rule.now, rule.accountId],
-    );
-    return {
-      kind: 'inserted',
-      rule: { ruleId: rule.ruleId, monitorId: rule.monitorId, metric: rule.metric, op: rule.op, value: rule.value, createdAt: iso(rule.now) },
-    };
-  });
+    return monitor ? { kind: 'limit_reached' } : { kind: 'monitor_not_found' };
+  }
+  await sql.changes(
+    `insert into rules (${COLUMNS}, account_id) values (?, ?, ?, ?, ?, ?, ?)`,
+    [rule.ruleId, rule.monitorId, rule.metric, rule.op, rule.value, rule.createdAt, accountId],
+  );
+  return { kind: 'inserted', rule };
 }
 
-/** Deletes a rule and uncounts it, in one transaction; false when the monitor has no such rule. */
-export async function deleteRule(db: Database, accountId: string, monitorId: string, ruleId: string): Promise<boolean> {
-  return inTransaction(db, async (sql) => {
-    const deleted = await sql.changes('delete from rules where id = ? and monitor_id = ? and account_id = ?', [ruleId, monitorId, accountId]);
-    if (deleted === 0) return false;
-    await sql.changes('update monitors set rule_count = rule_count - 1 where id = ? and account_id = ?', [monitorId, accountId]);
-    return true;
-  });
+/** Deletes a rule and uncounts it; false when the monitor has no such rule. */
+export async function deleteRule(
+  sql: TransactionSql,
+  accountId: string,
+  monitorId: string,
+  ruleId: string,
+): Promise<boolean> {
+  const deleted = await sql.changes(
+    'delete from rules where id = ? and monitor_id = ? and account_id = ?',
+    [ruleId, monitorId, accountId],
+  );
+  if (deleted === 0) return false;
+  await sql.changes(
+    'update monitors set rule_count = rule_count - 1 where id = ? and account_id = ?',
+    [monitorId, accountId],
+  );
+  return true;
 }

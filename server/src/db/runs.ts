@@ -1,10 +1,11 @@
 import { RECENT_RUNS } from '@pingmon/sdk/wire';
-import type { MatchedRule, Monitor, Run, RunStatus } from '@pingmon/sdk/wire';
+import type { MatchedRule, RecentRuns, RunStatus } from '@pingmon/sdk/wire';
 import type { RunRecord } from '../domain/runs.js';
-import { iso } from '../domain/runs.js';
 import type { CursorKey } from './cursor.js';
+import { startAfter } from './cursor.js';
 import { ms } from './index.js';
-import type { Sql, SqlParam } from './sql.js';
+import type { Sql, SqlParam, TransactionSql } from './sql.js';
+import { marks } from './sql.js';
 
 interface RunRow {
   monitor_id: string;
@@ -52,22 +53,6 @@ function toRow(run: RunRecord): RunRow {
   };
 }
 
-export function publicRun(run: RunRecord): Run {
-  return {
-    runId: run.runId,
-    monitorId: run.monitorId,
-    status: run.status,
-    startedAt: iso(run.startedAt),
-    finishedAt: run.finishedAt === null ? null : iso(run.finishedAt),
-    durationMs: run.durationMs,
-    meta: run.meta,
-    errorMessage: run.errorMessage,
-    hasLog: run.hasLog,
-    silentFailure: run.matchedRules !== null,
-    matchedRules: run.matchedRules ?? [],
-  };
-}
-
 const COLUMNS = 'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log, matched_rules';
 // Built once: the SQLite statement cache is keyed by the text.
 const FIND_RUN = `select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`;
@@ -83,7 +68,7 @@ export async function findRun(sql: Sql, accountId: string, monitorId: string, ru
  * The monitor's most recently started run that is still running. On PostgreSQL the row is locked and
  * rows locked by concurrent pings are skipped, so two results never finish the same run.
  */
-export async function findLatestOpenRun(sql: Sql, monitorId: string): Promise<RunRecord | undefined> {
+export async function findLatestOpenRun(sql: TransactionSql, monitorId: string): Promise<RunRecord | undefined> {
   const query = sql.dialect === 'postgres' ? `${FIND_OPEN_RUN} for update skip locked` : FIND_OPEN_RUN;
   const [row] = await sql.rows<RunRow>(query, [monitorId]);
   return row && toRecord(row);
@@ -123,8 +108,9 @@ export async function listRuns(
     params.push(page.status);
   }
   if (page.after) {
-    where.push('(started_at < ? or (started_at = ? and id < ?))');
-    params.push(page.after.at, page.after.at, page.after.id);
+    const start = startAfter(page.after, 'started_at', 'id');
+    where.push(start.sql);
+    params.push(...start.params);
   }
   const rows = await sql.rows<RunRow>(
     `select ${COLUMNS} from runs where ${where.join(' and ')} order by started_at desc, id desc limit ?`,
@@ -133,9 +119,11 @@ export async function listRuns(
   return rows.map(toRecord);
 }
 
-export type LatestRuns = Pick<Monitor, 'lastRun' | 'recentRuns'>;
-
-export const NO_RUNS: LatestRuns = { lastRun: null, recentRuns: { runs: 0, failed: 0, silentFailures: 0 } };
+/** A monitor's last run, and what became of its latest RECENT_RUNS runs. */
+export interface LatestRuns {
+  lastRun: RunRecord;
+  recentRuns: RecentRuns;
+}
 
 // A monitor's runs in the runs list's order. With LIMIT, both databases read the (monitor_id, started_at)
 // index from its end and stop after that many rows (and the ties of the last one), however many runs there are.
@@ -159,15 +147,22 @@ interface LatestRow extends RunRow {
  * Each monitor's last run and the counts of its latest RECENT_RUNS runs, for a page of monitors in one
  * statement: one snapshot, so the last run is always among the runs counted. Monitors without runs are absent.
  */
-export async function findLatestRuns(sql: Sql, accountId: string, monitorIds: readonly string[]): Promise<Map<string, LatestRuns>> {
+export async function findLatestRuns(
+  sql: Sql,
+  accountId: string,
+  monitorIds: readonly string[],
+): Promise<Map<string, LatestRuns>> {
   const latest = new Map<string, LatestRuns>();
   if (monitorIds.length === 0) return latest;
-  const rows = await sql.rows<LatestRow>(`${FIND_LATEST} (${monitorIds.map(() => '?').join(', ')})`, [accountId, ...monitorIds]);
+  const rows = await sql.rows<LatestRow>(`${FIND_LATEST} (${marks(monitorIds)})`, [accountId, ...monitorIds]);
   for (const row of rows) {
-    const { runId, status, startedAt, finishedAt, durationMs, silentFailure } = publicRun(toRecord(row));
     latest.set(row.monitor_id, {
-      lastRun: { runId, status, startedAt, finishedAt, durationMs, silentFailure },
-      recentRuns: { runs: Number(row.recent_runs), failed: Number(row.recent_failed), silentFailures: Number(row.recent_silent_failures) },
+      lastRun: toRecord(row),
+      recentRuns: {
+        runs: Number(row.recent_runs),
+        failed: Number(row.recent_failed),
+        silentFailures: Number(row.recent_silent_failures),
+      },
     });
   }
   return latest;

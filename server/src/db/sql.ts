@@ -1,17 +1,39 @@
 import type { Knex } from 'knex';
-import type { Database } from './index.js';
 
-/**
- * Plain SQL with `?` placeholders, run the same way on both dialects. The ping path uses it instead of
- * knex's query builder: on SQLite it runs as cached prepared statements, which is most of its speed.
- */
+export type Dialect = 'sqlite' | 'postgres';
+
 export type SqlParam = string | number | boolean | null;
 
+/**
+ * Plain SQL with `?` placeholders, run the same way on both dialects: the one way every `db/` function
+ * reaches the database. On SQLite it runs as cached prepared statements, which is most of the ping path's speed.
+ */
 export interface Sql {
   rows<T>(sql: string, params: readonly SqlParam[]): Promise<T[]>;
   /** Runs a statement; the number of rows it changed. */
   changes(sql: string, params: readonly SqlParam[]): Promise<number>;
-  readonly dialect: Database['dialect'];
+  readonly dialect: Dialect;
+  /** True inside a transaction: TransactionSql narrows it to `true`, which is what the compiler checks. */
+  readonly inTransaction: boolean;
+}
+
+/**
+ * The executor a transaction hands its work. Functions whose statements must commit together (or that
+ * lock rows) take this type, so that the compiler refuses to call them with a database's outer executor.
+ */
+export interface TransactionSql extends Sql {
+  readonly inTransaction: true;
+}
+
+/** "?, ?, ?": one placeholder per value, for `in (…)` lists. */
+export function marks(values: readonly unknown[]): string {
+  return values.map(() => '?').join(', ');
+}
+
+/** A better-sqlite3 connection, as far as pingmon uses it. */
+export interface SqliteConnection {
+  prepare(sql: string): SqliteStatement;
+  close(): unknown;
 }
 
 interface SqliteStatement {
@@ -19,80 +41,123 @@ interface SqliteStatement {
   run(...params: unknown[]): { changes: number };
 }
 
-interface SqliteConnection {
-  prepare(sql: string): SqliteStatement;
-}
-
 // SQLite has no boolean type; better-sqlite3 refuses JS booleans.
 const sqliteParams = (params: readonly SqlParam[]): SqlParam[] => params.map((p) => (typeof p === 'boolean' ? Number(p) : p));
 
-const statementCaches = new WeakMap<SqliteConnection, Map<string, SqliteStatement>>();
+/** Statements built per call (`in` lists of any length) would otherwise pile up in the cache for ever. */
+const MAX_CACHED_STATEMENTS = 1_000;
 
-function preparedSql(conn: SqliteConnection): Sql {
-  let cache = statementCaches.get(conn);
-  if (!cache) statementCaches.set(conn, (cache = new Map()));
-  const statement = (sql: string) => {
-    let stmt = cache!.get(sql);
-    if (!stmt) cache!.set(sql, (stmt = conn.prepare(sql)));
+type Prepare = (sql: string) => SqliteStatement;
+
+function statementCache(conn: SqliteConnection): Prepare {
+  const cache = new Map<string, SqliteStatement>();
+  return (sql) => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
+      cache.set(sql, (stmt = conn.prepare(sql)));
+    }
     return stmt;
   };
+}
+
+function sqliteTransactionSql(statement: Prepare): TransactionSql {
   return {
     dialect: 'sqlite',
+    inTransaction: true,
     rows: async <T>(sql: string, params: readonly SqlParam[]) => statement(sql).all(...sqliteParams(params)) as T[],
     changes: async (sql: string, params: readonly SqlParam[]) => statement(sql).run(...sqliteParams(params)).changes,
   };
 }
 
-/** SQL through knex.raw: for PostgreSQL, and for reads outside the ping path on either dialect. */
-export function knexSql(knex: Knex, dialect: Database['dialect']): Sql {
-  if (dialect === 'sqlite') {
-    return {
-      dialect,
-      rows: async <T>(sql: string, params: readonly SqlParam[]) => (await knex.raw(sql, sqliteParams(params))) as T[],
-      changes: async (sql: string, params: readonly SqlParam[]) => {
-        // knex.raw on better-sqlite3 runs writes with .run() and answers its info object.
-        const info = (await knex.raw(sql, sqliteParams(params))) as { changes?: number };
-        return info.changes ?? 0;
-      },
-    };
+class NestedTransactionError extends Error {
+  constructor() {
+    super('a statement outside the transaction was run while a SQLite transaction is open; '
+      + 'inside db.transaction(fn), use only the executor that fn is given');
   }
+}
+
+/**
+ * SQLite's statements outside a transaction: each one commits on its own. A statement arriving while the
+ * committer holds the connection can only come from inside a transaction's work (a batch never yields to
+ * I/O), where it would wait for that transaction for ever: it fails at once instead.
+ */
+function sqliteOuterSql(statement: Prepare, committer: GroupCommitter): Sql {
   return {
-    dialect,
-    rows: async <T>(sql: string, params: readonly SqlParam[]) => ((await knex.raw(sql, params)) as { rows: T[] }).rows,
-    changes: async (sql: string, params: readonly SqlParam[]) => ((await knex.raw(sql, params)) as { rowCount: number }).rowCount,
+    dialect: 'sqlite',
+    inTransaction: false,
+    rows: async <T>(sql: string, params: readonly SqlParam[]) => {
+      if (committer.holding) throw new NestedTransactionError();
+      return statement(sql).all(...sqliteParams(params)) as T[];
+    },
+    changes: async (sql: string, params: readonly SqlParam[]) => {
+      if (committer.holding) throw new NestedTransactionError();
+      return statement(sql).run(...sqliteParams(params)).changes;
+    },
   };
 }
 
-/** Runs `fn` in one transaction: all of it commits, or none of it. */
-export async function inTransaction<T>(db: Database, fn: (sql: Sql) => Promise<T>): Promise<T> {
-  if (!db.committer) return db.knex.transaction((trx) => fn(knexSql(trx, db.dialect)));
-  return db.committer.run(fn);
+/** One SQLite connection's two executors, its transactions and its closing. */
+export function sqliteExecutors(conn: SqliteConnection): {
+  sql: Sql;
+  transaction: <T>(fn: (sql: TransactionSql) => Promise<T>) => Promise<T>;
+  close: () => Promise<void>;
+} {
+  const statement = statementCache(conn);
+  const committer = new GroupCommitter(sqliteTransactionSql(statement));
+  return {
+    sql: sqliteOuterSql(statement, committer),
+    transaction: (fn) => committer.run(fn),
+    close: async () => {
+      await committer.idle();
+      conn.close();
+    },
+  };
+}
+
+/** PostgreSQL through knex.raw (which turns `?` into `$1…`), on the pool or inside a knex transaction. */
+export function postgresSql(knex: Knex): Sql;
+export function postgresSql(trx: Knex.Transaction, inTransaction: true): TransactionSql;
+export function postgresSql(knex: Knex, inTransaction = false): Sql {
+  return {
+    dialect: 'postgres',
+    inTransaction,
+    rows: async <T>(sql: string, params: readonly SqlParam[]) => ((await knex.raw(sql, params)) as { rows: T[] }).rows,
+    changes: async (sql: string, params: readonly SqlParam[]) => {
+      const result = (await knex.raw(sql, params)) as { rowCount: number };
+      return result.rowCount;
+    },
+  };
 }
 
 interface Work {
-  fn: (sql: Sql) => Promise<unknown>;
+  fn: (sql: TransactionSql) => Promise<unknown>;
   resolve(value: unknown): void;
   reject(err: unknown): void;
 }
-
-export type SqliteClient = { acquireConnection(): Promise<SqliteConnection>; releaseConnection(conn: SqliteConnection): Promise<void> };
 
 /**
  * SQLite commits one transaction at a time, and a commit costs more than the statements in it.
  * Work that arrives while a batch runs waits for the next batch, which runs all of it in one
  * transaction, each piece in its own savepoint (a failing piece rolls back only itself).
  * Nothing is answered before its COMMIT, and an idle server runs a piece at once, alone.
- * A piece must use the sql it is given and never start another transaction: that one would wait for
- * the next batch, which waits for this one. (A guard with AsyncLocalStorage cost a fifth of the
- * ping path's time on Node 20, so this is a rule, not a check.)
+ * A piece must use the sql it is given, and never wait for I/O: the connection stays in the transaction
+ * until the batch ends. A statement on the outer executor, or another transaction, started from inside a
+ * piece fails at once (`holding`, a plain flag: a guard with AsyncLocalStorage cost a fifth of the ping
+ * path's time on Node 20).
  */
-export class GroupCommitter {
+class GroupCommitter {
   private queue: Work[] = [];
   private running = false;
+  private drained: Array<() => void> = [];
+  /** True while a batch's transaction is open on the connection. */
+  holding = false;
 
-  constructor(private readonly client: SqliteClient) {}
+  constructor(private readonly sql: TransactionSql) {}
 
-  run<T>(fn: (sql: Sql) => Promise<T>): Promise<T> {
+  run<T>(fn: (sql: TransactionSql) => Promise<T>): Promise<T> {
+    // Queued behind the open transaction, it would wait for the batch that waits for it.
+    if (this.holding) return Promise.reject(new NestedTransactionError());
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
       if (!this.running) {
@@ -104,6 +169,11 @@ export class GroupCommitter {
     });
   }
 
+  /** Resolves once no work is queued or running. */
+  idle(): Promise<void> {
+    return this.running ? new Promise((resolve) => this.drained.push(resolve)) : Promise.resolve();
+  }
+
   private async drain(): Promise<void> {
     try {
       while (this.queue.length > 0) {
@@ -112,25 +182,20 @@ export class GroupCommitter {
         await this.commit(batch).catch((err: unknown) => batch.forEach((work) => work.reject(err)));
       }
     } finally {
-      // Never left marked as running: every later ping would wait for a drain that never comes.
+      // Never left marked as running: every later piece would wait for a drain that never comes.
       this.running = false;
+      this.holding = false;
+      for (const resolve of this.drained.splice(0)) resolve();
     }
   }
 
   private async commit(batch: Work[]): Promise<void> {
-    let conn: SqliteConnection;
-    try {
-      // Holding SQLite's one pooled connection keeps every other query out of the transaction.
-      conn = await this.client.acquireConnection();
-    } catch (err) {
-      for (const work of batch) work.reject(err);
-      return;
-    }
-    const sql = preparedSql(conn);
+    const sql = this.sql;
     const results: Array<{ work: Work; ok: boolean; value: unknown }> = [];
     try {
       // IMMEDIATE takes the write lock up front: another process on the file waits instead of failing mid-way.
       await sql.changes('BEGIN IMMEDIATE', []);
+      this.holding = true;
       if (batch.length === 1) {
         // Alone in its transaction: its failure rolls back the whole transaction, which is only itself.
         results.push({ work: batch[0]!, ok: true, value: await batch[0]!.fn(sql) });
@@ -139,17 +204,17 @@ export class GroupCommitter {
       }
       await sql.changes('COMMIT', []);
     } catch (err) {
-      await sql.changes('ROLLBACK', []).catch(() => undefined);
+      if (this.holding) await sql.changes('ROLLBACK', []).catch(() => undefined);
       for (const work of batch) work.reject(err);
       return;
     } finally {
-      await this.client.releaseConnection(conn);
+      this.holding = false;
     }
     for (const { work, ok, value } of results) (ok ? work.resolve(value) : work.reject(value));
   }
 }
 
-async function inSavepoint(sql: Sql, work: Work): Promise<{ work: Work; ok: boolean; value: unknown }> {
+async function inSavepoint(sql: TransactionSql, work: Work): Promise<{ work: Work; ok: boolean; value: unknown }> {
   await sql.changes('SAVEPOINT ping', []);
   try {
     const value = await work.fn(sql);

@@ -1,7 +1,5 @@
-import type { Knex } from 'knex';
-import type { User } from '@pingmon/sdk/wire';
-import { iso } from '../domain/runs.js';
 import { ms } from './index.js';
+import type { Sql } from './sql.js';
 
 interface UserRow {
   id: string;
@@ -11,40 +9,44 @@ interface UserRow {
   created_at: number | string;
 }
 
+/** A user as the server holds it, password hash included; `createdAt` in epoch milliseconds. */
 export interface UserRecord {
-  user: User;
+  userId: string;
   accountId: string;
+  email: string;
   passwordHash: string;
+  createdAt: number;
 }
 
-function toUser(row: UserRow): UserRecord {
+const COLUMNS = 'id, account_id, email, password_hash, created_at';
+
+function toRecord(row: UserRow): UserRecord {
   return {
-    user: { userId: row.id, email: row.email, createdAt: iso(ms(row.created_at)) },
+    userId: row.id,
     accountId: row.account_id,
+    email: row.email,
     passwordHash: row.password_hash,
+    createdAt: ms(row.created_at),
   };
 }
 
-export async function insertUser(
-  knex: Knex,
-  user: { userId: string; accountId: string; email: string; passwordHash: string; now: number },
-): Promise<void> {
-  await knex('users').insert({
-    id: user.userId,
-    account_id: user.accountId,
-    email: user.email,
-    password_hash: user.passwordHash,
-    created_at: user.now,
-  });
+export async function insertUser(sql: Sql, user: UserRecord): Promise<void> {
+  await sql.changes(
+    'insert into users (id, account_id, email, password_hash, created_at) values (?, ?, ?, ?, ?)',
+    [user.userId, user.accountId, user.email, user.passwordHash, user.createdAt],
+  );
 }
 
 /** Emails are stored and looked up in lower case. */
-export async function findUserByEmail(knex: Knex, email: string): Promise<UserRecord | undefined> {
-  const row = await knex<UserRow>('users').where({ email: email.toLowerCase() }).first();
-  return row && toUser(row);
+export async function findUserByEmail(sql: Sql, email: string): Promise<UserRecord | undefined> {
+  const [row] = await sql.rows<UserRow>(`select ${COLUMNS} from users where email = ?`, [email.toLowerCase()]);
+  return row && toRecord(row);
 }
 
-export async function findUser(knex: Knex, accountId: string, userId: string): Promise<UserRecord | undefined> {
-  const row = await knex<UserRow>('users').where({ id: userId, account_id: accountId }).first();
-  return row && toUser(row);
+export async function findUser(sql: Sql, accountId: string, userId: string): Promise<UserRecord | undefined> {
+  const [row] = await sql.rows<UserRow>(
+    `select ${COLUMNS} from users where id = ? and account_id = ?`,
+    [userId, accountId],
+  );
+  return row && toRecord(row);
 }

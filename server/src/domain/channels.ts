@@ -1,5 +1,4 @@
-import type { Channel, ChannelType } from '@pingmon/sdk/wire';
-import { iso } from './runs.js';
+import type { ChannelType } from '@pingmon/sdk/wire';
 
 /** A channel as the server holds it: its URL and secret in full. */
 export interface ChannelRecord {
@@ -27,17 +26,4 @@ export function maskUrl(url: string): string {
   } catch {
     return '…';
   }
-}
-
-export function publicChannel(channel: ChannelRecord): Channel {
-  return {
-    channelId: channel.channelId,
-    name: channel.name,
-    type: channel.type,
-    url: maskUrl(channel.url),
-    hasSecret: channel.secret !== null,
-    monitorIds: channel.monitorIds,
-    enabled: channel.enabled,
-    createdAt: iso(channel.createdAt),
-  };
 }

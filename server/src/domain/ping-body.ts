@@ -3,7 +3,7 @@ import {
 } from '@pingmon/sdk/wire';
 import type { Meta, PingKind } from '@pingmon/sdk/wire';
 
-/** A ping body after validation and truncation (DESIGN §5). */
+/** What a ping sends besides its kind: its body after validation and truncation (DESIGN §5). */
 export interface PingInput {
   runId?: string;
   meta?: Meta;
@@ -67,7 +67,7 @@ function readFields(kind: PingKind, body: Record<string, unknown>): ParsedBody {
 
 type MetaResult = { ok: true; meta: Meta } | { ok: false; error: BodyError };
 
-export function readMeta(value: unknown): MetaResult {
+function readMeta(value: unknown): MetaResult {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     return fail('invalid_meta', 'meta must be an object of numbers, e.g. {"rowsProcessed": 120}.');
   }

@@ -4,7 +4,7 @@ import type { AlertList } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import { listAlerts } from '../db/alerts.js';
 import { listDeliveries } from '../db/deliveries.js';
-import { iso } from '../domain/runs.js';
+import { presentAlert } from '../presenter.js';
 import type { RouteContext } from './context.js';
 import { requireMonitor } from './monitors.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
@@ -28,21 +28,6 @@ async function list(ctx: RouteContext, request: Request): Promise<AlertList> {
   const fetched = await listAlerts(ctx.db.sql, accountId, { limit: limit + 1, monitorId, after: pageStart(cursor) });
   const page = pageOf(fetched, limit, (alert) => ({ at: alert.createdAt, id: alert.alertId }));
   const deliveries = await listDeliveries(ctx.db.sql, page.items.map((a) => a.alertId));
-  return {
-    alerts: page.items.map((a) => ({
-      alertId: a.alertId,
-      event: a.event,
-      monitorId: a.monitorId,
-      monitorName: a.monitorName,
-      runId: a.runId,
-      status: a.status,
-      errorMessage: a.errorMessage,
-      logSnippet: a.logSnippet,
-      meta: a.meta,
-      matchedRules: a.matchedRules,
-      createdAt: iso(a.createdAt),
-      deliveries: deliveries.get(a.alertId) ?? [],
-    })),
-    nextCursor: page.nextCursor,
-  };
+  const alerts = page.items.map((alert) => presentAlert(alert, deliveries.get(alert.alertId) ?? []));
+  return { alerts, nextCursor: page.nextCursor };
 }

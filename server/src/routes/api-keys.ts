@@ -5,16 +5,21 @@ import { userOf } from '../auth.js';
 import { findApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
+import { presentApiKey } from '../presenter.js';
 import { newApiKey } from '../secrets.js';
 import type { RouteContext } from './context.js';
-import { invalidRequest } from './validation.js';
+import type { WithParams } from './validation.js';
+import { invalidRequest, pathParams } from './validation.js';
 
 export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
   return [
     {
       method: 'GET',
       path: '/api-keys',
-      handler: async (request: Request): Promise<ApiKeyList> => ({ apiKeys: await listApiKeys(ctx.db.knex, userOf(request).accountId), nextCursor: null }),
+      handler: async (request: Request): Promise<ApiKeyList> => ({
+        apiKeys: (await listApiKeys(ctx.db.sql, userOf(request).accountId)).map(presentApiKey),
+        nextCursor: null,
+      }),
     },
     {
       method: 'POST',
@@ -24,7 +29,12 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       },
       handler: (request: Request, h: ResponseToolkit) => create(ctx, request, h),
     },
-    { method: 'DELETE', path: '/api-keys/{keyId}', handler: (request: Request, h: ResponseToolkit) => revoke(ctx, request, h) },
+    {
+      method: 'DELETE',
+      path: '/api-keys/{keyId}',
+      options: { validate: { params: pathParams('keyId'), failAction: invalidRequest } },
+      handler: (request: Request<WithParams<'keyId'>>, h: ResponseToolkit) => revoke(ctx, request, h),
+    },
   ];
 }
 
@@ -33,17 +43,17 @@ async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const { name } = (request.payload ?? { name: 'unnamed' }) as CreateApiKeyRequest;
   const keyId = newId('key');
   const key = newApiKey();
-  await insertApiKey(ctx.db.knex, { keyId, accountId, name, prefix: key.prefix, keyHash: key.hash, now: Date.now() });
-  const created: CreatedApiKey = { ...(await findApiKey(ctx.db.knex, accountId, keyId))!, key: key.key };
+  await insertApiKey(ctx.db.sql, { keyId, accountId, name, prefix: key.prefix, keyHash: key.hash, now: Date.now() });
+  const created: CreatedApiKey = { ...presentApiKey((await findApiKey(ctx.db.sql, accountId, keyId))!), key: key.key };
   return h.response(created).code(201);
 }
 
 /** Revoked keys stop working within the API key cache time (5 s). */
-async function revoke(ctx: RouteContext, request: Request, h: ResponseToolkit) {
+async function revoke(ctx: RouteContext, request: Request<WithParams<'keyId'>>, h: ResponseToolkit) {
   const { accountId } = userOf(request);
-  const keyId = request.params.keyId as string;
-  if (!(await revokeApiKey(ctx.db.knex, accountId, keyId, Date.now()))) {
-    const key = await findApiKey(ctx.db.knex, accountId, keyId);
+  const { keyId } = request.params;
+  if (!(await revokeApiKey(ctx.db.sql, accountId, keyId, Date.now()))) {
+    const key = await findApiKey(ctx.db.sql, accountId, keyId);
     if (!key) throw apiError(404, 'api_key_not_found', `No API key ${keyId} in your account.`);
   }
   return h.response().code(204);

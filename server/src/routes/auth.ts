@@ -6,8 +6,8 @@ import { issueUserToken } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
 import { clearLoginAttempts, countLoginAttempt } from '../db/login-attempts.js';
 import { findUserByEmail } from '../db/users.js';
-import { iso } from '../domain/runs.js';
 import { apiError, waitFor } from '../errors.js';
+import { iso, presentAccount, presentUser } from '../presenter.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../secrets.js';
 import type { RouteContext } from './context.js';
 import { invalidRequest } from './validation.js';
@@ -36,18 +36,19 @@ async function login(ctx: RouteContext, input: LoginRequest, address: string): P
   const email = input.email.toLowerCase();
   const key = createHash('sha256').update(`${email} ${address}`).digest('hex');
   // Counted before the password is checked, so parallel guesses are counted too.
-  const attempt = await countLoginAttempt(ctx.db.knex, key, now, WINDOW_MS);
+  const attempt = await countLoginAttempt(ctx.db.sql, key, now, WINDOW_MS);
   if (attempt.attempts > MAX_ATTEMPTS) {
     const retryAfter = Math.max(1, Math.ceil((attempt.windowStartedAt + WINDOW_MS - now) / 1000));
     throw apiError(429, 'too_many_login_attempts', `Too many failed logins for this email from your address. ${waitFor(retryAfter)} before trying again.`, { retryAfter });
   }
-  const record = await findUserByEmail(ctx.db.knex, email);
+  const record = await findUserByEmail(ctx.db.sql, email);
   // An unknown email costs as much time as a wrong password, so timing does not tell which emails exist.
   const valid = await verifyPassword(input.password, record?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!record || !valid) throw apiError(401, 'invalid_credentials', 'Wrong email or password.');
-  await clearLoginAttempts(ctx.db.knex, key);
-  const account = await findAccount(ctx.db.knex, record.accountId);
-  if (!account) throw new Error(`user ${record.user.userId} has no account`);
-  const { token, expiresAt } = issueUserToken(ctx.jwtSecret, { userId: record.user.userId, accountId: account.accountId }, now, ctx.config.tokenTtlSeconds);
-  return { token, expiresAt: iso(expiresAt), user: record.user, account };
+  await clearLoginAttempts(ctx.db.sql, key);
+  const account = await findAccount(ctx.db.sql, record.accountId);
+  if (!account) throw new Error(`user ${record.userId} has no account`);
+  const credentials = { userId: record.userId, accountId: account.accountId };
+  const { token, expiresAt } = issueUserToken(ctx.jwtSecret, credentials, now, ctx.config.tokenTtlSeconds);
+  return { token, expiresAt: iso(expiresAt), user: presentUser(record), account: presentAccount(account) };
 }

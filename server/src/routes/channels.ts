@@ -1,17 +1,21 @@
 import Joi from 'joi';
+import type { Boom } from '@hapi/boom';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { Channel, ChannelList, ChannelTestResult, CreateChannelRequest, UpdateChannelRequest } from '@pingmon/sdk/wire';
 import { send } from '../alerts/deliver.js';
 import { buildRequest, testContent } from '../alerts/payloads.js';
 import { userOf } from '../auth.js';
 import { UnknownMonitorsError, deleteChannel, findChannel, insertChannel, listChannels, updateChannel } from '../db/channels.js';
+import type { TransactionSql } from '../db/sql.js';
 import type { ChannelRecord } from '../domain/channels.js';
-import { CHANNEL_TYPES, publicChannel } from '../domain/channels.js';
+import { CHANNEL_TYPES } from '../domain/channels.js';
 import { verdictOf } from '../domain/delivery.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
+import { presentChannel } from '../presenter.js';
 import type { RouteContext } from './context.js';
-import { invalidRequest } from './validation.js';
+import type { WithParams } from './validation.js';
+import { invalidRequest, pathParams } from './validation.js';
 
 const name = Joi.string().trim().min(1).max(100);
 // fetch refuses a URL with a user name or password, so such a channel could never be sent to.
@@ -34,9 +38,19 @@ const updateBody = Joi.object({
 }).min(1).options({ stripUnknown: true })
   .messages({ 'object.min': 'The body must change at least one of name, url, secret, monitorIds and enabled' });
 
+type ChannelRequest = Request<WithParams<'channelId'>>;
+
 export function channelRoutes(ctx: RouteContext): ServerRoute[] {
+  const params = pathParams('channelId');
   return [
-    { method: 'GET', path: '/channels', handler: async (request: Request): Promise<ChannelList> => ({ channels: (await listChannels(ctx.db.sql, userOf(request).accountId)).map(publicChannel), nextCursor: null }) },
+    {
+      method: 'GET',
+      path: '/channels',
+      handler: async (request: Request): Promise<ChannelList> => ({
+        channels: (await listChannels(ctx.db.sql, userOf(request).accountId)).map(presentChannel),
+        nextCursor: null,
+      }),
+    },
     {
       method: 'POST',
       path: '/channels',
@@ -46,17 +60,31 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'PATCH',
       path: '/channels/{channelId}',
-      options: { validate: { payload: updateBody, failAction: invalidRequest } },
-      handler: (request: Request) => update(ctx, request),
+      options: { validate: { params, payload: updateBody, failAction: invalidRequest } },
+      handler: (request: ChannelRequest) => update(ctx, request),
     },
-    { method: 'DELETE', path: '/channels/{channelId}', handler: (request: Request, h: ResponseToolkit) => remove(ctx, request, h) },
-    { method: 'POST', path: '/channels/{channelId}/test', handler: (request: Request) => test(ctx, request) },
+    {
+      method: 'DELETE',
+      path: '/channels/{channelId}',
+      options: { validate: { params, failAction: invalidRequest } },
+      handler: (request: ChannelRequest, h: ResponseToolkit) => remove(ctx, request, h),
+    },
+    {
+      method: 'POST',
+      path: '/channels/{channelId}/test',
+      options: { validate: { params, failAction: invalidRequest } },
+      handler: (request: ChannelRequest) => test(ctx, request),
+    },
   ];
+}
+
+function channelNotFound(channelId: string): Boom {
+  return apiError(404, 'channel_not_found', `No channel ${channelId} in your account.`);
 }
 
 async function requireChannel(ctx: RouteContext, accountId: string, channelId: string): Promise<ChannelRecord> {
   const channel = await findChannel(ctx.db.sql, accountId, channelId);
-  if (!channel) throw apiError(404, 'channel_not_found', `No channel ${channelId} in your account.`);
+  if (!channel) throw channelNotFound(channelId);
   return channel;
 }
 
@@ -91,33 +119,31 @@ async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
     enabled: input.enabled ?? true,
     createdAt: now,
   };
-  await restricting(() => insertChannel(ctx.db, channel));
-  return h.response(publicChannel(channel)).code(201);
+  await restricting(() => ctx.db.transaction((sql) => insertChannel(sql, channel)));
+  return h.response(presentChannel(channel)).code(201);
 }
 
-async function update(ctx: RouteContext, request: Request): Promise<Channel> {
+async function update(ctx: RouteContext, request: ChannelRequest): Promise<Channel> {
   const { accountId } = userOf(request);
-  const channelId = request.params.channelId as string;
+  const { channelId } = request.params;
   const changes = request.payload as UpdateChannelRequest;
   const current = await requireChannel(ctx, accountId, channelId);
   noSecretUnlessWebhook(current.type, changes.secret);
-  if (!(await restricting(() => updateChannel(ctx.db, accountId, channelId, changes)))) {
-    throw apiError(404, 'channel_not_found', `No channel ${channelId} in your account.`);
-  }
-  return publicChannel(await requireChannel(ctx, accountId, channelId));
+  const apply = (sql: TransactionSql) => updateChannel(sql, accountId, channelId, changes);
+  const updated = await restricting(() => ctx.db.transaction(apply));
+  if (!updated) throw channelNotFound(channelId);
+  return presentChannel(await requireChannel(ctx, accountId, channelId));
 }
 
-async function remove(ctx: RouteContext, request: Request, h: ResponseToolkit) {
-  const channelId = request.params.channelId as string;
-  if (!(await deleteChannel(ctx.db.sql, userOf(request).accountId, channelId))) {
-    throw apiError(404, 'channel_not_found', `No channel ${channelId} in your account.`);
-  }
+async function remove(ctx: RouteContext, request: ChannelRequest, h: ResponseToolkit) {
+  const { channelId } = request.params;
+  if (!(await deleteChannel(ctx.db.sql, userOf(request).accountId, channelId))) throw channelNotFound(channelId);
   return h.response().code(204);
 }
 
 /** Sends a test message now, enabled or not, and answers how it went; nothing is recorded. */
-async function test(ctx: RouteContext, request: Request): Promise<ChannelTestResult> {
-  const channel = await requireChannel(ctx, userOf(request).accountId, request.params.channelId as string);
+async function test(ctx: RouteContext, request: ChannelRequest): Promise<ChannelTestResult> {
+  const channel = await requireChannel(ctx, userOf(request).accountId, request.params.channelId);
   const now = Date.now();
   const result = await send(channel.url, buildRequest(channel, testContent(channel.name, now), Math.floor(now / 1000)), { timeoutMs: ctx.config.alertTimeoutMs });
   return { delivered: verdictOf(result) === 'delivered', statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };

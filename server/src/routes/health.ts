@@ -8,7 +8,7 @@ export function healthRoutes(ctx: RouteContext): ServerRoute[] {
     path: '/health',
     options: { auth: false },
     handler: async () => {
-      await ctx.db.knex.raw('select 1');
+      await ctx.db.sql.rows('select 1', []);
       return { status: 'ok', database: ctx.db.dialect };
     },
   }];

@@ -4,6 +4,7 @@ import { userOf } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
 import { findUser } from '../db/users.js';
 import { apiError } from '../errors.js';
+import { presentAccount, presentUser } from '../presenter.js';
 import type { RouteContext } from './context.js';
 
 export function meRoutes(ctx: RouteContext): ServerRoute[] {
@@ -12,7 +13,10 @@ export function meRoutes(ctx: RouteContext): ServerRoute[] {
 
 async function me(ctx: RouteContext, request: Request): Promise<MeResponse> {
   const { userId, accountId } = userOf(request);
-  const [record, account] = await Promise.all([findUser(ctx.db.knex, accountId, userId), findAccount(ctx.db.knex, accountId)]);
-  if (!record || !account) throw apiError(401, 'invalid_token', 'The user of this token no longer exists. Log in again.');
-  return { user: record.user, account };
+  const [user, account] = await Promise.all([
+    findUser(ctx.db.sql, accountId, userId),
+    findAccount(ctx.db.sql, accountId),
+  ]);
+  if (!user || !account) throw apiError(401, 'invalid_token', 'The user of this token no longer exists. Log in again.');
+  return { user: presentUser(user), account: presentAccount(account) };
 }

@@ -7,9 +7,11 @@ import { deleteRule, insertRule, listRules } from '../db/rules.js';
 import { MAX_RULES_PER_MONITOR, RULE_OPS } from '../domain/rules.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
+import { presentRule } from '../presenter.js';
 import type { RouteContext } from './context.js';
-import { requireMonitor } from './monitors.js';
-import { invalidRequest } from './validation.js';
+import { monitorNotFound, requireMonitor } from './monitors.js';
+import type { WithParams } from './validation.js';
+import { invalidRequest, pathParams } from './validation.js';
 
 // The metric is a meta key, with the same rule as on pings: 1 to 64 characters, matched exactly.
 const ruleBody = Joi.object({
@@ -19,43 +21,58 @@ const ruleBody = Joi.object({
   value: Joi.number().strict().unsafe().required(),
 }).options({ stripUnknown: true });
 
+type MonitorRequest = Request<WithParams<'monitorId'>>;
+type RuleRequest = Request<WithParams<'monitorId' | 'ruleId'>>;
+
 export function ruleRoutes(ctx: RouteContext): ServerRoute[] {
+  const params = pathParams('monitorId');
   return [
-    { method: 'GET', path: '/monitors/{monitorId}/rules', handler: (request: Request) => list(ctx, request) },
+    {
+      method: 'GET',
+      path: '/monitors/{monitorId}/rules',
+      options: { validate: { params, failAction: invalidRequest } },
+      handler: (request: MonitorRequest) => list(ctx, request),
+    },
     {
       method: 'POST',
       path: '/monitors/{monitorId}/rules',
-      options: { validate: { payload: ruleBody, failAction: invalidRequest } },
-      handler: (request: Request, h: ResponseToolkit) => create(ctx, request, h),
+      options: { validate: { params, payload: ruleBody, failAction: invalidRequest } },
+      handler: (request: MonitorRequest, h: ResponseToolkit) => create(ctx, request, h),
     },
-    { method: 'DELETE', path: '/monitors/{monitorId}/rules/{ruleId}', handler: (request: Request, h: ResponseToolkit) => remove(ctx, request, h) },
+    {
+      method: 'DELETE',
+      path: '/monitors/{monitorId}/rules/{ruleId}',
+      options: { validate: { params: pathParams('monitorId', 'ruleId'), failAction: invalidRequest } },
+      handler: (request: RuleRequest, h: ResponseToolkit) => remove(ctx, request, h),
+    },
   ];
 }
 
-async function list(ctx: RouteContext, request: Request): Promise<RuleList> {
+async function list(ctx: RouteContext, request: MonitorRequest): Promise<RuleList> {
   const { accountId } = userOf(request);
-  const monitorId = request.params.monitorId as string;
+  const { monitorId } = request.params;
   await requireMonitor(ctx, accountId, monitorId);
-  return { rules: await listRules(ctx.db.sql, accountId, monitorId), nextCursor: null };
+  return { rules: (await listRules(ctx.db.sql, accountId, monitorId)).map(presentRule), nextCursor: null };
 }
 
-async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
+async function create(ctx: RouteContext, request: MonitorRequest, h: ResponseToolkit) {
   const { accountId } = userOf(request);
-  const monitorId = request.params.monitorId as string;
+  const { monitorId } = request.params;
   const { metric, op, value } = request.payload as CreateRuleRequest;
   const now = Date.now();
-  const outcome = await insertRule(ctx.db, { ruleId: newId('rule', now), accountId, monitorId, metric, op, value, now }, MAX_RULES_PER_MONITOR);
-  if (outcome.kind === 'monitor_not_found') throw apiError(404, 'monitor_not_found', `No monitor ${monitorId} in your account.`);
+  const rule = { ruleId: newId('rule', now), monitorId, metric, op, value, createdAt: now };
+  const outcome = await ctx.db.transaction((sql) => insertRule(sql, accountId, rule, MAX_RULES_PER_MONITOR));
+  if (outcome.kind === 'monitor_not_found') throw monitorNotFound(monitorId);
   if (outcome.kind === 'limit_reached') {
     throw apiError(400, 'rule_limit_reached', `Monitor ${monitorId} already has ${MAX_RULES_PER_MONITOR} rules, the most a monitor can have. Delete one first (DELETE /api/v1/monitors/${monitorId}/rules/:ruleId).`);
   }
-  return h.response(outcome.rule).code(201);
+  return h.response(presentRule(outcome.rule)).code(201);
 }
 
-async function remove(ctx: RouteContext, request: Request, h: ResponseToolkit) {
+async function remove(ctx: RouteContext, request: RuleRequest, h: ResponseToolkit) {
   const { accountId } = userOf(request);
-  const { monitorId, ruleId } = request.params as { monitorId: string; ruleId: string };
-  if (!(await deleteRule(ctx.db, accountId, monitorId, ruleId))) {
+  const { monitorId, ruleId } = request.params;
+  if (!(await ctx.db.transaction((sql) => deleteRule(sql, accountId, monitorId, ruleId)))) {
     await requireMonitor(ctx, accountId, monitorId);
     throw apiError(404, 'rule_not_found', `No rule ${ruleId} on monitor ${monitorId}.`);
   }

@@ -1,9 +1,25 @@
+import Joi from 'joi';
+import type { ObjectSchema } from 'joi';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import { apiError } from '../errors.js';
 
 /** joi failures become 400 invalid_request with joi's own message, which names the field. */
 export function invalidRequest(_request: Request, _h: ResponseToolkit, err?: Error): never {
   throw apiError(400, 'invalid_request', `${err?.message ?? 'Invalid request'}.`);
+}
+
+/** The path params of a route, for its handler's `Request<WithParams<…>>`. */
+export interface WithParams<K extends string> {
+  Params: Record<K, string>;
+}
+
+/**
+ * Declares a route's path params (validate.params). Each is any text: an id that does not exist, however
+ * odd it looks, is answered by its lookup's 404 (the same as for any unknown id), never by a 400 here; a
+ * NUL in it is the NUL guard's 400.
+ */
+export function pathParams<K extends string>(...names: K[]): ObjectSchema<Record<K, string>> {
+  return Joi.object(Object.fromEntries(names.map((name) => [name, Joi.string().required()])));
 }
 
 /**

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
+import type { Knex } from 'knex';
 
 export type DatabaseKind = 'sqlite' | 'postgres';
 
@@ -21,6 +22,15 @@ export const POSTGRES_URL = process.env.PINGMON_TEST_DATABASE_URL || undefined;
 
 /** SQLite always; PostgreSQL too when PINGMON_TEST_DATABASE_URL is set. */
 export const DATABASE_KINDS: DatabaseKind[] = POSTGRES_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+/** A knex on the test's database, beside the server's own connections: tests read and break what it stored. */
+export function knexOf(db: TestDatabase): Knex {
+  if (db.kind === 'sqlite') {
+    const filename = join(db.dataDir, 'pingmon.db');
+    return knexFactory({ client: 'better-sqlite3', connection: { filename }, useNullAsDefault: true });
+  }
+  return knexFactory({ client: 'pg', connection: db.databaseUrl, searchPath: [db.databaseSchema!] });
+}
 
 export function tempDir(prefix = 'pingmon-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));

@@ -3,8 +3,9 @@ import { closeDatabase, createAccount, createServer, loadConfig, openDatabase } 
 import type { Config, ConfigOverrides } from '@pingmon/server';
 import type { Plan } from '@pingmon/sdk';
 import { randomBytes } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { DatabaseKind, TestDatabase } from './databases.js';
-import { createTestDatabase } from './databases.js';
+import { createTestDatabase, knexOf } from './databases.js';
 import { request } from './http.js';
 import type { RequestOptions } from './http.js';
 
@@ -75,13 +76,13 @@ export class TestServer {
     return this.request<T>(`/ping/${monitorId}/${kind}`, { method: 'POST', apiKey: account.apiKey, body, headers });
   }
 
-  /** Reads the database directly, for assertions on what was stored. */
-  async query<T>(fn: (knex: import('knex').Knex) => Promise<T>): Promise<T> {
-    const db = await openDatabase(this.config);
+  /** Reads the database directly with a knex of its own, for assertions on what was stored. */
+  async query<T>(fn: (knex: Knex) => Promise<T>): Promise<T> {
+    const knex = knexOf(this.database);
     try {
-      return await fn(db.knex);
+      return await fn(knex);
     } finally {
-      await closeDatabase(db);
+      await knex.destroy();
     }
   }
 }

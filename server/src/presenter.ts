@@ -1,0 +1,144 @@
+import type {
+  Account, Alert, AlertDelivery, ApiKey, Channel, LastRun, Monitor, PingAck, Rule, Run, User,
+} from '@pingmon/sdk/wire';
+import type { AccountRecord } from './db/accounts.js';
+import type { AlertRecord } from './db/alerts.js';
+import type { ApiKeyRecord } from './db/api-keys.js';
+import type { DeliveryRecord } from './db/deliveries.js';
+import type { MonitorRecord } from './db/monitors.js';
+import type { RuleRecord } from './db/rules.js';
+import type { LatestRuns } from './db/runs.js';
+import type { UserRecord } from './db/users.js';
+import type { ChannelRecord } from './domain/channels.js';
+import { maskUrl } from './domain/channels.js';
+import type { RunRecord } from './domain/runs.js';
+
+// Records become the wire types of the API here, and only here: times become ISO strings, and what a
+// client must not see (hashes, secrets, webhook URLs, account ids) stays behind.
+
+/** ISO 8601 UTC with milliseconds (DESIGN §4). */
+export function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : iso(ms);
+}
+
+/** The acknowledgement of a ping that touched `run`: its status, and when it reached it. */
+export function presentAck(run: RunRecord): PingAck {
+  return {
+    received: true,
+    monitorId: run.monitorId,
+    runId: run.runId,
+    status: run.status,
+    timestamp: iso(run.finishedAt ?? run.startedAt),
+  };
+}
+
+export function presentRun(run: RunRecord): Run {
+  return {
+    runId: run.runId,
+    monitorId: run.monitorId,
+    status: run.status,
+    startedAt: iso(run.startedAt),
+    finishedAt: isoOrNull(run.finishedAt),
+    durationMs: run.durationMs,
+    meta: run.meta,
+    errorMessage: run.errorMessage,
+    hasLog: run.hasLog,
+    silentFailure: run.matchedRules !== null,
+    matchedRules: run.matchedRules ?? [],
+  };
+}
+
+function presentLastRun(run: RunRecord): LastRun {
+  return {
+    runId: run.runId,
+    status: run.status,
+    startedAt: iso(run.startedAt),
+    finishedAt: isoOrNull(run.finishedAt),
+    durationMs: run.durationMs,
+    silentFailure: run.matchedRules !== null,
+  };
+}
+
+/** A monitor with its latest runs; `latest` is undefined for a monitor without runs. */
+export function presentMonitor(monitor: MonitorRecord, latest: LatestRuns | undefined): Monitor {
+  return {
+    monitorId: monitor.monitorId,
+    name: monitor.name,
+    createdAt: iso(monitor.createdAt),
+    lastRun: latest ? presentLastRun(latest.lastRun) : null,
+    recentRuns: latest ? latest.recentRuns : { runs: 0, failed: 0, silentFailures: 0 },
+  };
+}
+
+export function presentRule(rule: RuleRecord): Rule {
+  const { ruleId, monitorId, metric, op, value } = rule;
+  return { ruleId, monitorId, metric, op, value, createdAt: iso(rule.createdAt) };
+}
+
+/** The URL shows its origin only and the secret is never shown (see maskUrl). */
+export function presentChannel(channel: ChannelRecord): Channel {
+  return {
+    channelId: channel.channelId,
+    name: channel.name,
+    type: channel.type,
+    url: maskUrl(channel.url),
+    hasSecret: channel.secret !== null,
+    monitorIds: channel.monitorIds,
+    enabled: channel.enabled,
+    createdAt: iso(channel.createdAt),
+  };
+}
+
+export function presentApiKey(key: ApiKeyRecord): ApiKey {
+  const { keyId, name, prefix } = key;
+  return { keyId, name, prefix, createdAt: iso(key.createdAt), revokedAt: isoOrNull(key.revokedAt) };
+}
+
+export function presentUser(user: UserRecord): User {
+  return { userId: user.userId, email: user.email, createdAt: iso(user.createdAt) };
+}
+
+export function presentAccount(account: AccountRecord): Account {
+  return { accountId: account.accountId, plan: account.plan, createdAt: iso(account.createdAt) };
+}
+
+export function presentAlert(
+  alert: AlertRecord & { monitorName: string },
+  deliveries: readonly DeliveryRecord[],
+): Alert {
+  return {
+    alertId: alert.alertId,
+    event: alert.event,
+    monitorId: alert.monitorId,
+    monitorName: alert.monitorName,
+    runId: alert.runId,
+    status: alert.status,
+    errorMessage: alert.errorMessage,
+    logSnippet: alert.logSnippet,
+    meta: alert.meta,
+    matchedRules: alert.matchedRules,
+    createdAt: iso(alert.createdAt),
+    deliveries: deliveries.map(presentDelivery),
+  };
+}
+
+function presentDelivery(delivery: DeliveryRecord): AlertDelivery {
+  return {
+    channelId: delivery.channelId,
+    channelName: delivery.channelName,
+    channelType: delivery.channelType,
+    state: delivery.state,
+    attemptCount: delivery.attemptCount,
+    // Only a pending delivery has a next attempt.
+    nextAttemptAt: delivery.state === 'pending' ? iso(delivery.nextAttemptAt) : null,
+    deliveredAt: isoOrNull(delivery.deliveredAt),
+    lastError: delivery.lastError,
+    attempts: delivery.attempts.map((a) => ({
+      attempt: a.attempt, at: iso(a.attemptedAt), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs,
+    })),
+  };
+}
