@@ -1,6 +1,6 @@
+import { RULE_OP_SYMBOLS } from '@pingmon/sdk/wire';
 import type { MatchedRule, Meta, RuleOp } from '@pingmon/sdk/wire';
 
-export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq'];
 export const MAX_RULES_PER_MONITOR = 20;
 
 /** What matching needs of a rule. */
@@ -9,12 +9,6 @@ export interface RuleCondition {
   metric: string;
   op: RuleOp;
   value: number;
-}
-
-const SYMBOLS: Record<RuleOp, string> = { lt: '<', lte: '<=', gt: '>', gte: '>=', eq: '==', neq: '!=' };
-
-export function opSymbol(op: RuleOp): string {
-  return SYMBOLS[op];
 }
 
 function holds(actual: number, op: RuleOp, value: number): boolean {
@@ -45,5 +39,5 @@ export function matchRules(rules: readonly RuleCondition[], meta: Meta): Matched
 
 /** "rowsProcessed < 1 (was 0)". */
 export function describeMatch(rule: MatchedRule): string {
-  return `${rule.metric} ${opSymbol(rule.op)} ${rule.value} (was ${rule.actual})`;
+  return `${rule.metric} ${RULE_OP_SYMBOLS[rule.op]} ${rule.value} (was ${rule.actual})`;
 }

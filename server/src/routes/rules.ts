@@ -1,10 +1,10 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { META_KEY_MAX_CHARS } from '@pingmon/sdk/wire';
+import { META_KEY_MAX_CHARS, RULE_OPS } from '@pingmon/sdk/wire';
 import type { CreateRuleRequest, RuleList } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import { deleteRule, insertRule, listRules } from '../db/rules.js';
-import { MAX_RULES_PER_MONITOR, RULE_OPS } from '../domain/rules.js';
+import { MAX_RULES_PER_MONITOR } from '../domain/rules.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { presentRule } from '../presenter.js';

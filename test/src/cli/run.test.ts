@@ -6,17 +6,18 @@ import { tempDir } from '../helpers/databases.js';
 import { finished, pingmon, pingmonRaw, spawnCli, waitForLine } from '../helpers/cli.js';
 import { deadUrl } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 
 /** Whether process `pid` ends (or is left a zombie) within a few seconds. */
-async function gone(pid: number): Promise<boolean> {
-  for (const deadline = Date.now() + 5_000; Date.now() < deadline; await new Promise((resolve) => setTimeout(resolve, 20))) {
+function gone(pid: number): Promise<boolean> {
+  const ended = () => {
     try {
-      if (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z')) return true;
+      return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.startsWith('Z') ?? false;
     } catch {
       return true;
     }
-  }
-  return false;
+  };
+  return waitFor(ended, { timeoutMs: 5_000, intervalMs: 20 }).then(() => true, () => false);
 }
 
 t.test('pingmon run', async (t) => {

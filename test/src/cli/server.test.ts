@@ -4,6 +4,7 @@ import t from 'tap';
 import { DATABASE_KINDS, createTestDatabase } from '../helpers/databases.js';
 import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
+import { waitFor } from '../helpers/wait.js';
 
 const LISTENING = /pingmon server listening on (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)\n/;
 
@@ -55,7 +56,7 @@ for (const kind of DATABASE_KINDS) {
           req.write('first half of the log, ');
           child.kill('SIGTERM');
           const finish = async () => {
-            while (!(await refusesConnections(Number(port)))) await new Promise((r) => setImmediate(r));
+            await waitFor(() => refusesConnections(Number(port)), { intervalMs: 1, what: 'the server to stop listening' });
             req.end('second half');
           };
           finish().catch(reject);
@@ -139,7 +140,7 @@ t.test('a second SIGTERM does not wait for a request that never ends: the server
   });
   req.write('a log that never ends');
   child.kill('SIGTERM');
-  while (!(await refusesConnections(Number(port)))) await new Promise((r) => setImmediate(r));
+  await waitFor(() => refusesConnections(Number(port)), { intervalMs: 1, what: 'the server to stop listening' });
   child.kill('SIGTERM');
   const result = await exited;
   t.equal(result.code, 1);

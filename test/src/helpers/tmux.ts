@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
+import { waitFor } from './wait.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -68,13 +69,15 @@ export class Tmux {
   /** Polls the screen until it satisfies `ok` (bounded), and returns it; the error shows the last screen. */
   async waitFor(ok: string | RegExp | ((screen: string) => boolean), timeoutMs = 20_000): Promise<string> {
     const test = typeof ok === 'function' ? ok : (screen: string) => (typeof ok === 'string' ? screen.includes(ok) : ok.test(screen));
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const screen = this.capture();
-      if (test(screen)) return screen;
-      if (Date.now() > deadline) throw new Error(`the terminal never showed ${String(ok)} within ${timeoutMs} ms; it shows:\n${screen}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    let screen = '';
+    // Wrapped: an empty screen can be the one waited for.
+    const seen = await waitFor(() => (test((screen = this.capture())) ? { screen } : undefined), {
+      timeoutMs,
+      intervalMs: 50,
+      what: `the terminal to show ${String(ok)}`,
+      show: () => `it shows:\n${screen}`,
+    });
+    return seen.screen;
   }
 
   private run(...args: string[]): string {

@@ -1,16 +1,25 @@
+export interface WaitOptions {
+  /** How long to keep polling; 15 s unless told. */
+  timeoutMs?: number;
+  /** Pause between two checks. */
+  intervalMs?: number;
+  /** What is waited for, for the error. */
+  what?: string;
+  /** What the error shows of the last check; by default its value as JSON. */
+  show?: (last: unknown) => string;
+}
+
 /**
- * Resolves with the first truthy value of `check`, polled every few milliseconds; rejects after
- * `timeoutMs` with the last value seen, so a failure says what was there instead.
+ * The one poll loop of the tests: resolves with the first truthy value of `check`; rejects once
+ * `timeoutMs` has passed, with what the last check saw, so a failure says what was there instead.
  */
-export async function waitFor<T>(check: () => T | Promise<T>, options: { timeoutMs?: number; what?: string } = {}): Promise<NonNullable<T>> {
+export async function waitFor<T>(check: () => T | Promise<T>, options: WaitOptions = {}): Promise<NonNullable<T>> {
   const deadline = Date.now() + (options.timeoutMs ?? 15_000);
-  let last: T | undefined;
+  const show = options.show ?? ((last: unknown) => `last seen: ${JSON.stringify(last)?.slice(0, 500)}`);
   for (;;) {
-    last = await check();
+    const last = await check();
     if (last) return last as NonNullable<T>;
-    if (Date.now() > deadline) {
-      throw new Error(`timed out waiting for ${options.what ?? 'a condition'}; last seen: ${JSON.stringify(last)?.slice(0, 500)}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${options.what ?? 'a condition'}; ${show(last)}`);
+    await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 10));
   }
 }

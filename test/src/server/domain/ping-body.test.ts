@@ -1,8 +1,8 @@
 import t from 'tap';
 import { storableText, truncate } from '@pingmon/sdk';
-import { parsePingBody } from '@pingmon/server/domain/ping-body.js';
-import { enforcedIntervalMs, rateDecision } from '@pingmon/server/domain/pairing.js';
-import { newRun, finishedRun } from '@pingmon/server/domain/runs.js';
+import { parsePingBody } from '../../../../server/dist/domain/ping-body.js';
+import { enforcedIntervalMs, rateDecision } from '../../../../server/dist/domain/pairing.js';
+import { newRun, finishedRun } from '../../../../server/dist/domain/runs.js';
 
 t.test('truncate keeps the first characters and never splits a surrogate pair', async (t) => {
   const cases: Array<[string, number, string]> = [

@@ -1,13 +1,13 @@
 import { createHmac } from 'node:crypto';
 import t from 'tap';
 import { loadConfig } from '@pingmon/server';
-import { matchRules } from '@pingmon/server/domain/rules.js';
-import type { RuleCondition } from '@pingmon/server/domain/rules.js';
-import { afterAttempt, backoffMs, parseRetryAfter, verdictOf } from '@pingmon/server/domain/delivery.js';
-import type { AttemptResult, RetryPolicy } from '@pingmon/server/domain/delivery.js';
-import { maskUrl } from '@pingmon/server/domain/channels.js';
-import { breakFences, buildRequest, discordPayload, signature, slackPayload } from '@pingmon/server/alerts/payloads.js';
-import type { AlertContent } from '@pingmon/server/alerts/payloads.js';
+import { matchRules } from '../../../../server/dist/domain/rules.js';
+import type { RuleCondition } from '../../../../server/dist/domain/rules.js';
+import { afterAttempt, backoffMs, parseRetryAfter, verdictOf } from '../../../../server/dist/domain/delivery.js';
+import type { AttemptResult, RetryPolicy } from '../../../../server/dist/domain/delivery.js';
+import { maskUrl } from '../../../../server/dist/domain/channels.js';
+import { breakFences, buildRequest, discordPayload, signature, slackPayload } from '../../../../server/dist/alerts/payloads.js';
+import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
 import type { RuleOp } from '@pingmon/sdk';
 
 const rule = (op: RuleOp, value: number, metric = 'rows'): RuleCondition => ({ ruleId: `rule_${op}`, metric, op, value });

@@ -1,8 +1,8 @@
 import t from 'tap';
 import type { PingKind, RunStatus } from '@pingmon/sdk';
-import { pairPing } from '@pingmon/server/domain/pairing.js';
-import type { Pairing, PairingState } from '@pingmon/server/domain/pairing.js';
-import type { RunRecord } from '@pingmon/server/domain/runs.js';
+import { pairPing } from '../../../../server/dist/domain/pairing.js';
+import type { Pairing, PairingState } from '../../../../server/dist/domain/pairing.js';
+import type { RunRecord } from '../../../../server/dist/domain/runs.js';
 
 const NOW = 1_000_000;
 

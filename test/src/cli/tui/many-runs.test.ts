@@ -1,8 +1,8 @@
 import t from 'tap';
 import { createClient } from '@pingmon/sdk';
-import { App } from 'pingmon/tui/app.js';
-import { createSource } from 'pingmon/tui/source.js';
-import { TestServer } from '../helpers/server.js';
+import { App } from '../../../../cli/dist/tui/app.js';
+import { createSource } from '../../../../cli/dist/tui/source.js';
+import { TestServer } from '../../helpers/server.js';
 import { KEYS, lines, renderScreen } from './ink.js';
 
 // Only the rows on screen are drawn: 10,000 runs loaded cost no more per key than 10.

@@ -1,9 +1,9 @@
 import t from 'tap';
-import { OutputCapture } from 'pingmon/run/capture.js';
-import { outcomeOf } from 'pingmon/run/job.js';
-import { parseMetaLines } from 'pingmon/run/meta.js';
-import { parseDuration } from 'pingmon/duration.js';
-import { printTable } from 'pingmon/output.js';
+import { OutputCapture } from '../../../../cli/dist/run/capture.js';
+import { outcomeOf } from '../../../../cli/dist/run/job.js';
+import { parseMetaLines } from '../../../../cli/dist/run/meta.js';
+import { parseDuration } from '../../../../cli/dist/duration.js';
+import { printTable } from '../../../../cli/dist/output.js';
 
 const feed = (capture: OutputCapture, text: string, chunk = 333) => {
   const bytes = Buffer.from(text);

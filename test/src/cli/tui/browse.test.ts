@@ -1,9 +1,9 @@
 import { createServer } from 'node:net';
 import t from 'tap';
-import { tempDir } from '../helpers/databases.js';
-import { CLI, pingmon } from '../helpers/cli.js';
-import { TestServer } from '../helpers/server.js';
-import { EXITED, Tmux } from '../helpers/tmux.js';
+import { tempDir } from '../../helpers/databases.js';
+import { CLI, pingmon } from '../../helpers/cli.js';
+import { TestServer } from '../../helpers/server.js';
+import { EXITED, Tmux } from '../../helpers/tmux.js';
 
 // The real `pingmon browse`, in a real terminal (tmux), against a real server: what a person sees.
 

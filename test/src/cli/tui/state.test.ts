@@ -1,9 +1,9 @@
 import t from 'tap';
 import type { Run } from '@pingmon/sdk';
-import type { Action, State } from 'pingmon/tui/state.js';
-import { initialState, reduce } from 'pingmon/tui/state.js';
-import type { MonitorRow } from 'pingmon/tui/source.js';
-import { listRows } from 'pingmon/tui/layout.js';
+import type { Action, State } from '../../../../cli/dist/tui/state.js';
+import { initialState, reduce } from '../../../../cli/dist/tui/state.js';
+import type { MonitorRow } from '../../../../cli/dist/tui/source.js';
+import { listRows } from '../../../../cli/dist/tui/layout.js';
 
 const SIZE = { columns: 100, rows: 30 };
 const HEIGHT = listRows(SIZE);

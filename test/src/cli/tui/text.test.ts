@@ -1,11 +1,11 @@
 import t from 'tap';
 import { PingmonError } from '@pingmon/sdk';
-import { NotLoggedInError } from 'pingmon/client.js';
-import { COLLAPSE_OVER, logView, windowStart } from 'pingmon/tui/layout.js';
-import { ago, matchedRules, statusText } from 'pingmon/tui/format.js';
-import { problemOf } from 'pingmon/tui/problem.js';
-import { capRows, clean, firstLine, wrap } from 'pingmon/tui/text.js';
-import { fit, textWidth } from 'pingmon/width.js';
+import { NotLoggedInError } from '../../../../cli/dist/client.js';
+import { COLLAPSE_OVER, logView, windowStart } from '../../../../cli/dist/tui/layout.js';
+import { ago, matchedRules, statusText } from '../../../../cli/dist/tui/format.js';
+import { problemOf } from '../../../../cli/dist/tui/problem.js';
+import { capRows, clean, firstLine, wrap } from '../../../../cli/dist/tui/text.js';
+import { fit, textWidth } from '../../../../cli/dist/width.js';
 
 t.test('clean leaves no escape sequence or control character that could move the cursor or colour the screen', async (t) => {
   const cases: Array<[string, string, string]> = [

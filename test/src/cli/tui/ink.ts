@@ -1,6 +1,7 @@
 import { createElement } from 'react';
 import type { FunctionComponent } from 'react';
 import { render } from 'ink-testing-library';
+import { waitFor } from '../../helpers/wait.js';
 
 // Helpers of the TUI tests (not a test file itself: tap runs only *.test.js).
 
@@ -38,14 +39,14 @@ export function renderScreen<P extends object>(component: FunctionComponent<P>, 
     },
     waitFor: async (ok, timeoutMs = 15_000) => {
       const test = typeof ok === 'function' ? ok : (frame: string) => (typeof ok === 'string' ? frame.includes(ok) : ok.test(frame));
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const frame = screen.frame();
-        if (test(frame)) return frame;
-        if (Date.now() > deadline) throw new Error(`the screen never showed ${String(ok)}; last frame:\n${frame}`);
-        // A frame changes only after an event turn: give the app one, then look again.
-        await new Promise((resolve) => setTimeout(resolve, 10));
-      }
+      let frame = '';
+      // A frame changes only after an event turn: each pause gives the app one.
+      const seen = await waitFor(() => (test((frame = screen.frame())) ? { frame } : undefined), {
+        timeoutMs,
+        what: `the screen to show ${String(ok)}`,
+        show: () => `last frame:\n${frame}`,
+      });
+      return seen.frame;
     },
     resize: (columns, rows) => {
       Object.defineProperty(instance.stdout, 'columns', { value: columns, configurable: true });
