@@ -37,7 +37,7 @@ function timed(line: string, env: Record<string, string>, watch?: RegExp): Promi
 }
 
 function descendants(pid: number): number[] {
-  let children: number[] = [];
+  let children: number[];
   try {
     children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
   } catch {

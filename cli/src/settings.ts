@@ -28,7 +28,7 @@ export function readSettings(): StoredSettings {
     return JSON.parse(readFileSync(settingsPath(), 'utf8')) as StoredSettings;
   } catch (err) {
     if ((err as { code?: string }).code === 'ENOENT') return {};
-    throw new Error(`cannot read ${settingsPath()}: ${(err as Error).message}; fix or delete it`);
+    throw new Error(`cannot read ${settingsPath()}: ${(err as Error).message}; fix or delete it`, { cause: err });
   }
 }
 
@@ -44,7 +44,7 @@ export function writeSettings(settings: StoredSettings): string {
     renameSync(temporary, path);
   } catch (err) {
     rmSync(temporary, { force: true });
-    throw new Error(`cannot write ${path}: ${(err as Error).message}`);
+    throw new Error(`cannot write ${path}: ${(err as Error).message}`, { cause: err });
   }
   return path;
 }

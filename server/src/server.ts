@@ -54,22 +54,21 @@ export async function createServer(config: Config): Promise<Server> {
 async function buildServer(config: Config, db: Database): Promise<Server> {
   // Every process on one database must sign with the same secret: the first one stores it.
   const jwtSecret = config.jwtSecret ?? (await findOrInsertSetting(db.sql, 'jwt_secret', newJwtSecret));
-  let server: Server | undefined;
-  const deliveries = new DeliveryWorker(db, {
-    pollMs: config.alertPollMs,
-    attemptTimeoutMs: config.alertTimeoutMs,
-    policy: { maxAttempts: config.alertMaxAttempts, baseDelayMs: config.alertRetryBaseMs, maxDelayMs: MAX_RETRY_DELAY_MS },
-    concurrency: DELIVERY_CONCURRENCY,
-    log: (tags, message) => server?.log(tags, message),
-  });
-  const ctx: RouteContext = { config, db, jwtSecret, deliveries };
-  server = Hapi.server({
+  const server = Hapi.server({
     host: config.host,
     port: config.port,
     router: { stripTrailingSlash: true },
     routes: { payload: { maxBytes: config.bodyLimitBytes } },
     debug: false,
   });
+  const deliveries = new DeliveryWorker(db, {
+    pollMs: config.alertPollMs,
+    attemptTimeoutMs: config.alertTimeoutMs,
+    policy: { maxAttempts: config.alertMaxAttempts, baseDelayMs: config.alertRetryBaseMs, maxDelayMs: MAX_RETRY_DELAY_MS },
+    concurrency: DELIVERY_CONCURRENCY,
+    log: (tags, message) => server.log(tags, message),
+  });
+  const ctx: RouteContext = { config, db, jwtSecret, deliveries };
   if (config.logLevel !== 'silent') {
     // Buffered: a write to stdout per request would cost more than the request. Flushed on stop.
     const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });

@@ -210,7 +210,10 @@ class GroupCommitter {
     } finally {
       this.holding = false;
     }
-    for (const { work, ok, value } of results) (ok ? work.resolve(value) : work.reject(value));
+    for (const { work, ok, value } of results) {
+      if (ok) work.resolve(value);
+      else work.reject(value);
+    }
   }
 }
 

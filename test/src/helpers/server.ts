@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import type { DatabaseKind, TestDatabase } from './databases.js';
 import { createTestDatabase, knexOf } from './databases.js';
 import { request } from './http.js';
-import type { RequestOptions } from './http.js';
+import type { AnyBody, RequestOptions } from './http.js';
 
 interface Teardown {
   teardown(fn: () => unknown): void;
@@ -68,11 +68,11 @@ export class TestServer {
     return reply.body.monitorId;
   }
 
-  request<T = any>(path: string, options?: RequestOptions) {
+  request<T = AnyBody>(path: string, options?: RequestOptions) {
     return request<T>(this.url + path, options);
   }
 
-  ping<T = any>(account: { apiKey: string }, monitorId: string, kind: 'start' | 'success' | 'fail', body?: unknown, headers?: Record<string, string>) {
+  ping<T = AnyBody>(account: { apiKey: string }, monitorId: string, kind: 'start' | 'success' | 'fail', body?: unknown, headers?: Record<string, string>) {
     return this.request<T>(`/ping/${monitorId}/${kind}`, { method: 'POST', apiKey: account.apiKey, body, headers });
   }
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import t from 'tap';
-import { createClient, createPinger, PingmonError } from '@pingmon/sdk';
-import type { Alert, RuleOp } from '@pingmon/sdk';
+import { createClient, createPinger } from '@pingmon/sdk';
+import type { Alert, RuleOp , PingmonError } from '@pingmon/sdk';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { json, startReceiver } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';

@@ -1,5 +1,6 @@
 import t from 'tap';
-import { createClient, createPinger, PingmonError } from '@pingmon/sdk';
+import type { PingmonError } from '@pingmon/sdk';
+import { createClient, createPinger } from '@pingmon/sdk';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { TestServer } from '../helpers/server.js';
 

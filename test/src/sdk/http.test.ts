@@ -1,6 +1,7 @@
 import { inspect } from 'node:util';
 import t from 'tap';
-import { createClient, createPinger, PingmonError } from '@pingmon/sdk';
+import type { PingmonError } from '@pingmon/sdk';
+import { createClient, createPinger } from '@pingmon/sdk';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 
 const ACK = { success: true, data: { received: true, monitorId: 'mon_x', runId: 'r', status: 'running', timestamp: new Date().toISOString() } };

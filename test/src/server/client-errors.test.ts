@@ -3,12 +3,13 @@ import t from 'tap';
 import { createTestDatabase } from '../helpers/databases.js';
 import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
+import type { AnyBody } from '../helpers/http.js';
 
 const LISTENING = /pingmon server listening on (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)\n/;
 const PASSWORD = 'secret-password-7f3a9c';
 
 /** Sends bytes on a fresh connection and reads everything the server writes until it closes. */
-function raw(port: number, bytes: string): Promise<{ status: number; body: any; text: string }> {
+function raw(port: number, bytes: string): Promise<{ status: number; body: AnyBody; text: string }> {
   return new Promise((resolve, reject) => {
     const socket = connect(port, '127.0.0.1');
     const chunks: Buffer[] = [];

@@ -125,7 +125,7 @@ t.test('the dashboard against a real server', async (t) => {
     frame = await screen.waitFor(/lines \d+–(\d+) of \1 /);
     t.match(frame, /w+ THE END\s+│/, 'the end of the longest line is reachable');
     screen.press(KEYS.pageUp);
-    frame = await screen.waitFor((f) => !/THE END/.test(f));
+    await screen.waitFor((f) => !/THE END/.test(f));
     screen.press('g');
     await screen.waitFor('lines 1–');
     screen.press(KEYS.down, 'j');
@@ -244,7 +244,7 @@ t.test('the dashboard against a real server', async (t) => {
     t.match(frame, /Meta\s+rows=0/);
   });
 
-  t.test('an account without monitors says how to create one', async (t) => {
+  t.test('an account without monitors says how to create one', async () => {
     const other = await api.account('unlimited');
     const screen = open({ source: createSource(() => createClient({ baseUrl: api.url, token: other.token })) });
     await screen.waitFor('No monitors yet. Create one with `pingmon monitors create NAME`');

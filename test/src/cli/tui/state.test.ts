@@ -137,7 +137,7 @@ t.test('a refresh puts new runs on top, updates changed ones, keeps the runs loa
 });
 
 t.test('loading more: appended once, a failure is not retried until a refresh succeeds, a page that no longer follows on is dropped', async (t) => {
-  let state = apply(withRuns(runs(5, 10), 'c1'), { type: 'moreStarted' });
+  const state = apply(withRuns(runs(5, 10), 'c1'), { type: 'moreStarted' });
   t.equal(state.runs!.loadingMore, true);
   const failed = apply(state, { type: 'moreFailed', problem: { kind: 'unreachable', message: 'down' } });
   t.same([failed.runs!.loadingMore, failed.runs!.moreFailed, failed.problem?.kind], [false, true, 'unreachable']);
