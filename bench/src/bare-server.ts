@@ -7,7 +7,13 @@ server.route({
   path: '/api/v1/ping/{monitorId}/success',
   handler: (request) => ({
     success: true,
-    data: { received: true, monitorId: request.params.monitorId, runId: 'run_bare', status: 'success', timestamp: new Date().toISOString() },
+    data: {
+      received: true,
+      monitorId: request.params.monitorId,
+      runId: 'run_bare',
+      status: 'success',
+      timestamp: new Date().toISOString(),
+    },
   }),
 });
 await server.start();

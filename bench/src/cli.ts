@@ -39,7 +39,11 @@ function timed(line: string, env: Record<string, string>, watch?: RegExp): Promi
 function descendants(pid: number): number[] {
   let children: number[];
   try {
-    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }
@@ -57,7 +61,9 @@ export async function startupBench(env: Record<string, string>, rounds = 15): Pr
     minimal.push((await timed(`node ${MINIMAL}`, env)).ms);
   }
   const [a, b] = [median(ours), median(minimal)];
-  console.log(`\npingmon run -- true: median ${a.toFixed(0)} ms; a minimal Node script sending the same two pings: ${b.toFixed(0)} ms; ratio ${(a / b).toFixed(2)} (${rounds} rounds each)`);
+  console.log(
+    `\npingmon run -- true: median ${a.toFixed(0)} ms; a minimal Node script sending the same two pings: ${b.toFixed(0)} ms; ratio ${(a / b).toFixed(2)} (${rounds} rounds each)`,
+  );
 }
 
 /** Throughput: 1 GiB through `pingmon run -- cat` against `cat` alone, and the wrapper's peak memory. */
@@ -66,6 +72,8 @@ export async function throughputBench(env: Record<string, string>, bytes = 1024 
   const alone = await timed(`${source} | cat > /dev/null`, env);
   const wrapped = await timed(`${source} | node ${CLI} run -- cat > /dev/null`, env, /run\.js run/);
   const mbps = (t: Timed) => (bytes / 1024 ** 2 / (t.ms / 1000)).toFixed(0);
-  console.log(`${(bytes / 1024 ** 3).toFixed(2)} GiB through cat: alone ${mbps(alone)} MiB/s; through pingmon run ${mbps(wrapped)} MiB/s; ` +
-    `throughput ratio ${(alone.ms / wrapped.ms).toFixed(2)}; pingmon run peak RSS ${(wrapped.peakRss / 1024 ** 2).toFixed(0)} MiB`);
+  console.log(
+    `${(bytes / 1024 ** 3).toFixed(2)} GiB through cat: alone ${mbps(alone)} MiB/s; through pingmon run ${mbps(wrapped)} MiB/s; ` +
+      `throughput ratio ${(alone.ms / wrapped.ms).toFixed(2)}; pingmon run peak RSS ${(wrapped.peakRss / 1024 ** 2).toFixed(0)} MiB`,
+  );
 }

@@ -37,34 +37,88 @@ async function load(label: string, url: string, apiKey: string, monitorIds: stri
   };
   // Several monitors: each request names the next one. (One: autocannon sends the same request, as for the bare route.)
   if (monitorIds.length > 1) {
-    Object.assign(options, { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: `${new URL(url).pathname}/ping/${monitorIds[next++ % monitorIds.length]}/success` }) }] });
+    Object.assign(options, {
+      requests: [
+        {
+          setupRequest: (req: autocannon.Request) => ({
+            ...req,
+            path: `${new URL(url).pathname}/ping/${monitorIds[next++ % monitorIds.length]}/success`,
+          }),
+        },
+      ],
+    });
   }
   // Both servers get the same warm-up, so that neither is measured while the JIT is still compiling.
   await autocannon({ ...options, duration: WARMUP_SECONDS });
   const result = await autocannon({ ...options, duration: SECONDS });
-  return { label, rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts + result.non2xx };
+  return {
+    label,
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
 /** Starts `pingmon server` on the given database, with an unlimited account and `monitors` monitors. */
 async function ours(env: Record<string, string>, monitors = 1) {
-  const created = JSON.parse(await runCli(['admin', 'create-account', '--email', 'bench@example.com', '--password', 'benchmark!', '--plan', 'unlimited', '--json'], env));
+  const created = JSON.parse(
+    await runCli(
+      [
+        'admin',
+        'create-account',
+        '--email',
+        'bench@example.com',
+        '--password',
+        'benchmark!',
+        '--plan',
+        'unlimited',
+        '--json',
+      ],
+      env,
+    ),
+  );
   const server = await startListening([CLI, 'server', '--port', '0'], env);
-  const login = await fetch(`${server.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark!' }) });
+  const login = await fetch(`${server.url}/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark!' }),
+  });
   const { token } = (await login.json()) as { token: string };
   const monitorIds: string[] = [];
   for (let i = 0; i < monitors; i++) {
-    const monitor = await fetch(`${server.url}/monitors`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ name: `bench ${i}` }) });
+    const monitor = await fetch(`${server.url}/monitors`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ name: `bench ${i}` }),
+    });
     monitorIds.push(((await monitor.json()) as { monitorId: string }).monitorId);
   }
   return { server, apiKey: created.apiKey as string, monitorIds };
 }
 
 function print(rows: Figures[], bare: Figures): void {
-  console.log(`\nPOST /ping/:id/success, ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up`);
-  console.log('target'.padEnd(22) + 'pings/s'.padStart(10) + 'p50 ms'.padStart(9) + 'p99 ms'.padStart(9) + 'errors'.padStart(8) + 'ours/bare'.padStart(11));
+  console.log(
+    `\nPOST /ping/:id/success, ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up`,
+  );
+  console.log(
+    'target'.padEnd(22) +
+      'pings/s'.padStart(10) +
+      'p50 ms'.padStart(9) +
+      'p99 ms'.padStart(9) +
+      'errors'.padStart(8) +
+      'ours/bare'.padStart(11),
+  );
   for (const r of [bare, ...rows]) {
     const ratio = r === bare ? '' : (r.rps / bare.rps).toFixed(2);
-    console.log(r.label.padEnd(22) + r.rps.toFixed(0).padStart(10) + String(r.p50).padStart(9) + String(r.p99).padStart(9) + String(r.errors).padStart(8) + ratio.padStart(11));
+    console.log(
+      r.label.padEnd(22) +
+        r.rps.toFixed(0).padStart(10) +
+        String(r.p50).padStart(9) +
+        String(r.p99).padStart(9) +
+        String(r.errors).padStart(8) +
+        ratio.padStart(11),
+    );
   }
 }
 
@@ -79,7 +133,12 @@ async function main(): Promise<void> {
     const sqlite = await ours({ PINGMON_DATA_DIR: dataDir });
     rows.push(await load('pingmon on SQLite', sqlite.server.url, sqlite.apiKey, sqlite.monitorIds));
     print(rows, bare);
-    const cliEnv = { PINGMON_URL: sqlite.server.url, PINGMON_API_KEY: sqlite.apiKey, PINGMON_MONITOR: sqlite.monitorIds[0]!, XDG_CONFIG_HOME: dataDir };
+    const cliEnv = {
+      PINGMON_URL: sqlite.server.url,
+      PINGMON_API_KEY: sqlite.apiKey,
+      PINGMON_MONITOR: sqlite.monitorIds[0]!,
+      XDG_CONFIG_HOME: dataDir,
+    };
     await startupBench(cliEnv);
     await throughputBench(cliEnv, Number(process.env.BENCH_CAT_BYTES ?? 1024 ** 3));
     await sqlite.server.stop();
@@ -87,7 +146,10 @@ async function main(): Promise<void> {
     if (POSTGRES_URL) {
       const schema = `bench_${randomBytes(4).toString('hex')}`;
       try {
-        const pg = await ours({ PINGMON_DATA_DIR: dataDir, PINGMON_DATABASE_URL: POSTGRES_URL, PINGMON_DATABASE_SCHEMA: schema }, PG_MONITORS);
+        const pg = await ours(
+          { PINGMON_DATA_DIR: dataDir, PINGMON_DATABASE_URL: POSTGRES_URL, PINGMON_DATABASE_SCHEMA: schema },
+          PG_MONITORS,
+        );
         rows.push(await load('pingmon on PostgreSQL', pg.server.url, pg.apiKey, pg.monitorIds.slice(0, 1)));
         rows.push(await load(`  ${PG_MONITORS} monitors`, pg.server.url, pg.apiKey, pg.monitorIds));
         await pg.server.stop();

@@ -2,6 +2,10 @@
 const [url, apiKey, monitorId] = [process.env.PINGMON_URL!, process.env.PINGMON_API_KEY!, process.env.PINGMON_MONITOR!];
 const runId = crypto.randomUUID();
 const ping = (kind: string, body: object) =>
-  fetch(`${url}/api/v1/ping/${monitorId}/${kind}`, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  fetch(`${url}/api/v1/ping/${monitorId}/${kind}`, {
+    method: 'POST',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 await ping('start', { runId });
 await ping('success', { runId, meta: { exitCode: 0 } });

@@ -26,10 +26,11 @@ export function startListening(args: string[], env: Record<string, string>): Pro
       resolve({
         child,
         url: match[1]!,
-        stop: () => new Promise((done) => {
-          child.once('exit', () => done());
-          child.kill('SIGTERM');
-        }),
+        stop: () =>
+          new Promise((done) => {
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
       });
     };
     child.stdout!.on('data', onData);
@@ -38,10 +39,15 @@ export function startListening(args: string[], env: Record<string, string>): Pro
 }
 
 export function runCli(args: string[], env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
   return new Promise((resolve, reject) => {
-    child.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`pingmon ${args.join(' ')} exited with ${code}`))));
+    child.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`pingmon ${args.join(' ')} exited with ${code}`)),
+    );
   });
 }

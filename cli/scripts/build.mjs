@@ -24,4 +24,6 @@ await build({
   // Some dependencies are CommonJS and call require().
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
 });
-console.log(`pingmon: ${Object.keys(plugin.manifest.commands).length} commands in oclif.manifest.json, dist/run-bundle.js written`);
+console.log(
+  `pingmon: ${Object.keys(plugin.manifest.commands).length} commands in oclif.manifest.json, dist/run-bundle.js written`,
+);

@@ -21,7 +21,9 @@ function oneLine(message: string): string {
   const lines = message
     .split('\n')
     .map((line) => line.trim())
-    .filter((line) => line !== '' && !/^The following errors? occurred:?$/.test(line) && !/^See more help with/.test(line));
+    .filter(
+      (line) => line !== '' && !/^The following errors? occurred:?$/.test(line) && !/^See more help with/.test(line),
+    );
   return lines.join(' ') || 'unknown error';
 }
 

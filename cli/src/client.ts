@@ -5,19 +5,27 @@ import { readSettings, resolveSetting } from './settings.js';
 
 /** Flags of every command that talks to the management API. */
 export const serverFlags = {
-  url: Flags.string({ description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL; default: from pingmon login]' }),
+  url: Flags.string({
+    description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL; default: from pingmon login]',
+  }),
 };
 
 export class NotLoggedInError extends Error {}
 
 /** A management client with the stored login (or PINGMON_URL / PINGMON_TOKEN); `timing` for slow calls. */
-export function loggedInClient(flags: { url?: string }, timing: Pick<ClientOptions, 'timeoutMs' | 'retryBudgetMs'> = {}): Client {
+export function loggedInClient(
+  flags: { url?: string },
+  timing: Pick<ClientOptions, 'timeoutMs' | 'retryBudgetMs'> = {},
+): Client {
   const stored = readSettings();
   const baseUrl = resolveSetting('url', flags.url, stored);
   // The stored token belongs to the stored server: it is never sent to another one.
   const sameServer = !stored.url || !baseUrl || sameOrigin(stored.url, baseUrl);
   const token = resolveSetting('token', undefined, sameServer ? stored : {});
-  if (!baseUrl || !token) throw new NotLoggedInError(`not logged in${sameServer ? '' : ` to ${baseUrl}`}: run \`pingmon login${sameServer ? '' : ` --url ${baseUrl}`}\` first`);
+  if (!baseUrl || !token)
+    throw new NotLoggedInError(
+      `not logged in${sameServer ? '' : ` to ${baseUrl}`}: run \`pingmon login${sameServer ? '' : ` --url ${baseUrl}`}\` first`,
+    );
   return createClient({ baseUrl, token, ...timing });
 }
 

@@ -8,7 +8,12 @@ export function terminalWidth(): number {
 }
 
 /** Prints rows as a table that fits the terminal: the widest columns give way first, cut with "…". */
-export function printTable(headers: string[], rows: string[][], write: (line: string) => void, width = terminalWidth()): void {
+export function printTable(
+  headers: string[],
+  rows: string[][],
+  write: (line: string) => void,
+  width = terminalWidth(),
+): void {
   const all = [headers, ...rows].map((row) => row.map((text) => text.replace(/\s+/g, ' ')));
   const widths = headers.map((_, i) => Math.max(...all.map((row) => textWidth(row[i]!))));
   const gap = 2;

@@ -22,14 +22,19 @@ export function parseRuleExpression(text: string): RuleParse {
   const word = WORD_EXPRESSION.exec(expression);
   const parts = symbol
     ? [symbol[1]!, SYMBOL_OPS.get(symbol[2]!)!, symbol[3]!]
-    : word ? [word[1]!, word[2]!.toLowerCase(), word[3]!] : undefined;
+    : word
+      ? [word[1]!, word[2]!.toLowerCase(), word[3]!]
+      : undefined;
   if (!parts) return { ok: false, error: `"${expression}" is not a rule: expected ${RULE_FORM}` };
   const [metric, op, valueText] = [parts[0]!.trim(), parts[1] as RuleOp, parts[2]!.trim()];
   // "rows => 1" or "rows = 1" is a typo, not a metric named "rows =".
-  if (metric === '' || /[<>=!]/.test(metric)) return { ok: false, error: `"${expression}" is not a rule: expected ${RULE_FORM}` };
-  if (metric.length > META_KEY_MAX_CHARS) return { ok: false, error: `the metric "${metric.slice(0, 20)}…" is longer than ${META_KEY_MAX_CHARS} characters` };
+  if (metric === '' || /[<>=!]/.test(metric))
+    return { ok: false, error: `"${expression}" is not a rule: expected ${RULE_FORM}` };
+  if (metric.length > META_KEY_MAX_CHARS)
+    return { ok: false, error: `the metric "${metric.slice(0, 20)}…" is longer than ${META_KEY_MAX_CHARS} characters` };
   const value = Number(valueText);
-  if (valueText === '' || !Number.isFinite(value)) return { ok: false, error: `"${valueText}" in "${expression}" is not a number: expected ${RULE_FORM}` };
+  if (valueText === '' || !Number.isFinite(value))
+    return { ok: false, error: `"${valueText}" in "${expression}" is not a number: expected ${RULE_FORM}` };
   return { ok: true, rule: { metric, op, value } };
 }
 

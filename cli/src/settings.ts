@@ -15,8 +15,18 @@ export interface StoredSettings {
 export const SETTING_KEYS = ['url', 'token', 'api-key', 'monitor'] as const;
 export type SettingKey = (typeof SETTING_KEYS)[number];
 
-const FIELD: Record<SettingKey, keyof StoredSettings> = { url: 'url', token: 'token', 'api-key': 'apiKey', monitor: 'monitor' };
-const ENV: Record<SettingKey, string> = { url: 'PINGMON_URL', token: 'PINGMON_TOKEN', 'api-key': 'PINGMON_API_KEY', monitor: 'PINGMON_MONITOR' };
+const FIELD: Record<SettingKey, keyof StoredSettings> = {
+  url: 'url',
+  token: 'token',
+  'api-key': 'apiKey',
+  monitor: 'monitor',
+};
+const ENV: Record<SettingKey, string> = {
+  url: 'PINGMON_URL',
+  token: 'PINGMON_TOKEN',
+  'api-key': 'PINGMON_API_KEY',
+  monitor: 'PINGMON_MONITOR',
+};
 
 export function settingsPath(): string {
   const base = process.env.XDG_CONFIG_HOME || join(process.env.HOME || homedir(), '.config');

@@ -1,9 +1,27 @@
 import type { Http } from './http.js';
 import { createHttp, positiveMs } from './http.js';
 import type {
-  AlertList, ApiKeyList, Channel, ChannelList, ChannelTestResult, CreateChannelRequest, CreatedApiKey, CreateRuleRequest,
-  ListAlertsQuery, ListRunsQuery, LoginResponse, LogResult, MeResponse, Monitor, MonitorList, PageQuery, Rule, RuleList,
-  Run, RunList, UpdateChannelRequest,
+  AlertList,
+  ApiKeyList,
+  Channel,
+  ChannelList,
+  ChannelTestResult,
+  CreateChannelRequest,
+  CreatedApiKey,
+  CreateRuleRequest,
+  ListAlertsQuery,
+  ListRunsQuery,
+  LoginResponse,
+  LogResult,
+  MeResponse,
+  Monitor,
+  MonitorList,
+  PageQuery,
+  Rule,
+  RuleList,
+  Run,
+  RunList,
+  UpdateChannelRequest,
 } from './types.js';
 
 export interface ClientOptions {
@@ -47,20 +65,22 @@ export interface Client {
 
 export function createClient(options: ClientOptions = {}): Client {
   const baseUrl = options.baseUrl ?? process.env.PINGMON_URL;
-  if (!baseUrl) throw new TypeError('createClient needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
+  if (!baseUrl)
+    throw new TypeError('createClient needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
   // Shorter than the pinger's 30 s: a person is usually waiting for the answer.
   const retryBudgetMs = positiveMs('retryBudgetMs', options.retryBudgetMs, 15_000);
   const attemptTimeoutMs = positiveMs('timeoutMs', options.timeoutMs, 10_000);
   let token = options.token;
-  const connect = (headers: Record<string, string>): Http => createHttp({
-    baseUrl,
-    headers,
-    // Only reads and renames are sent again: a second POST creates twice, and a second DELETE after a lost
-    // answer would report 404 for what was in fact deleted.
-    retryMethods: ['GET', 'PATCH'],
-    retryBudgetMs,
-    attemptTimeoutMs,
-  });
+  const connect = (headers: Record<string, string>): Http =>
+    createHttp({
+      baseUrl,
+      headers,
+      // Only reads and renames are sent again: a second POST creates twice, and a second DELETE after a lost
+      // answer would report 404 for what was in fact deleted.
+      retryMethods: ['GET', 'PATCH'],
+      retryBudgetMs,
+      attemptTimeoutMs,
+    });
   let http = connect(token ? { authorization: `Bearer ${token}` } : {});
   const id = encodeURIComponent;
 
@@ -88,7 +108,8 @@ export function createClient(options: ClientOptions = {}): Client {
     revokeApiKey: async (keyId) => void (await http('DELETE', `api-keys/${id(keyId)}`)),
     listRules: (monitorId) => http<RuleList>('GET', `monitors/${id(monitorId)}/rules`),
     createRule: (monitorId, rule) => http<Rule>('POST', `monitors/${id(monitorId)}/rules`, rule),
-    deleteRule: async (monitorId, ruleId) => void (await http('DELETE', `monitors/${id(monitorId)}/rules/${id(ruleId)}`)),
+    deleteRule: async (monitorId, ruleId) =>
+      void (await http('DELETE', `monitors/${id(monitorId)}/rules/${id(ruleId)}`)),
     listChannels: () => http<ChannelList>('GET', 'channels'),
     createChannel: (channel) => http<Channel>('POST', 'channels', channel),
     updateChannel: (channelId, changes) => http<Channel>('PATCH', `channels/${id(channelId)}`, changes),
@@ -100,8 +121,8 @@ export function createClient(options: ClientOptions = {}): Client {
 
 function queryString(query: object): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null) params.set(key, String(value));
+  for (const [key, value] of Object.entries(query))
+    if (value !== undefined && value !== null) params.set(key, String(value));
   const text = params.toString();
   return text ? `?${text}` : '';
 }
-

@@ -11,7 +11,15 @@ export class PingmonError extends Error {
   /** The request's URL, without any `user:password@`. */
   readonly url: string;
 
-  constructor(fields: { status: number; code: string; message: string; retryAfter?: number; method: string; url: string; cause?: Error }) {
+  constructor(fields: {
+    status: number;
+    code: string;
+    message: string;
+    retryAfter?: number;
+    method: string;
+    url: string;
+    cause?: Error;
+  }) {
     // A base URL may carry a password (http://user:pass@host): it must never reach a log line.
     super(withoutUserinfo(fields.message), fields.cause ? { cause: fields.cause } : undefined);
     this.status = fields.status;

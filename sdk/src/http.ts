@@ -130,7 +130,11 @@ function failure(err: unknown, method: Method, url: string): PingmonError {
   const code = (err as RequestError).code;
   const reason = withoutUserinfo(err instanceof Error ? err.message : String(err));
   return new PingmonError({
-    status: 0, code: 'network_error', message: `cannot reach the pingmon server at ${url}: ${reason}`, method, url,
+    status: 0,
+    code: 'network_error',
+    message: `cannot reach the pingmon server at ${url}: ${reason}`,
+    method,
+    url,
     cause: Object.assign(new Error(reason), { code }),
   });
 }
@@ -141,14 +145,16 @@ function answer(response: Response<string>, method: Method, url: string): unknow
   if (status >= 200 && status < 300) {
     const parsed = parseJson(response.body);
     if (parsed.ok) return parsed.value;
-    const message = `the server at ${url} answered ${method} with something other than JSON: `
-      + 'is the base URL that of a pingmon server?';
+    const message =
+      `the server at ${url} answered ${method} with something other than JSON: ` +
+      'is the base URL that of a pingmon server?';
     throw new PingmonError({ status, code: 'invalid_response', message, method, url });
   }
   if (status >= 300 && status < 400) {
     const location = response.headers.location ? ` to ${response.headers.location}` : '';
-    const message = `the server at ${url} redirects ${method}${location} (HTTP ${status}); redirects are not `
-      + "followed, as they would carry the credentials along: set the base URL to the server's own address";
+    const message =
+      `the server at ${url} redirects ${method}${location} (HTTP ${status}); redirects are not ` +
+      "followed, as they would carry the credentials along: set the base URL to the server's own address";
     throw new PingmonError({ status, code: 'redirect', message, method, url });
   }
   throw errorAnswer(response, method, url);
@@ -192,5 +198,11 @@ function retryDelayMs({ error, computedValue }: RetryObject): number {
 }
 
 function timeoutError(method: Method, url: string): PingmonError {
-  return new PingmonError({ status: 0, code: 'timeout', message: `pingmon server did not answer ${method} ${url} in time`, method, url });
+  return new PingmonError({
+    status: 0,
+    code: 'timeout',
+    message: `pingmon server did not answer ${method} ${url} in time`,
+    method,
+    url,
+  });
 }

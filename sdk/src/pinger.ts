@@ -140,7 +140,12 @@ class MonitorPinger implements Pinger {
   private sendStart(runId: string): Promise<PingAck> {
     const abandon = new AbortController();
     const sent = this.send('start', { runId }, { signal: abandon.signal });
-    const settled = sent.then(() => undefined, () => undefined).finally(() => this.starts.delete(runId));
+    const settled = sent
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => this.starts.delete(runId));
     this.starts.set(runId, { abandon, settled });
     return sent;
   }
@@ -152,7 +157,11 @@ class MonitorPinger implements Pinger {
    * abandoned start is reported as a timeout, or, when it was waiting to be sent again, with the answer it had
    * (a 503, say); the result then opens the run on the server, already finished.
    */
-  private async sendResult(kind: 'success' | 'fail', runId: string, body: SuccessPingBody | FailPingBody): Promise<PingAck> {
+  private async sendResult(
+    kind: 'success' | 'fail',
+    runId: string,
+    body: SuccessPingBody | FailPingBody,
+  ): Promise<PingAck> {
     const deadline = Date.now() + this.limits.retryBudgetMs;
     const start = this.starts.get(runId);
     if (start) {
@@ -165,13 +174,22 @@ class MonitorPinger implements Pinger {
   }
 
   private async send(kind: PingKind, body: object, call: CallOptions): Promise<PingAck> {
-    const response = await this.http<PingResponse>('POST', `ping/${encodeURIComponent(this.monitorId)}/${kind}`, body, call);
+    const response = await this.http<PingResponse>(
+      'POST',
+      `ping/${encodeURIComponent(this.monitorId)}/${kind}`,
+      body,
+      call,
+    );
     return response.data;
   }
 
   private report(err: unknown): void {
     try {
-      this.onError(err instanceof PingmonError ? err : new PingmonError({ status: 0, code: 'error', message: String(err), method: 'POST', url: '' }));
+      this.onError(
+        err instanceof PingmonError
+          ? err
+          : new PingmonError({ status: 0, code: 'error', message: String(err), method: 'POST', url: '' }),
+      );
     } catch {
       // A throwing onError must not change fn's outcome either.
     }

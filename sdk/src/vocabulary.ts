@@ -6,12 +6,20 @@ export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq
 
 /** How a rule's operator is written for people (docs/alerts.md): plain ASCII, as typed on a command line. */
 export const RULE_OP_SYMBOLS: Readonly<Record<RuleOp, string>> = {
-  lt: '<', lte: '<=', gt: '>', gte: '>=', eq: '==', neq: '!=',
+  lt: '<',
+  lte: '<=',
+  gt: '>',
+  gte: '>=',
+  eq: '==',
+  neq: '!=',
 };
 
 /** The error codes of a request whose user token is missing, expired or refused: logging in again is the way out. */
 export const LOGIN_ERROR_CODES: ReadonlySet<string> = new Set([
-  'token_expired', 'invalid_token', 'missing_token', 'user_token_required',
+  'token_expired',
+  'invalid_token',
+  'missing_token',
+  'user_token_required',
 ]);
 
 /** The plans, from the longest minimum interval between a monitor's runs to none (DESIGN §5). */

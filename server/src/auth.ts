@@ -14,7 +14,12 @@ export interface UserCredentials {
 
 const JWT = { aud: 'pingmon', iss: 'pingmon', algorithm: 'HS256' } as const;
 
-export function issueUserToken(secret: string, user: UserCredentials, now: number, ttlSeconds: number): { token: string; expiresAt: number } {
+export function issueUserToken(
+  secret: string,
+  user: UserCredentials,
+  now: number,
+  ttlSeconds: number,
+): { token: string; expiresAt: number } {
   const iat = Math.floor(now / 1000);
   const exp = iat + ttlSeconds;
   const token = Jwt.token.generate(
@@ -34,9 +39,15 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
   server.auth.scheme('api-key', () => ({
     authenticate: async (request: Request, h: ResponseToolkit) => {
       const key = apiKeyOf(request);
-      if (!key) throw apiError(401, 'missing_api_key', 'Missing API key. Send your account API key in the X-API-Key header.');
+      if (!key)
+        throw apiError(401, 'missing_api_key', 'Missing API key. Send your account API key in the X-API-Key header.');
       const grant = await grants(key);
-      if (!grant) throw apiError(401, 'invalid_api_key', 'Invalid or revoked API key. Check the X-API-Key header against your account\'s keys.');
+      if (!grant)
+        throw apiError(
+          401,
+          'invalid_api_key',
+          "Invalid or revoked API key. Check the X-API-Key header against your account's keys.",
+        );
       return h.authenticated({ credentials: { grant } });
     },
   }));
@@ -46,13 +57,27 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
       const token = bearerOf(request);
       if (!token || token.startsWith('pm_') || request.headers['x-api-key']) {
         const sentKey = Boolean(request.headers['x-api-key']) || Boolean(token?.startsWith('pm_'));
-        throw apiError(401, sentKey ? 'user_token_required' : 'missing_token', sentKey
-          ? 'This endpoint needs a user token, not an API key: log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.'
-          : 'Missing user token. Log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.');
+        throw apiError(
+          401,
+          sentKey ? 'user_token_required' : 'missing_token',
+          sentKey
+            ? 'This endpoint needs a user token, not an API key: log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.'
+            : 'Missing user token. Log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.',
+        );
       }
       const user = verifyUserToken(token, options.jwtSecret);
-      if (user === 'expired') throw apiError(401, 'token_expired', 'Your user token has expired. Log in again (POST /api/v1/auth/login, or `pingmon login`).');
-      if (!user) throw apiError(401, 'invalid_token', 'Invalid user token. Log in again (POST /api/v1/auth/login, or `pingmon login`).');
+      if (user === 'expired')
+        throw apiError(
+          401,
+          'token_expired',
+          'Your user token has expired. Log in again (POST /api/v1/auth/login, or `pingmon login`).',
+        );
+      if (!user)
+        throw apiError(
+          401,
+          'invalid_token',
+          'Invalid user token. Log in again (POST /api/v1/auth/login, or `pingmon login`).',
+        );
       return h.authenticated({ credentials: { user } });
     },
   }));

@@ -40,9 +40,12 @@ export async function createAccount(
     if (isUniqueViolation(err)) throw new AccountInputError(`a user with email ${email} already exists`);
     // Drivers may put the SQL, with its values, in the message: say only what went wrong.
     const code = (err as { code?: string }).code ?? 'unknown';
-    throw new Error(code === 'SQLITE_BUSY'
-      ? 'the database stayed busy for 5 seconds (another process is writing to it); try again'
-      : `the database refused the new account (${code})`, { cause: err });
+    throw new Error(
+      code === 'SQLITE_BUSY'
+        ? 'the database stayed busy for 5 seconds (another process is writing to it); try again'
+        : `the database refused the new account (${code})`,
+      { cause: err },
+    );
   }
   return { accountId: ids.accountId, userId: ids.userId, apiKey: key.key };
 }

@@ -31,24 +31,44 @@ export function registerClientErrors(server: Server): void {
     // A parse error while a request is in progress (a pipelined one, a broken chunked body): hapi
     // answers through that request, so the reply goes through the error shape anyway.
     if (socket._httpMessage && hapiHandler) return hapiHandler(err, socket);
-    server.log(['client', 'info'], `malformed HTTP request from ${socket.remoteAddress ?? 'unknown'}: ${err.code ?? 'error'} ${err.reason ?? err.message}`);
+    server.log(
+      ['client', 'info'],
+      `malformed HTTP request from ${socket.remoteAddress ?? 'unknown'}: ${err.code ?? 'error'} ${err.reason ?? err.message}`,
+    );
     if (!socket.writable) return socket.destroy();
     socket.end(rawResponse(errorFor(err)));
   });
 }
 
 function errorFor(err: ClientError): ErrorBody {
-  const body = (statusCode: number, code: string, message: string): ErrorBody =>
-    ({ success: false, statusCode, error: STATUS_CODES[statusCode] ?? 'Error', code, message });
+  const body = (statusCode: number, code: string, message: string): ErrorBody => ({
+    success: false,
+    statusCode,
+    error: STATUS_CODES[statusCode] ?? 'Error',
+    code,
+    message,
+  });
   switch (err.code) {
     case 'HPE_HEADER_OVERFLOW':
-      return body(431, 'headers_too_large', 'The request line and headers are larger than this server reads (16 KB in all). Send a shorter URL or fewer headers.');
+      return body(
+        431,
+        'headers_too_large',
+        'The request line and headers are larger than this server reads (16 KB in all). Send a shorter URL or fewer headers.',
+      );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return body(408, 'request_timeout', 'The request did not arrive in time. Send it again.');
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return body(413, 'payload_too_large', 'The chunk extensions of the request body are too large. Send the body without them.');
+      return body(
+        413,
+        'payload_too_large',
+        'The chunk extensions of the request body are too large. Send the body without them.',
+      );
     default:
-      return body(400, 'malformed_request', `The request is not valid HTTP/1.1 (${err.reason ?? 'parse error'}). Check the request line and headers.`);
+      return body(
+        400,
+        'malformed_request',
+        `The request is not valid HTTP/1.1 (${err.reason ?? 'parse error'}). Check the request line and headers.`,
+      );
   }
 }
 

@@ -3,7 +3,12 @@ import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { ErrorBody } from '@pingmon/sdk/wire';
 
 /** A Boom error carrying the stable machine `code` of DESIGN §4. */
-export function apiError(statusCode: number, code: string, message: string, extra: Record<string, unknown> = {}): Boom.Boom {
+export function apiError(
+  statusCode: number,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+): Boom.Boom {
   return new Boom.Boom(message, { statusCode, data: { pingmonCode: code, ...extra } });
 }
 
@@ -31,7 +36,8 @@ export function registerErrorShape(server: Server): void {
     const body = errorBody(request, response);
     const reply = h.response(body).code(body.statusCode);
     if (body.retryAfter !== undefined) reply.header('Retry-After', String(body.retryAfter));
-    if (response.output.headers['WWW-Authenticate']) reply.header('WWW-Authenticate', String(response.output.headers['WWW-Authenticate']));
+    if (response.output.headers['WWW-Authenticate'])
+      reply.header('WWW-Authenticate', String(response.output.headers['WWW-Authenticate']));
     return reply;
   });
 }
@@ -40,19 +46,27 @@ function errorBody(request: Request, err: Boom.Boom): ErrorBody {
   const { statusCode, payload } = err.output;
   // Only our own errors choose their code: others (zlib, Node) may carry codes of their own in data.
   const data = (err.data ?? {}) as { pingmonCode?: string; retryAfter?: number };
-  const body: ErrorBody = { success: false, statusCode, error: payload.error, code: data.pingmonCode ?? DEFAULT_CODES[statusCode] ?? 'error', message: payload.message };
+  const body: ErrorBody = {
+    success: false,
+    statusCode,
+    error: payload.error,
+    code: data.pingmonCode ?? DEFAULT_CODES[statusCode] ?? 'error',
+    message: payload.message,
+  };
   if (data.retryAfter !== undefined) body.retryAfter = data.retryAfter;
   if (statusCode >= 500) {
     // hapi has already logged the cause; the client learns nothing of the internals.
     return { ...body, code: 'internal_error', message: 'An internal error occurred. The server log has the details.' };
   }
   if (data.pingmonCode) return body;
-  if (statusCode === 404) body.message = `No endpoint ${request.method.toUpperCase()} ${request.path}. The API is documented in docs/api.md.`;
+  if (statusCode === 404)
+    body.message = `No endpoint ${request.method.toUpperCase()} ${request.path}. The API is documented in docs/api.md.`;
   if (statusCode === 400 && /JSON/i.test(payload.message)) {
     body.code = 'invalid_json';
     body.message = 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json.';
   }
-  if (statusCode === 413) body.message = `The request body is larger than this server accepts (${payload.message.replace(/\D+/g, '')} bytes). Send less.`;
+  if (statusCode === 413)
+    body.message = `The request body is larger than this server accepts (${payload.message.replace(/\D+/g, '')} bytes). Send less.`;
   if (statusCode === 415) body.message = 'Unsupported Content-Type. Send JSON with Content-Type: application/json.';
   return body;
 }

@@ -1,5 +1,15 @@
 import type {
-  Account, Alert, AlertDelivery, ApiKey, Channel, LastRun, Monitor, PingAck, Rule, Run, User,
+  Account,
+  Alert,
+  AlertDelivery,
+  ApiKey,
+  Channel,
+  LastRun,
+  Monitor,
+  PingAck,
+  Rule,
+  Run,
+  User,
 } from '@pingmon/sdk/wire';
 import type { AccountRecord } from './db/accounts.js';
 import type { AlertRecord } from './db/alerts.js';
@@ -138,7 +148,11 @@ function presentDelivery(delivery: DeliveryRecord): AlertDelivery {
     deliveredAt: isoOrNull(delivery.deliveredAt),
     lastError: delivery.lastError,
     attempts: delivery.attempts.map((a) => ({
-      attempt: a.attempt, at: iso(a.attemptedAt), statusCode: a.statusCode, error: a.error, durationMs: a.durationMs,
+      attempt: a.attempt,
+      at: iso(a.attemptedAt),
+      statusCode: a.statusCode,
+      error: a.error,
+      durationMs: a.durationMs,
     })),
   };
 }

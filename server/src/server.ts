@@ -64,7 +64,11 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
   const deliveries = new DeliveryWorker(db, {
     pollMs: config.alertPollMs,
     attemptTimeoutMs: config.alertTimeoutMs,
-    policy: { maxAttempts: config.alertMaxAttempts, baseDelayMs: config.alertRetryBaseMs, maxDelayMs: MAX_RETRY_DELAY_MS },
+    policy: {
+      maxAttempts: config.alertMaxAttempts,
+      baseDelayMs: config.alertRetryBaseMs,
+      maxDelayMs: MAX_RETRY_DELAY_MS,
+    },
     concurrency: DELIVERY_CONCURRENCY,
     log: (tags, message) => server.log(tags, message),
   });
@@ -73,7 +77,10 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     // Buffered: a write to stdout per request would cost more than the request. Flushed on stop.
     const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
     // hapi-pino types `stream` as a Node stream; pino's own destination is what it hands to pino.
-    await server.register({ plugin: HapiPino, options: { ...requestLogOptions(config), stream: stream as unknown as NodeJS.WriteStream } });
+    await server.register({
+      plugin: HapiPino,
+      options: { ...requestLogOptions(config), stream: stream as unknown as NodeJS.WriteStream },
+    });
     server.ext('onPostStop', () => stream.flushSync());
   }
   registerErrorShape(server);
@@ -85,8 +92,16 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
       name: 'pingmon-api',
       register: (api: Server) => {
         api.route([
-          ...healthRoutes(ctx), ...pingRoutes(ctx), ...authRoutes(ctx), ...meRoutes(ctx), ...monitorRoutes(ctx), ...runRoutes(ctx), ...apiKeyRoutes(ctx),
-          ...ruleRoutes(ctx), ...channelRoutes(ctx), ...alertRoutes(ctx),
+          ...healthRoutes(ctx),
+          ...pingRoutes(ctx),
+          ...authRoutes(ctx),
+          ...meRoutes(ctx),
+          ...monitorRoutes(ctx),
+          ...runRoutes(ctx),
+          ...apiKeyRoutes(ctx),
+          ...ruleRoutes(ctx),
+          ...channelRoutes(ctx),
+          ...alertRoutes(ctx),
         ]);
       },
     },

@@ -8,7 +8,10 @@ import { cell, fit, textWidth } from '../width.js';
 
 export default class Alerts extends BaseCommand {
   static override summary = 'List recent alerts, newest first, with their delivery to each channel';
-  static override examples = ['<%= config.bin %> alerts', '<%= config.bin %> alerts --monitor mon_0mwrksujegHscDsv5wx --limit 5 --json'];
+  static override examples = [
+    '<%= config.bin %> alerts',
+    '<%= config.bin %> alerts --monitor mon_0mwrksujegHscDsv5wx --limit 5 --json',
+  ];
   static override enableJsonFlag = true;
   static override flags = {
     ...serverFlags,

@@ -6,7 +6,7 @@ import { forgetContinuousIntegration, readSettings, resolveSetting } from '../se
 export default class Browse extends BaseCommand {
   static override summary = 'Browse monitors, runs and logs in a terminal dashboard';
   static override description =
-    'Monitors with their last run, a monitor\'s runs, and a run\'s details with its log. Keyboard driven (press ? inside for the keys); ' +
+    "Monitors with their last run, a monitor's runs, and a run's details with its log. Keyboard driven (press ? inside for the keys); " +
     'the open view refreshes itself. Needs an interactive terminal at least 60 columns wide.';
   static override examples = ['<%= config.bin %> browse', '<%= config.bin %> browse --refresh 15'];
   static override flags = {
@@ -19,7 +19,9 @@ export default class Browse extends BaseCommand {
     const connect = () => loggedInClient(flags);
     connect(); // not logged in: said now, in one line, before the screen is taken over
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
-      throw new Error('pingmon browse needs an interactive terminal; in scripts use `pingmon monitors list`, `pingmon runs` and `pingmon logs`');
+      throw new Error(
+        'pingmon browse needs an interactive terminal; in scripts use `pingmon monitors list`, `pingmon runs` and `pingmon logs`',
+      );
     }
     const url = resolveSetting('url', flags.url, readSettings())!;
     forgetContinuousIntegration();

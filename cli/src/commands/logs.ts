@@ -4,7 +4,9 @@ import { loggedInClient, serverFlags } from '../client.js';
 
 export default class Logs extends BaseCommand {
   static override summary = 'Print the log of one run, as it was stored';
-  static override examples = ['<%= config.bin %> logs mon_0mwrcimaolGyOzk3ikq 01a201a4-ac38-7e5c-ac8f-8c012b117ffa | less -R'];
+  static override examples = [
+    '<%= config.bin %> logs mon_0mwrcimaolGyOzk3ikq 01a201a4-ac38-7e5c-ac8f-8c012b117ffa | less -R',
+  ];
   static override args = {
     monitor: Args.string({ description: 'monitor id (mon_…)', required: true }),
     run: Args.string({ description: 'run id', required: true }),

@@ -3,10 +3,18 @@ import { BaseCommand } from '../base-command.js';
 import { RUN_OPTIONS } from '../run/main.js';
 import type { RunOption } from '../run/main.js';
 
-const flags = Object.fromEntries(Object.entries(RUN_OPTIONS).map(([name, option]: [string, RunOption]) => [
-  name,
-  Flags.string({ char: option.short as 'm' | undefined, description: option.description, multiple: option.multiple as false | undefined, default: option.default, options: option.choices ? [...option.choices] : undefined }),
-]));
+const flags = Object.fromEntries(
+  Object.entries(RUN_OPTIONS).map(([name, option]: [string, RunOption]) => [
+    name,
+    Flags.string({
+      char: option.short as 'm' | undefined,
+      description: option.description,
+      multiple: option.multiple as false | undefined,
+      default: option.default,
+      options: option.choices ? [...option.choices] : undefined,
+    }),
+  ]),
+);
 
 /**
  * Help and manifest entry of `pingmon run`, never run: bin/run.js starts run/main.ts itself, without oclif, and
@@ -14,7 +22,8 @@ const flags = Object.fromEntries(Object.entries(RUN_OPTIONS).map(([name, option]
  */
 export default abstract class Run extends BaseCommand {
   static override summary = 'Run a command and report the run to pingmon';
-  static override description = 'Sends start, runs the command with its input and output passed through unchanged, then sends success or fail with the exit code and a bounded copy of the output. Exits with the command\'s exit code; a slow or unreachable server never changes it.';
+  static override description =
+    "Sends start, runs the command with its input and output passed through unchanged, then sends success or fail with the exit code and a bounded copy of the output. Exits with the command's exit code; a slow or unreachable server never changes it.";
   static override usage = 'run [--monitor ID] [FLAGS] -- COMMAND [ARGS...]';
   static override examples = [
     '<%= config.bin %> run --monitor mon_0mwrcimaolGyOzk3ikq -- /opt/backup.sh --full',

@@ -26,13 +26,20 @@ export default class Runs extends BaseCommand {
 
   async run(): Promise<Run[] | void> {
     const { args, flags } = await this.parse(Runs);
-    const { runs } = await loggedInClient(flags).listRuns(args.monitor, { status: flags.status as RunStatus | undefined, limit: flags.limit });
+    const { runs } = await loggedInClient(flags).listRuns(args.monitor, {
+      status: flags.status as RunStatus | undefined,
+      limit: flags.limit,
+    });
     if (this.jsonEnabled()) return runs;
     if (runs.length === 0) return this.log(flags.status ? `No ${flags.status} runs.` : 'No runs yet.');
     printTable(
       ['RUN', 'STATUS', 'STARTED', 'DURATION', 'ERROR'],
       runs.map((r) => [
-        r.runId, statusText(r.status, r.silentFailure), when(r.startedAt), duration(r.durationMs), problem(r),
+        r.runId,
+        statusText(r.status, r.silentFailure),
+        when(r.startedAt),
+        duration(r.durationMs),
+        problem(r),
       ]),
       (line) => this.log(line),
     );

@@ -44,7 +44,8 @@ function stopNotices(alertTimeoutMs: number): StopHooks {
 
 export default class Server extends BaseCommand {
   static override summary = 'Run the pingmon API server';
-  static override description = 'Serves the API under /api/v1, on embedded SQLite by default or PostgreSQL with --database-url, applying migrations itself. Stops cleanly on SIGINT or SIGTERM.';
+  static override description =
+    'Serves the API under /api/v1, on embedded SQLite by default or PostgreSQL with --database-url, applying migrations itself. Stops cleanly on SIGINT or SIGTERM.';
   static override examples = [
     '<%= config.bin %> server',
     '<%= config.bin %> server --host 0.0.0.0 --port 8080 --data-dir /var/lib/pingmon',
@@ -52,21 +53,32 @@ export default class Server extends BaseCommand {
   ];
   static override flags = {
     host: Flags.string({ description: 'address to listen on [env: PINGMON_HOST; default: 127.0.0.1]' }),
-    port: Flags.integer({ description: 'port to listen on, 0 for any free port [env: PINGMON_PORT; default: 8080]', min: 0, max: 65535 }),
+    port: Flags.integer({
+      description: 'port to listen on, 0 for any free port [env: PINGMON_PORT; default: 8080]',
+      min: 0,
+      max: 65535,
+    }),
     ...databaseFlags,
   };
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Server);
     const { loadConfig, createServer, stopGracefully, API_PREFIX } = await import('@pingmon/server');
-    const config = loadConfig(process.env, { host: flags.host, port: flags.port, dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
+    const config = loadConfig(process.env, {
+      host: flags.host,
+      port: flags.port,
+      dataDir: flags['data-dir'],
+      databaseUrl: flags['database-url'],
+    });
     const server = await createServer(config);
     try {
       await server.start();
     } catch (err) {
       await server.stop();
-      if ((err as { code?: string }).code === 'EADDRINUSE') this.error(`port ${config.port} is already in use on ${config.host}; choose another with --port`, { exit: 1 });
-      if ((err as { code?: string }).code === 'EADDRNOTAVAIL') this.error(`cannot listen on ${config.host}: no such address on this machine; check --host`, { exit: 1 });
+      if ((err as { code?: string }).code === 'EADDRINUSE')
+        this.error(`port ${config.port} is already in use on ${config.host}; choose another with --port`, { exit: 1 });
+      if ((err as { code?: string }).code === 'EADDRNOTAVAIL')
+        this.error(`cannot listen on ${config.host}: no such address on this machine; check --host`, { exit: 1 });
       throw err;
     }
     this.log(`pingmon server listening on ${server.info.uri}${API_PREFIX}`);

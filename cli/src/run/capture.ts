@@ -50,7 +50,8 @@ export class OutputCapture {
     this.tail.push(chunk);
     this.tailBytes += chunk.length;
     const keepBytes = this.limits.tail * BYTES_PER_CHAR;
-    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= keepBytes) this.tailBytes -= this.tail.shift()!.length;
+    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= keepBytes)
+      this.tailBytes -= this.tail.shift()!.length;
   }
 
   /**

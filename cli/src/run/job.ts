@@ -53,8 +53,12 @@ const warn = (message: string) => process.stderr.write(`[pingmon] ${message}\n`)
 export async function runJob(job: Job): Promise<number> {
   const onError = (err: PingmonError) => warn(err.message);
   const monitor = createPinger({
-    monitorId: job.monitorId, apiKey: job.apiKey, baseUrl: job.url,
-    retryBudgetMs: job.pingBudgetMs, timeoutMs: Math.min(10_000, job.pingBudgetMs), onError,
+    monitorId: job.monitorId,
+    apiKey: job.apiKey,
+    baseUrl: job.url,
+    retryBudgetMs: job.pingBudgetMs,
+    timeoutMs: Math.min(10_000, job.pingBudgetMs),
+    onError,
   });
   // The job does not wait for the server: start travels while it runs.
   const started = monitor.start().then(() => undefined, onError);
@@ -78,9 +82,10 @@ export async function runJob(job: Job): Promise<number> {
   meta.exitCode = outcome.exitCode;
   // The result waits for a start still on its way, within the same --ping-timeout: pingmon ends at most
   // that long after the job, whatever the server does.
-  const result = outcome.kind === 'success'
-    ? monitor.success({ meta })
-    : monitor.fail({ message: outcome.failure, log: capture.text(), meta });
+  const result =
+    outcome.kind === 'success'
+      ? monitor.success({ meta })
+      : monitor.fail({ message: outcome.failure, log: capture.text(), meta });
   await Promise.all([started, result.catch(onError)]);
   return outcome.exitCode;
 }
@@ -117,15 +122,20 @@ async function execute(job: Job, capture: OutputCapture, metaFile: string | unde
   let timedOut = false;
   const timers: NodeJS.Timeout[] = [];
   if (job.timeoutMs > 0) {
-    timers.push(setTimeout(() => {
-      timedOut = true;
-      signalJob('SIGTERM');
-      timers.push(setTimeout(() => signalJob('SIGKILL'), job.killGraceMs));
-    }, job.timeoutMs));
+    timers.push(
+      setTimeout(() => {
+        timedOut = true;
+        signalJob('SIGTERM');
+        timers.push(setTimeout(() => signalJob('SIGKILL'), job.killGraceMs));
+      }, job.timeoutMs),
+    );
   }
 
   // Passed through byte for byte, with backpressure; the copy for the log is taken on the way.
-  const streams: Array<[Readable, Writable]> = [[subprocess.stdout!, process.stdout], [subprocess.stderr!, process.stderr]];
+  const streams: Array<[Readable, Writable]> = [
+    [subprocess.stdout!, process.stdout],
+    [subprocess.stderr!, process.stderr],
+  ];
   for (const [from, to] of streams) {
     from.on('data', (chunk: Buffer) => capture.add(chunk));
     from.pipe(to, { end: false });
@@ -141,7 +151,7 @@ async function execute(job: Job, capture: OutputCapture, metaFile: string | unde
 
   try {
     const result = await subprocess;
-    return outcomeOf(job, { ...result, timedOut, signal: timedOut ? result.signal ?? 'SIGTERM' : result.signal });
+    return outcomeOf(job, { ...result, timedOut, signal: timedOut ? (result.signal ?? 'SIGTERM') : result.signal });
   } finally {
     for (const timer of timers) clearTimeout(timer);
     for (const signal of FORWARDED) process.off(signal, forward);
@@ -188,7 +198,9 @@ function createMetaFile(): string | undefined {
     closeSync(openSync(path, 'wx', 0o600));
     return path;
   } catch (err) {
-    warn(`cannot create a meta file in ${tmpdir()} (${(err as Error).message}); the job runs without PINGMON_META_FILE`);
+    warn(
+      `cannot create a meta file in ${tmpdir()} (${(err as Error).message}); the job runs without PINGMON_META_FILE`,
+    );
     return undefined;
   }
 }

@@ -35,16 +35,22 @@ export function App({ source, url, refreshMs = 5000, now }: AppProps) {
   return (
     <Box flexDirection="column" width={width} height={screenRows(state.size)} overflow="hidden">
       <Text wrap="truncate-end">
-        <Text bold color="cyan">pingmon</Text>
+        <Text bold color="cyan">
+          pingmon
+        </Text>
         {cell(`  ${clean(url)}`, Math.max(0, width - 7 - status.length))}
         <Text dimColor>{status}</Text>
       </Text>
-      <Text bold wrap="truncate-end">{title(state)}</Text>
+      <Text bold wrap="truncate-end">
+        {title(state)}
+      </Text>
       <Notice state={state} refreshSeconds={refreshMs / 1000} />
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
         <Body state={state} now={state.updatedAt ?? Date.now()} refreshSeconds={refreshMs / 1000} />
       </Box>
-      <Text dimColor wrap="truncate-end">{footer(state)}</Text>
+      <Text dimColor wrap="truncate-end">
+        {footer(state)}
+      </Text>
     </Box>
   );
 }
@@ -53,7 +59,12 @@ function Body({ state, now, refreshSeconds }: { state: State; now: number; refre
   if (state.help) return <Help refreshSeconds={refreshSeconds} />;
   const problem = state.problem;
   if (problem && problemTakesBody(state)) {
-    const hint = problem.kind === 'gone' ? ' Esc goes back.' : problem.kind === 'unreachable' ? ` Trying again every ${refreshSeconds} s; r tries now, q quits.` : ' q quits.';
+    const hint =
+      problem.kind === 'gone'
+        ? ' Esc goes back.'
+        : problem.kind === 'unreachable'
+          ? ` Trying again every ${refreshSeconds} s; r tries now, q quits.`
+          : ' q quits.';
     return <Message color="red">{`${problem.message}${hint}`}</Message>;
   }
   if (state.screen === 'detail' && state.detail) return <RunDetail detail={state.detail} size={state.size} />;
@@ -63,7 +74,8 @@ function Body({ state, now, refreshSeconds }: { state: State; now: number; refre
 
 /** A problem is shown in place of the view when there is nothing to show, or nothing worth showing. */
 function problemTakesBody(state: State): boolean {
-  const hasData = state.screen === 'monitors' ? !!state.monitors.rows : state.screen === 'runs' ? !!state.runs?.runs : true;
+  const hasData =
+    state.screen === 'monitors' ? !!state.monitors.rows : state.screen === 'runs' ? !!state.runs?.runs : true;
   return !hasData || state.problem?.kind === 'gone';
 }
 
@@ -73,7 +85,12 @@ function Notice({ state, refreshSeconds }: { state: State; refreshSeconds: numbe
   if (!problem || state.help || problemTakesBody(state)) return <Text> </Text>;
   const since = state.updatedAt ? ` Showing data from ${clock(state.updatedAt)} UTC.` : '';
   const retry = problem.kind === 'unreachable' ? ` Trying again every ${refreshSeconds} s.` : '';
-  return <Text color={problem.kind === 'unreachable' ? 'yellow' : 'red'} wrap="truncate-end">{`▲ ${problem.message}${since}${retry}`}</Text>;
+  return (
+    <Text
+      color={problem.kind === 'unreachable' ? 'yellow' : 'red'}
+      wrap="truncate-end"
+    >{`▲ ${problem.message}${since}${retry}`}</Text>
+  );
 }
 
 function title(state: State): string {
@@ -83,13 +100,17 @@ function title(state: State): string {
     const rows = state.monitors.rows;
     const failing = rows.filter((row) => row.lastRun?.status === 'failed').length;
     const { filter, filtering } = state.monitors;
-    const shown = filter ? `${count(visibleMonitors(state.monitors).length)} of ${count(rows.length)}` : count(rows.length);
+    const shown = filter
+      ? `${count(visibleMonitors(state.monitors).length)} of ${count(rows.length)}`
+      : count(rows.length);
     const filterText = filtering || filter ? ` · filter: ${filter}${filtering ? '▏' : ''}` : '';
     return `Monitors · ${shown}${failing ? ` · ${failing} failing` : ''}${filterText}`;
   }
   const runs = state.runs;
   if (state.screen === 'runs' && runs) {
-    const loaded = runs.runs ? ` · ${count(runs.runs.length)}${runs.nextCursor ? '+' : ''} run${runs.runs.length === 1 && !runs.nextCursor ? '' : 's'}` : '';
+    const loaded = runs.runs
+      ? ` · ${count(runs.runs.length)}${runs.nextCursor ? '+' : ''} run${runs.runs.length === 1 && !runs.nextCursor ? '' : 's'}`
+      : '';
     const more = runs.loadingMore ? ' · loading more…' : '';
     return `${clean(runs.name)} › Runs · ${runs.failedOnly ? 'failed only' : 'all'}${loaded}${more}`;
   }
@@ -102,11 +123,12 @@ const HELP_QUIT: Hint[] = ['? help', 'q quit'];
 /** The keys of the open view, most useful first; those that do not fit the width are left out (? lists them all). */
 function hints(state: State): Hint[] {
   if (state.help) return ['? or Esc closes the help', 'q quit'];
-  if (state.screen === 'monitors' && state.monitors.filtering) return ['type to filter', '↑↓ move', 'Enter keep', 'Esc clear'];
+  if (state.screen === 'monitors' && state.monitors.filtering)
+    return ['type to filter', '↑↓ move', 'Enter keep', 'Esc clear'];
   if (state.screen === 'monitors') return ['↑↓ move', 'Enter open', '/ filter', 'r refresh', ...HELP_QUIT];
   if (state.screen === 'runs') return ['↑↓ move', 'Enter open', 'f failed only', 'Esc back', 'r refresh', ...HELP_QUIT];
   const log = state.detail?.log;
-  const content = log?.state === 'loaded' ? log.result.content ?? '' : '';
+  const content = log?.state === 'loaded' ? (log.result.content ?? '') : '';
   const toggle = content.length > COLLAPSE_OVER ? [state.detail?.expanded ? 'e collapse log' : 'e expand log'] : [];
   const scroll = content ? ['↑↓ PgUp PgDn scroll'] : [];
   return [...toggle, 'Esc back', ...scroll, 'r refresh', ...HELP_QUIT];

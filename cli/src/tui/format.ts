@@ -6,7 +6,10 @@ export { SILENT_MARK, STATUS, duration, statusText } from '../output.js';
 
 /** Every status has its colour; the symbol and the word (STATUS) read without it. */
 const STATUS_COLOR: Record<RunStatus | 'none', string> = {
-  failed: 'red', success: 'green', running: 'cyan', none: 'gray',
+  failed: 'red',
+  success: 'green',
+  running: 'cyan',
+  none: 'gray',
 };
 
 /** The colour of a status: silent failures are yellow, whatever their status says. */

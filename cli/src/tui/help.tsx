@@ -18,7 +18,9 @@ const KEYS: Array<[string, string]> = [
 ];
 
 export function Help({ refreshSeconds }: { refreshSeconds: number }) {
-  const symbols = (['failed', 'success', 'running', 'none'] as const).map((s) => `${STATUS[s].symbol} ${STATUS[s].word}`).join('   ');
+  const symbols = (['failed', 'success', 'running', 'none'] as const)
+    .map((s) => `${STATUS[s].symbol} ${STATUS[s].word}`)
+    .join('   ');
   return (
     <Box flexDirection="column" paddingX={1}>
       <Text bold>Keys</Text>

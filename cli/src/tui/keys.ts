@@ -58,7 +58,8 @@ function filterCommand(input: string, key: Partial<Key>): Command | undefined {
   if (key.backspace || key.delete) return { type: 'filterErase' };
   if (key.upArrow) return { type: 'move', by: -1 };
   if (key.downArrow) return { type: 'move', by: 1 };
-  if (key.ctrl || key.meta || key.tab || key.pageUp || key.pageDown || key.leftArrow || key.rightArrow) return undefined;
+  if (key.ctrl || key.meta || key.tab || key.pageUp || key.pageDown || key.leftArrow || key.rightArrow)
+    return undefined;
   // Pasted text arrives as one input: keep what is printable of it.
   const text = input.replace(/[\x00-\x1f\x7f-\x9f]/g, '');
   return text ? { type: 'filterType', text } : undefined;

@@ -50,7 +50,10 @@ export function detailFields(run: Run, monitorName: string, size: Size): Field[]
   const silent = run.silentFailure;
   const rules = matchedRules(run);
   const fields: Field[] = [
-    { label: 'Status', rows: [statusText(run.status, silent) + (silent ? ' (succeeded, but matched an alert rule)' : '')] },
+    {
+      label: 'Status',
+      rows: [statusText(run.status, silent) + (silent ? ' (succeeded, but matched an alert rule)' : '')],
+    },
     { label: 'Run', rows: [run.runId] },
     { label: 'Monitor', rows: [`${clean(monitorName)} (${run.monitorId})`] },
     { label: 'Started', rows: [`${when(run.startedAt)} UTC`] },
@@ -94,12 +97,27 @@ export function logView(size: Size, fieldRows: number, log: LogState, expanded: 
   const lines = wrappedLog(text, width);
   if (text.length > COLLAPSE_OVER && !expanded) {
     const { rows, shown } = preview(text, width, Math.max(1, Math.min(PREVIEW_ROWS, height - 1)));
-    return { ...base, mode: 'collapsed', rows, totalRows: lines.length, characters: text.length, hidden: Math.max(0, text.length - shown) };
+    return {
+      ...base,
+      mode: 'collapsed',
+      rows,
+      totalRows: lines.length,
+      characters: text.length,
+      hidden: Math.max(0, text.length - shown),
+    };
   }
   const visible = Math.min(lines.length, height);
   const scrollMax = lines.length - visible;
   const at = Math.max(0, Math.min(scroll, scrollMax));
-  return { ...base, mode: 'open', rows: lines.slice(at, at + visible), totalRows: lines.length, characters: text.length, scroll: at, scrollMax };
+  return {
+    ...base,
+    mode: 'open',
+    rows: lines.slice(at, at + visible),
+    totalRows: lines.length,
+    characters: text.length,
+    scroll: at,
+    scrollMax,
+  };
 }
 
 export function hiddenText(hidden: number): string {

@@ -3,7 +3,9 @@ import type { RunPage, MonitorRow } from './source.js';
 
 /** Failing monitors first, then silent failures, running, succeeding, never run; by name within each. */
 export function sortMonitors(rows: MonitorRow[]): MonitorRow[] {
-  return [...rows].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name) || a.monitorId.localeCompare(b.monitorId));
+  return [...rows].sort(
+    (a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name) || a.monitorId.localeCompare(b.monitorId),
+  );
 }
 
 function rank(row: MonitorRow): number {

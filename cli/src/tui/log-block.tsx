@@ -11,14 +11,18 @@ export function LogBlock({ view, log, expanded }: { view: LogView; log: LogState
   if (view.mode === 'loading') return <Framed label="loading…" rows={['Loading the log…']} />;
   if (view.mode === 'failed') {
     const message = log.state === 'failed' ? log.message : '';
-    return <Framed label="could not be loaded" rows={wrap(`${message} Press r to try again.`, view.width)} color="red" />;
+    return (
+      <Framed label="could not be loaded" rows={wrap(`${message} Press r to try again.`, view.width)} color="red" />
+    );
   }
   const size = `${count(view.characters)} characters`;
   if (view.mode === 'collapsed') {
     return <Framed label={`${size}, collapsed`} rows={view.rows} footer={hiddenText(view.hidden)} />;
   }
   const scrollable = view.scrollMax > 0;
-  const position = scrollable ? ` · lines ${view.scroll + 1}–${view.scroll + view.rows.length} of ${count(view.totalRows)}` : '';
+  const position = scrollable
+    ? ` · lines ${view.scroll + 1}–${view.scroll + view.rows.length} of ${count(view.totalRows)}`
+    : '';
   return <Framed label={`${size}${position}${expanded ? ' · e collapses' : ''}`} rows={view.rows} />;
 }
 
@@ -38,9 +42,15 @@ function Framed({ label, rows, footer, color }: { label: string; rows: string[];
       <Box flexDirection="column" borderStyle="single" borderColor="gray" paddingX={1}>
         {rows.map((row, i) => (
           // Rows are already cut to the block's width; truncation is only a last guard for the layout.
-          <Text key={i} color={color} wrap="truncate-end">{row || ' '}</Text>
+          <Text key={i} color={color} wrap="truncate-end">
+            {row || ' '}
+          </Text>
         ))}
-        {footer ? <Text color="yellow" wrap="truncate-end">{footer}</Text> : null}
+        {footer ? (
+          <Text color="yellow" wrap="truncate-end">
+            {footer}
+          </Text>
+        ) : null}
       </Box>
     </Box>
   );

@@ -7,7 +7,15 @@ const ENTER_ALTERNATE_SCREEN = '\x1b[?1049h\x1b[H';
 const LEAVE_ALTERNATE_SCREEN = '\x1b[?1049l';
 
 /** Runs the dashboard full screen until q; the terminal is given back as it was, whatever happens. */
-export async function browse({ connect, url, refreshMs }: { connect: () => Client; url: string; refreshMs: number }): Promise<void> {
+export async function browse({
+  connect,
+  url,
+  refreshMs,
+}: {
+  connect: () => Client;
+  url: string;
+  refreshMs: number;
+}): Promise<void> {
   let left = false;
   const leave = () => {
     if (!left) process.stdout.write(LEAVE_ALTERNATE_SCREEN);

@@ -34,13 +34,29 @@ export function MonitorList({ monitors, size, now }: { monitors: MonitorsState; 
         {`  ${cell('STATUS', 11)}  ${cell('NAME', nameWidth)}  ${cell('LAST RUN', 9)}  ${cell('DURATION', 8)}  FAILS`}
       </Text>
       {rows.slice(start, start + height).map((row, i) => (
-        <MonitorLine key={row.monitorId} row={row} selected={start + i === monitors.cursor} nameWidth={nameWidth} now={now} />
+        <MonitorLine
+          key={row.monitorId}
+          row={row}
+          selected={start + i === monitors.cursor}
+          nameWidth={nameWidth}
+          now={now}
+        />
       ))}
     </Box>
   );
 }
 
-function MonitorLine({ row, selected, nameWidth, now }: { row: MonitorRow; selected: boolean; nameWidth: number; now: number }) {
+function MonitorLine({
+  row,
+  selected,
+  nameWidth,
+  now,
+}: {
+  row: MonitorRow;
+  selected: boolean;
+  nameWidth: number;
+  now: number;
+}) {
   const last = row.lastRun;
   const status = last ? last.status : 'none';
   const silent = last?.silentFailure ?? false;

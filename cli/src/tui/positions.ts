@@ -14,7 +14,10 @@ export function pageSize(state: State): number {
 function detailLog(state: State): LogView | undefined {
   const detail = state.detail;
   if (!detail) return undefined;
-  const fieldRows = detailFields(detail.run, detail.name, state.size).reduce((sum, field) => sum + field.rows.length, 0);
+  const fieldRows = detailFields(detail.run, detail.name, state.size).reduce(
+    (sum, field) => sum + field.rows.length,
+    0,
+  );
   return logView(state.size, fieldRows, detail.log, detail.expanded, detail.scroll);
 }
 

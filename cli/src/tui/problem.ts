@@ -12,9 +12,13 @@ export function problemOf(err: unknown, url: string): Problem {
   const text = typeof message === 'string' && message !== '' ? message : String(err);
   if (status === 0) {
     const timeout = code === 'timeout';
-    return { kind: 'unreachable', message: `Cannot reach the pingmon server at ${url}${timeout ? ' (no answer in time)' : ''}.` };
+    return {
+      kind: 'unreachable',
+      message: `Cannot reach the pingmon server at ${url}${timeout ? ' (no answer in time)' : ''}.`,
+    };
   }
-  if (code === 'token_expired') return { kind: 'login', message: 'Your login has expired: run `pingmon login`, then press r.' };
+  if (code === 'token_expired')
+    return { kind: 'login', message: 'Your login has expired: run `pingmon login`, then press r.' };
   if (status === 401 || (typeof code === 'string' && LOGIN_ERROR_CODES.has(code))) {
     return { kind: 'login', message: 'The server did not accept your login: run `pingmon login`, then press r.' };
   }

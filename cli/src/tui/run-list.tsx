@@ -11,9 +11,15 @@ import { firstLine } from './text.js';
 export function RunList({ runs, size }: { runs: RunsState; size: Size }) {
   if (!runs.runs) return <Message>Loading runs…</Message>;
   if (runs.runs.length === 0) {
-    return runs.failedOnly
-      ? <Message>No failed runs. Press f to show all runs.</Message>
-      : <Message>{'No runs yet. They appear here when the job reports:\npingmon run --monitor ' + runs.monitorId + ' -- <command>'}</Message>;
+    return runs.failedOnly ? (
+      <Message>No failed runs. Press f to show all runs.</Message>
+    ) : (
+      <Message>
+        {'No runs yet. They appear here when the job reports:\npingmon run --monitor ' +
+          runs.monitorId +
+          ' -- <command>'}
+      </Message>
+    );
   }
   const width = screenColumns(size);
   // Below 80 columns the year goes: the error message needs the room more.
@@ -28,7 +34,14 @@ export function RunList({ runs, size }: { runs: RunsState; size: Size }) {
         {`  ${cell('STATUS', 11)}  ${cell('STARTED (UTC)', startedWidth)}  ${cell('DURATION', 8)}  ERROR`}
       </Text>
       {runs.runs.slice(start, start + height).map((run, i) => (
-        <RunLine key={run.runId} run={run} selected={start + i === runs.cursor} short={short} startedWidth={startedWidth} errorWidth={errorWidth} />
+        <RunLine
+          key={run.runId}
+          run={run}
+          selected={start + i === runs.cursor}
+          short={short}
+          startedWidth={startedWidth}
+          errorWidth={errorWidth}
+        />
       ))}
     </Box>
   );
@@ -45,7 +58,8 @@ interface LineProps {
 function RunLine({ run, selected, short, startedWidth, errorWidth }: LineProps) {
   const silent = run.silentFailure;
   const rules = matchedRules(run);
-  const error = firstLine(run.errorMessage) || (silent ? `silent failure${rules.length > 0 ? `: ${rules.join(', ')}` : ''}` : '');
+  const error =
+    firstLine(run.errorMessage) || (silent ? `silent failure${rules.length > 0 ? `: ${rules.join(', ')}` : ''}` : '');
   return (
     <Text wrap="truncate-end" inverse={selected}>
       {selected ? '▸ ' : '  '}

@@ -58,7 +58,10 @@ function monitorRow(monitor: Monitor): MonitorRow {
     monitorId: monitor.monitorId,
     name: monitor.name,
     lastRun: last && {
-      status: last.status, startedAt: last.startedAt, durationMs: last.durationMs, silentFailure: last.silentFailure,
+      status: last.status,
+      startedAt: last.startedAt,
+      durationMs: last.durationMs,
+      silentFailure: last.silentFailure,
     },
     recentFailures: monitor.recentRuns.failed,
     recentRuns: monitor.recentRuns.runs,

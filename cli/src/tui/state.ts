@@ -141,7 +141,20 @@ export function reduce(state: State, action: Action): State {
       return { ...state, help: !state.help };
     case 'toggleFailedOnly':
       if (state.screen !== 'runs' || !state.runs) return state;
-      return { ...state, problem: null, runs: { ...state.runs, failedOnly: !state.runs.failedOnly, runs: null, nextCursor: null, loadingMore: false, moreFailed: false, cursor: 0, offset: 0 } };
+      return {
+        ...state,
+        problem: null,
+        runs: {
+          ...state.runs,
+          failedOnly: !state.runs.failedOnly,
+          runs: null,
+          nextCursor: null,
+          loadingMore: false,
+          moreFailed: false,
+          cursor: 0,
+          offset: 0,
+        },
+      };
     case 'toggleLog':
       if (state.screen !== 'detail' || !state.detail) return state;
       return { ...state, detail: { ...state.detail, expanded: !state.detail.expanded, scroll: 0 } };
@@ -171,7 +184,11 @@ function loaded(state: State, action: Action): State {
       const selected = visibleMonitors(state.monitors)[state.monitors.cursor]?.monitorId;
       const monitors = { ...state.monitors, rows: sortMonitors(action.rows) };
       const cursor = visibleMonitors(monitors).findIndex((row) => row.monitorId === selected);
-      return keepOnScreen({ ...state, ...fresh(action.at), monitors: { ...monitors, cursor: cursor >= 0 ? cursor : monitors.cursor } });
+      return keepOnScreen({
+        ...state,
+        ...fresh(action.at),
+        monitors: { ...monitors, cursor: cursor >= 0 ? cursor : monitors.cursor },
+      });
     }
     case 'runsLoaded': {
       const runs = state.runs;
@@ -179,7 +196,17 @@ function loaded(state: State, action: Action): State {
       const selected = runs.runs?.[runs.cursor]?.runId;
       const merged = runs.runs ? mergeRuns(runs.runs, runs.nextCursor, action.page) : action.page;
       const cursor = merged.runs.findIndex((run) => run.runId === selected);
-      return keepOnScreen({ ...state, ...fresh(action.at), runs: { ...runs, runs: merged.runs, nextCursor: merged.nextCursor, moreFailed: false, cursor: cursor >= 0 ? cursor : runs.cursor } });
+      return keepOnScreen({
+        ...state,
+        ...fresh(action.at),
+        runs: {
+          ...runs,
+          runs: merged.runs,
+          nextCursor: merged.nextCursor,
+          moreFailed: false,
+          cursor: cursor >= 0 ? cursor : runs.cursor,
+        },
+      });
     }
     case 'moreStarted':
       return state.runs ? { ...state, runs: { ...state.runs, loadingMore: true } } : state;
@@ -190,10 +217,17 @@ function loaded(state: State, action: Action): State {
       if (runs.nextCursor !== action.after) return { ...state, runs: { ...runs, loadingMore: false } };
       const known = new Set(runs.runs.map((run) => run.runId));
       const added = action.page.runs.filter((run) => !known.has(run.runId));
-      return { ...state, runs: { ...runs, runs: [...runs.runs, ...added], nextCursor: action.page.nextCursor, loadingMore: false } };
+      return {
+        ...state,
+        runs: { ...runs, runs: [...runs.runs, ...added], nextCursor: action.page.nextCursor, loadingMore: false },
+      };
     }
     case 'moreFailed':
-      return { ...state, problem: action.problem, runs: state.runs && { ...state.runs, loadingMore: false, moreFailed: true } };
+      return {
+        ...state,
+        problem: action.problem,
+        runs: state.runs && { ...state.runs, loadingMore: false, moreFailed: true },
+      };
     case 'runLoaded': {
       const detail = state.detail;
       if (!detail || detail.run.runId !== action.run.runId) return state;
@@ -221,13 +255,30 @@ function open(state: State): State {
   if (state.screen === 'monitors') {
     const row = visibleMonitors(state.monitors)[state.monitors.cursor];
     if (!row) return state;
-    const runs: RunsState = { monitorId: row.monitorId, name: row.name, failedOnly: false, runs: null, nextCursor: null, loadingMore: false, moreFailed: false, cursor: 0, offset: 0 };
+    const runs: RunsState = {
+      monitorId: row.monitorId,
+      name: row.name,
+      failedOnly: false,
+      runs: null,
+      nextCursor: null,
+      loadingMore: false,
+      moreFailed: false,
+      cursor: 0,
+      offset: 0,
+    };
     return { ...state, screen: 'runs', runs, problem: null, monitors: { ...state.monitors, filtering: false } };
   }
   if (state.screen === 'runs' && state.runs?.runs) {
     const run = state.runs.runs[state.runs.cursor];
     if (!run) return state;
-    const detail: DetailState = { monitorId: state.runs.monitorId, name: state.runs.name, run, log: { state: 'idle' }, expanded: false, scroll: 0 };
+    const detail: DetailState = {
+      monitorId: state.runs.monitorId,
+      name: state.runs.name,
+      run,
+      log: { state: 'idle' },
+      expanded: false,
+      scroll: 0,
+    };
     return { ...state, screen: 'detail', detail, problem: null };
   }
   return state;
@@ -243,12 +294,22 @@ function back(state: State): State {
 function refresh(state: State): State {
   const detail = state.detail;
   const retryLog = detail?.log.state === 'failed';
-  return { ...state, reload: state.reload + 1, detail: detail && retryLog ? { ...detail, log: { state: 'idle' } } : detail };
+  return {
+    ...state,
+    reload: state.reload + 1,
+    detail: detail && retryLog ? { ...detail, log: { state: 'idle' } } : detail,
+  };
 }
 
 function withFilter(state: State, filter: string, filtering: boolean): State {
   const changed = filter !== state.monitors.filter;
-  const monitors = { ...state.monitors, filter, filtering, cursor: changed ? 0 : state.monitors.cursor, offset: changed ? 0 : state.monitors.offset };
+  const monitors = {
+    ...state.monitors,
+    filter,
+    filtering,
+    cursor: changed ? 0 : state.monitors.cursor,
+    offset: changed ? 0 : state.monitors.offset,
+  };
   return { ...state, monitors };
 }
 

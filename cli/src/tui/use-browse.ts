@@ -59,7 +59,13 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
   }, [viewKey, state.reload]);
 
   // More runs, once the cursor is within a screen of the last one loaded.
-  const wantsMore = state.screen === 'runs' && !!runs?.runs && !!runs.nextCursor && !runs.loadingMore && !runs.moreFailed && runs.cursor >= runs.runs.length - listRows(state.size);
+  const wantsMore =
+    state.screen === 'runs' &&
+    !!runs?.runs &&
+    !!runs.nextCursor &&
+    !runs.loadingMore &&
+    !runs.moreFailed &&
+    runs.cursor >= runs.runs.length - listRows(state.size);
   useEffect(() => {
     if (!wantsMore || !runs?.nextCursor) return;
     const { monitorId, failedOnly, nextCursor: after } = runs;

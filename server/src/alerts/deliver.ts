@@ -14,28 +14,49 @@ const EXCERPT_CHARS = 200;
  * One HTTP attempt: POST, no redirects followed, at most `timeoutMs` for the whole exchange. Never throws
  * for what the receiver or the network did: that is the result. Throws AttemptAbortedError when `stop` fires.
  */
-export async function send(url: string, request: OutgoingRequest, options: { timeoutMs: number; stop?: AbortSignal }): Promise<AttemptResult> {
+export async function send(
+  url: string,
+  request: OutgoingRequest,
+  options: { timeoutMs: number; stop?: AbortSignal },
+): Promise<AttemptResult> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.stop ? AbortSignal.any([timeout, options.stop]) : timeout;
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   try {
-    const response = await fetch(url, { method: 'POST', headers: request.headers, body: request.body, redirect: 'manual', signal });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: request.headers,
+      body: request.body,
+      redirect: 'manual',
+      signal,
+    });
     const ok = response.status >= 200 && response.status < 300;
     const excerpt = ok ? await discard(response) : await readExcerpt(response).catch(() => null);
     // Retry-After comes with 429 (rate limited) and 503 (down for a while): both are honoured.
-    const retryAfterMs = response.status === 429 || response.status === 503 ? parseRetryAfter(response.headers.get('retry-after'), Date.now()) : null;
-    return { statusCode: response.status, error: ok ? null : describeRefusal(response.status, excerpt), durationMs: took(), retryAfterMs };
+    const retryAfterMs =
+      response.status === 429 || response.status === 503
+        ? parseRetryAfter(response.headers.get('retry-after'), Date.now())
+        : null;
+    return {
+      statusCode: response.status,
+      error: ok ? null : describeRefusal(response.status, excerpt),
+      durationMs: took(),
+      retryAfterMs,
+    };
   } catch (err) {
     if (options.stop?.aborted) throw new AttemptAbortedError('the server is stopping', { cause: err });
     // The URL is a credential: an error that quotes it (a parse failure, say) shows its origin only.
-    const error = timeout.aborted ? `no answer within ${options.timeoutMs} ms` : describeNetworkError(err).replaceAll(url, maskUrl(url));
+    const error = timeout.aborted
+      ? `no answer within ${options.timeoutMs} ms`
+      : describeNetworkError(err).replaceAll(url, maskUrl(url));
     return { statusCode: null, error, durationMs: took(), retryAfterMs: null };
   }
 }
 
 function describeRefusal(status: number, excerpt: string | null): string {
-  if (status >= 300 && status < 400) return `HTTP ${status}: redirects are not followed; give the channel its final URL`;
+  if (status >= 300 && status < 400)
+    return `HTTP ${status}: redirects are not followed; give the channel its final URL`;
   return excerpt ? `HTTP ${status}: ${excerpt}` : `HTTP ${status}`;
 }
 

@@ -28,9 +28,17 @@ export interface AlertContent {
 
 export function testContent(channelName: string, now: number): AlertContent {
   return {
-    event: 'test', alertId: null, monitorId: null, monitorName: null, runId: null, status: null,
+    event: 'test',
+    alertId: null,
+    monitorId: null,
+    monitorName: null,
+    runId: null,
+    status: null,
     errorMessage: `Test message for the pingmon channel "${channelName}": alerts will arrive like this.`,
-    logSnippet: null, meta: {}, matchedRules: [], createdAt: now,
+    logSnippet: null,
+    meta: {},
+    matchedRules: [],
+    createdAt: now,
   };
 }
 
@@ -40,7 +48,11 @@ export interface OutgoingRequest {
 }
 
 /** The request that tells a channel about an alert; `nowSeconds` signs it (webhooks with a secret). */
-export function buildRequest(channel: { type: ChannelType; secret: string | null }, content: AlertContent, nowSeconds: number): OutgoingRequest {
+export function buildRequest(
+  channel: { type: ChannelType; secret: string | null },
+  content: AlertContent,
+  nowSeconds: number,
+): OutgoingRequest {
   const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
   if (channel.type === 'slack') return { body: JSON.stringify(slackPayload(content)), headers };
   if (channel.type === 'discord') return { body: JSON.stringify(discordPayload(content)), headers };
@@ -57,8 +69,17 @@ export function signature(secret: string, body: string, unixSeconds: number): st
 
 export function webhookPayload(c: AlertContent) {
   return {
-    event: c.event, alertId: c.alertId, monitorId: c.monitorId, monitorName: c.monitorName, runId: c.runId, status: c.status,
-    errorMessage: c.errorMessage, logSnippet: c.logSnippet, meta: c.meta, matchedRules: c.matchedRules, timestamp: iso(c.createdAt),
+    event: c.event,
+    alertId: c.alertId,
+    monitorId: c.monitorId,
+    monitorName: c.monitorName,
+    runId: c.runId,
+    status: c.status,
+    errorMessage: c.errorMessage,
+    logSnippet: c.logSnippet,
+    meta: c.meta,
+    matchedRules: c.matchedRules,
+    timestamp: iso(c.createdAt),
   };
 }
 
@@ -107,7 +128,12 @@ export function slackPayload(c: AlertContent) {
   const icon = c.event === 'fail' ? ':red_circle:' : c.event === 'silent_failure' ? ':warning:' : ':white_check_mark:';
   const title = headline(c, (name) => `*${slackEscape(breakFences(name))}*`);
   const lines = details(c).map((line) => slackEscape(breakFences(line)));
-  const blocks: object[] = [{ type: 'section', text: { type: 'mrkdwn', text: fit([`${icon} ${title}`, ...lines].join('\n'), SLACK_SECTION_MAX_CHARS, true) } }];
+  const blocks: object[] = [
+    {
+      type: 'section',
+      text: { type: 'mrkdwn', text: fit([`${icon} ${title}`, ...lines].join('\n'), SLACK_SECTION_MAX_CHARS, true) },
+    },
+  ];
   if (c.logSnippet) {
     const inner = fit(slackEscape(breakFences(c.logSnippet)), SLACK_SECTION_MAX_CHARS - 8, true);
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `\`\`\`\n${inner}\n\`\`\`` } });
@@ -115,7 +141,20 @@ export function slackPayload(c: AlertContent) {
   const foot = footer(c);
   if (foot !== null) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(foot) }] });
   // The notification line: the headline and the first detail, without its bullet.
-  const text = fit(slackEscape(breakFences([headline(c), ...details(c).slice(0, 1).map((d) => d.replace(/^• /, ''))].join(': '))), SLACK_SECTION_MAX_CHARS, true);
+  const text = fit(
+    slackEscape(
+      breakFences(
+        [
+          headline(c),
+          ...details(c)
+            .slice(0, 1)
+            .map((d) => d.replace(/^• /, '')),
+        ].join(': '),
+      ),
+    ),
+    SLACK_SECTION_MAX_CHARS,
+    true,
+  );
   return { text, blocks };
 }
 

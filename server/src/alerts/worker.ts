@@ -46,7 +46,10 @@ export class DeliveryWorker {
   private readonly retries: number[] = [];
   private readonly leaseMs: number;
 
-  constructor(private readonly db: Database, private readonly options: WorkerOptions) {
+  constructor(
+    private readonly db: Database,
+    private readonly options: WorkerOptions,
+  ) {
     // Covers the attempt and recording it, with room to spare: a lease that ran out means the server died.
     this.leaseMs = 2 * options.attemptTimeoutMs + 2_000;
   }
@@ -144,7 +147,12 @@ export class DeliveryWorker {
     ]);
     for (const delivery of claimed) {
       const task = this.attempt(delivery, alerts.get(delivery.alertId), channels.get(delivery.channelId))
-        .catch((err: unknown) => this.options.log(['alerts', 'error'], `delivering alert ${delivery.alertId} to ${delivery.channelId} failed: ${(err as Error).message}`))
+        .catch((err: unknown) =>
+          this.options.log(
+            ['alerts', 'error'],
+            `delivering alert ${delivery.alertId} to ${delivery.channelId} failed: ${(err as Error).message}`,
+          ),
+        )
         .finally(() => {
           this.inFlight.delete(task);
           this.wake?.();
@@ -153,19 +161,31 @@ export class DeliveryWorker {
     }
   }
 
-  private async attempt(claimed: ClaimedDelivery, alert: (AlertRecord & { monitorName: string }) | undefined, channel: ChannelRecord | undefined): Promise<void> {
+  private async attempt(
+    claimed: ClaimedDelivery,
+    alert: (AlertRecord & { monitorName: string }) | undefined,
+    channel: ChannelRecord | undefined,
+  ): Promise<void> {
     // Deleted since it was queued (with its monitor or channel): its delivery went with it.
     if (!alert || !channel) return;
     const { policy } = this.options;
     if (claimed.attempt > policy.maxAttempts) {
-      return abandonDelivery(this.db.sql, claimed, `gave up after ${policy.maxAttempts} attempts (the last one left no result: its server stopped during it)`);
+      return abandonDelivery(
+        this.db.sql,
+        claimed,
+        `gave up after ${policy.maxAttempts} attempts (the last one left no result: its server stopped during it)`,
+      );
     }
-    if (!channel.enabled) return abandonDelivery(this.db.sql, claimed, 'the channel was disabled before this alert could be delivered');
+    if (!channel.enabled)
+      return abandonDelivery(this.db.sql, claimed, 'the channel was disabled before this alert could be delivered');
     const attemptedAt = Date.now();
     const request = buildRequest(channel, contentOf(alert), Math.floor(attemptedAt / 1000));
     let result: AttemptResult;
     try {
-      result = await send(channel.url, request, { timeoutMs: this.options.attemptTimeoutMs, stop: this.abandoning.signal });
+      result = await send(channel.url, request, {
+        timeoutMs: this.options.attemptTimeoutMs,
+        stop: this.abandoning.signal,
+      });
     } catch (err) {
       if (!(err instanceof AttemptAbortedError)) throw err;
       return releaseDelivery(this.db.sql, claimed);
@@ -176,7 +196,10 @@ export class DeliveryWorker {
     await this.db.transaction((sql) => recordAttempt(sql, claimed, record));
     if (next.state === 'pending') this.schedule(next.nextAttemptAt);
     if (next.state === 'failed') {
-      this.options.log(['alerts', 'warn'], `alert ${alert.alertId} could not be delivered to channel ${channel.channelId} after ${claimed.attempt} attempt(s): ${result.error}`);
+      this.options.log(
+        ['alerts', 'warn'],
+        `alert ${alert.alertId} could not be delivered to channel ${channel.channelId} after ${claimed.attempt} attempt(s): ${result.error}`,
+      );
     }
   }
 }

@@ -16,10 +16,11 @@ export interface AccountRecord {
 }
 
 export async function insertAccount(sql: Sql, account: AccountRecord): Promise<void> {
-  await sql.changes(
-    'insert into accounts (id, plan, created_at) values (?, ?, ?)',
-    [account.accountId, account.plan, account.createdAt],
-  );
+  await sql.changes('insert into accounts (id, plan, created_at) values (?, ?, ?)', [
+    account.accountId,
+    account.plan,
+    account.createdAt,
+  ]);
 }
 
 export async function findAccount(sql: Sql, accountId: string): Promise<AccountRecord | undefined> {

@@ -53,14 +53,14 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
 }
 
 const INSERT_ALERT =
-  'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, matched_rules, created_at) '
-  + 'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, run_id, event) do nothing';
+  'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, matched_rules, created_at) ' +
+  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, run_id, event) do nothing';
 
 // One delivery per enabled channel of the account that takes this monitor's alerts.
 const QUEUE_DELIVERIES =
-  'insert into alert_deliveries (alert_id, channel_id, state, attempts, next_attempt_at) '
-  + "select ?, c.id, 'pending', 0, ? from channels c where c.account_id = ? and c.enabled = ? "
-  + 'and (c.restricted = ? or exists (select 1 from channel_monitors cm where cm.channel_id = c.id and cm.monitor_id = ?))';
+  'insert into alert_deliveries (alert_id, channel_id, state, attempts, next_attempt_at) ' +
+  "select ?, c.id, 'pending', 0, ? from channels c where c.account_id = ? and c.enabled = ? " +
+  'and (c.restricted = ? or exists (select 1 from channel_monitors cm where cm.channel_id = c.id and cm.monitor_id = ?))';
 
 /**
  * Writes the alert and its outbox of deliveries, in the ping's transaction: the alert exists if and only
@@ -69,14 +69,24 @@ const QUEUE_DELIVERIES =
  */
 export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Promise<number> {
   const inserted = await sql.changes(INSERT_ALERT, [
-    alert.alertId, alert.accountId, alert.monitorId, alert.runId, alert.event, alert.status, alert.errorMessage, alert.logSnippet,
-    JSON.stringify(alert.meta), JSON.stringify(alert.matchedRules), alert.createdAt,
+    alert.alertId,
+    alert.accountId,
+    alert.monitorId,
+    alert.runId,
+    alert.event,
+    alert.status,
+    alert.errorMessage,
+    alert.logSnippet,
+    JSON.stringify(alert.meta),
+    JSON.stringify(alert.matchedRules),
+    alert.createdAt,
   ]);
   if (inserted === 0) return 0;
   return sql.changes(QUEUE_DELIVERIES, [alert.alertId, alert.createdAt, alert.accountId, true, false, alert.monitorId]);
 }
 
-const ALERT_COLUMNS = 'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.meta, a.matched_rules, a.created_at, m.name as monitor_name';
+const ALERT_COLUMNS =
+  'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.meta, a.matched_rules, a.created_at, m.name as monitor_name';
 
 /** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
 export async function listAlerts(
@@ -103,7 +113,10 @@ export async function listAlerts(
 }
 
 /** The alerts with these ids, whatever their account: for the delivery worker. */
-export async function findAlerts(sql: Sql, alertIds: readonly string[]): Promise<Map<string, AlertRecord & { monitorName: string }>> {
+export async function findAlerts(
+  sql: Sql,
+  alertIds: readonly string[],
+): Promise<Map<string, AlertRecord & { monitorName: string }>> {
   const found = new Map<string, AlertRecord & { monitorName: string }>();
   if (alertIds.length === 0) return found;
   const rows = await sql.rows<AlertRow>(

@@ -28,8 +28,9 @@ export async function insertApiKey(
   );
 }
 
-const FIND_GRANT = 'select k.id as key_id, k.account_id, a.plan from api_keys k join accounts a on a.id = k.account_id '
-  + 'where k.key_hash = ? and k.revoked_at is null';
+const FIND_GRANT =
+  'select k.id as key_id, k.account_id, a.plan from api_keys k join accounts a on a.id = k.account_id ' +
+  'where k.key_hash = ? and k.revoked_at is null';
 
 /** The grant of an unrevoked key with this hash. */
 export async function findApiKeyGrant(sql: Sql, keyHash: string): Promise<ApiKeyGrant | undefined> {
@@ -62,10 +63,10 @@ export async function listApiKeys(sql: Sql, accountId: string): Promise<ApiKeyRe
 }
 
 export async function findApiKey(sql: Sql, accountId: string, keyId: string): Promise<ApiKeyRecord | undefined> {
-  const [row] = await sql.rows<ApiKeyRow>(
-    `select ${COLUMNS} from api_keys where id = ? and account_id = ?`,
-    [keyId, accountId],
-  );
+  const [row] = await sql.rows<ApiKeyRow>(`select ${COLUMNS} from api_keys where id = ? and account_id = ?`, [
+    keyId,
+    accountId,
+  ]);
   return row && toRecord(row);
 }
 

@@ -26,7 +26,7 @@ function toRecord(row: ChannelRow, monitors: Map<string, string[]>): ChannelReco
     type: row.type,
     url: row.url,
     secret: row.secret,
-    monitorIds: row.restricted ? monitors.get(row.id) ?? [] : null,
+    monitorIds: row.restricted ? (monitors.get(row.id) ?? []) : null,
     enabled: Boolean(row.enabled),
     createdAt: ms(row.created_at),
   };
@@ -40,19 +40,26 @@ async function withMonitors(sql: Sql, rows: ChannelRow[]): Promise<ChannelRecord
       `select channel_id, monitor_id from channel_monitors where channel_id in (${marks(restricted)}) order by monitor_id`,
       restricted,
     );
-    for (const link of links) monitors.set(link.channel_id, [...(monitors.get(link.channel_id) ?? []), link.monitor_id]);
+    for (const link of links)
+      monitors.set(link.channel_id, [...(monitors.get(link.channel_id) ?? []), link.monitor_id]);
   }
   return rows.map((row) => toRecord(row, monitors));
 }
 
 /** Every channel of the account, newest first. */
 export async function listChannels(sql: Sql, accountId: string): Promise<ChannelRecord[]> {
-  const rows = await sql.rows<ChannelRow>(`select ${COLUMNS} from channels where account_id = ? order by created_at desc, id desc`, [accountId]);
+  const rows = await sql.rows<ChannelRow>(
+    `select ${COLUMNS} from channels where account_id = ? order by created_at desc, id desc`,
+    [accountId],
+  );
   return withMonitors(sql, rows);
 }
 
 export async function findChannel(sql: Sql, accountId: string, channelId: string): Promise<ChannelRecord | undefined> {
-  const rows = await sql.rows<ChannelRow>(`select ${COLUMNS} from channels where id = ? and account_id = ?`, [channelId, accountId]);
+  const rows = await sql.rows<ChannelRow>(`select ${COLUMNS} from channels where id = ? and account_id = ?`, [
+    channelId,
+    accountId,
+  ]);
   return (await withMonitors(sql, rows))[0];
 }
 
@@ -84,19 +91,26 @@ async function restrict(
   const unknown = monitorIds.filter((id) => !known.has(id));
   if (unknown.length > 0) throw new UnknownMonitorsError(unknown);
   for (const monitorId of monitorIds) {
-    await sql.changes('insert into channel_monitors (channel_id, monitor_id) values (?, ?)', [channel.channelId, monitorId]);
+    await sql.changes('insert into channel_monitors (channel_id, monitor_id) values (?, ?)', [
+      channel.channelId,
+      monitorId,
+    ]);
   }
 }
 
 /** Inserts a channel with its monitor links; UnknownMonitorsError rolls the caller's transaction back. */
 export async function insertChannel(sql: TransactionSql, channel: ChannelRecord): Promise<void> {
-  await sql.changes(
-    `insert into channels (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    [
-      channel.channelId, channel.accountId, channel.name, channel.type, channel.url, channel.secret, false,
-      channel.enabled, channel.createdAt,
-    ],
-  );
+  await sql.changes(`insert into channels (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+    channel.channelId,
+    channel.accountId,
+    channel.name,
+    channel.type,
+    channel.url,
+    channel.secret,
+    false,
+    channel.enabled,
+    channel.createdAt,
+  ]);
   await restrict(sql, channel, channel.monitorIds);
 }
 
@@ -117,10 +131,10 @@ export async function updateChannel(
   channelId: string,
   changes: ChannelChanges,
 ): Promise<boolean> {
-  const [found] = await sql.rows(
-    'select 1 as found from channels where id = ? and account_id = ?',
-    [channelId, accountId],
-  );
+  const [found] = await sql.rows('select 1 as found from channels where id = ? and account_id = ?', [
+    channelId,
+    accountId,
+  ]);
   if (!found) return false;
   for (const field of CHANGEABLE) {
     const value = changes[field];
@@ -140,7 +154,10 @@ export async function deleteChannel(sql: Sql, accountId: string, channelId: stri
 export async function findChannelsById(sql: Sql, channelIds: readonly string[]): Promise<Map<string, ChannelRecord>> {
   const found = new Map<string, ChannelRecord>();
   if (channelIds.length === 0) return found;
-  const rows = await sql.rows<ChannelRow>(`select ${COLUMNS} from channels where id in (${marks(channelIds)})`, channelIds);
+  const rows = await sql.rows<ChannelRow>(
+    `select ${COLUMNS} from channels where id in (${marks(channelIds)})`,
+    channelIds,
+  );
   for (const row of rows) found.set(row.id, toRecord(row, new Map()));
   return found;
 }

@@ -17,14 +17,12 @@ const SET_CLAIM = 'set claimed_until = ?, claim_token = ?, attempts = attempts +
 
 // PostgreSQL: the rows are chosen and locked once, in a materialized CTE. (In an `in (subquery … limit)`
 // the subquery can run again for rows that concurrent writes touched, and then claims more rows than asked.)
-const CLAIM_POSTGRES =
-  `with due as materialized (select alert_id, channel_id from alert_deliveries where ${DUE} order by next_attempt_at limit ? for update skip locked)
+const CLAIM_POSTGRES = `with due as materialized (select alert_id, channel_id from alert_deliveries where ${DUE} order by next_attempt_at limit ? for update skip locked)
    update alert_deliveries d ${SET_CLAIM} from due
    where d.alert_id = due.alert_id and d.channel_id = due.channel_id
    returning d.alert_id, d.channel_id, d.attempts`;
 // SQLite: one writer at a time, so one conditional update is the whole claim.
-const CLAIM_SQLITE =
-  `update alert_deliveries ${SET_CLAIM} where (alert_id, channel_id) in (
+const CLAIM_SQLITE = `update alert_deliveries ${SET_CLAIM} where (alert_id, channel_id) in (
      select alert_id, channel_id from alert_deliveries where ${DUE} order by next_attempt_at limit ?)
    returning alert_id, channel_id, attempts`;
 
@@ -33,7 +31,10 @@ const CLAIM_SQLITE =
  * is claiming are skipped, and a row locked here is re-checked against the newest version of itself, so
  * no two servers claim one delivery; SQLite has a single writer. A claim counts as an attempt.
  */
-export async function claimDeliveries(sql: Sql, claim: { now: number; leaseMs: number; token: string; limit: number }): Promise<ClaimedDelivery[]> {
+export async function claimDeliveries(
+  sql: Sql,
+  claim: { now: number; leaseMs: number; token: string; limit: number },
+): Promise<ClaimedDelivery[]> {
   const { now, token } = claim;
   const lease = [now + claim.leaseMs, token];
   const due = [now, now, claim.limit];
@@ -68,15 +69,31 @@ export async function recordAttempt(
   const updated = await sql.changes(
     `update alert_deliveries set state = ?, next_attempt_at = ?, claimed_until = null, claim_token = null,
        delivered_at = ?, last_error = ? where alert_id = ? and channel_id = ? and claim_token = ?`,
-    [record.state, record.nextAttemptAt, record.state === 'delivered' ? record.attemptedAt : null, record.error,
-      claimed.alertId, claimed.channelId, claimed.token],
+    [
+      record.state,
+      record.nextAttemptAt,
+      record.state === 'delivered' ? record.attemptedAt : null,
+      record.error,
+      claimed.alertId,
+      claimed.channelId,
+      claimed.token,
+    ],
   );
   await sql.changes(
     `insert into delivery_attempts (alert_id, channel_id, attempt, attempted_at, duration_ms, status_code, error)
      select ?, ?, ?, ?, ?, ?, ? where exists (select 1 from alert_deliveries where alert_id = ? and channel_id = ?)
      on conflict do nothing`,
-    [claimed.alertId, claimed.channelId, claimed.attempt, record.attemptedAt, record.durationMs, record.statusCode,
-      record.error, claimed.alertId, claimed.channelId],
+    [
+      claimed.alertId,
+      claimed.channelId,
+      claimed.attempt,
+      record.attemptedAt,
+      record.durationMs,
+      record.statusCode,
+      record.error,
+      claimed.alertId,
+      claimed.channelId,
+    ],
   );
   return updated === 1;
 }

@@ -127,7 +127,12 @@ async function createSchema(knex: Knex, schema: string): Promise<void> {
 
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
-  return code === '23505' || code === '42P06' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+  return (
+    code === '23505' ||
+    code === '42P06' ||
+    code === 'SQLITE_CONSTRAINT_UNIQUE' ||
+    code === 'SQLITE_CONSTRAINT_PRIMARYKEY'
+  );
 }
 
 /** Epoch milliseconds from a bigint column (pg returns bigints as strings). */

@@ -20,10 +20,13 @@ export async function countLoginAttempt(sql: Sql, key: string, now: number, wind
   const expired = now - windowMs;
   // Old windows are forgotten as new attempts come, so the table never grows past one window of attempts.
   await sql.changes('delete from login_attempts where window_started_at <= ? and key <> ?', [expired, key]);
-  const [row] = await sql.rows<{ attempts: number | string; window_started_at: number | string }>(
-    COUNT_ATTEMPT,
-    [key, now, expired, expired, now],
-  );
+  const [row] = await sql.rows<{ attempts: number | string; window_started_at: number | string }>(COUNT_ATTEMPT, [
+    key,
+    now,
+    expired,
+    expired,
+    now,
+  ]);
   return { attempts: Number(row!.attempts), windowStartedAt: ms(row!.window_started_at) };
 }
 

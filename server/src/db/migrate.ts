@@ -33,7 +33,9 @@ export async function migrate(knex: Knex, dialect: 'sqlite' | 'postgres'): Promi
       await knex.migrate.latest({ migrationSource: source });
       return;
     } catch (err) {
-      const racing = err instanceof Error && (err.name === 'MigrationLocked' || /already exists|database is locked/i.test(err.message));
+      const racing =
+        err instanceof Error &&
+        (err.name === 'MigrationLocked' || /already exists|database is locked/i.test(err.message));
       if (!racing || attempt >= 50) throw err;
       await new Promise((resolve) => setTimeout(resolve, 50 + Math.random() * 100));
     }

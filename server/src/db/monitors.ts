@@ -33,26 +33,30 @@ function toRecord(row: MonitorRow): MonitorRecord {
 }
 
 export async function insertMonitor(sql: Sql, monitor: Omit<MonitorRecord, 'lastOpenedAt'>): Promise<MonitorRecord> {
-  await sql.changes(
-    'insert into monitors (id, account_id, name, created_at, last_opened_at) values (?, ?, ?, ?, ?)',
-    [monitor.monitorId, monitor.accountId, monitor.name, monitor.createdAt, null],
-  );
+  await sql.changes('insert into monitors (id, account_id, name, created_at, last_opened_at) values (?, ?, ?, ?, ?)', [
+    monitor.monitorId,
+    monitor.accountId,
+    monitor.name,
+    monitor.createdAt,
+    null,
+  ]);
   return { ...monitor, lastOpenedAt: null };
 }
 
 export async function findMonitor(sql: Sql, accountId: string, monitorId: string): Promise<MonitorRecord | undefined> {
-  const [row] = await sql.rows<MonitorRow>(
-    `select ${COLUMNS} from monitors where id = ? and account_id = ?`,
-    [monitorId, accountId],
-  );
+  const [row] = await sql.rows<MonitorRow>(`select ${COLUMNS} from monitors where id = ? and account_id = ?`, [
+    monitorId,
+    accountId,
+  ]);
   return row && toRecord(row);
 }
 
 export async function renameMonitor(sql: Sql, accountId: string, monitorId: string, name: string): Promise<boolean> {
-  const updated = await sql.changes(
-    'update monitors set name = ? where id = ? and account_id = ?',
-    [name, monitorId, accountId],
-  );
+  const updated = await sql.changes('update monitors set name = ? where id = ? and account_id = ?', [
+    name,
+    monitorId,
+    accountId,
+  ]);
   return updated === 1;
 }
 

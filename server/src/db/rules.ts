@@ -31,7 +31,10 @@ const COLUMNS = 'id, monitor_id, metric, op, value, created_at';
 
 /** A monitor's rules in the order they were added, for the rules list. */
 export async function listRules(sql: Sql, accountId: string, monitorId: string): Promise<RuleRecord[]> {
-  const rows = await sql.rows<RuleRow>(`select ${COLUMNS} from rules where account_id = ? and monitor_id = ? order by created_at, id`, [accountId, monitorId]);
+  const rows = await sql.rows<RuleRow>(
+    `select ${COLUMNS} from rules where account_id = ? and monitor_id = ? order by created_at, id`,
+    [accountId, monitorId],
+  );
   return rows.map(toRecord);
 }
 
@@ -39,14 +42,14 @@ const FIND_CONDITIONS = 'select id, metric, op, value from rules where monitor_i
 
 /** What the success pings of a monitor are matched against (read only when the monitor counts rules). */
 export async function findRuleConditions(sql: Sql, monitorId: string): Promise<RuleCondition[]> {
-  const rows = await sql.rows<{ id: string; metric: string; op: RuleOp; value: number | string }>(FIND_CONDITIONS, [monitorId]);
+  const rows = await sql.rows<{ id: string; metric: string; op: RuleOp; value: number | string }>(FIND_CONDITIONS, [
+    monitorId,
+  ]);
   return rows.map((r) => ({ ruleId: r.id, metric: r.metric, op: r.op, value: Number(r.value) }));
 }
 
 export type InsertRuleOutcome =
-  | { kind: 'inserted'; rule: RuleRecord }
-  | { kind: 'monitor_not_found' }
-  | { kind: 'limit_reached' };
+  { kind: 'inserted'; rule: RuleRecord } | { kind: 'monitor_not_found' } | { kind: 'limit_reached' };
 
 /**
  * Adds a rule unless the monitor already has `max`. Counting is a conditional update of the monitor's
@@ -63,16 +66,21 @@ export async function insertRule(
     [rule.monitorId, accountId, max],
   );
   if (counted === 0) {
-    const [monitor] = await sql.rows(
-      'select 1 as found from monitors where id = ? and account_id = ?',
-      [rule.monitorId, accountId],
-    );
+    const [monitor] = await sql.rows('select 1 as found from monitors where id = ? and account_id = ?', [
+      rule.monitorId,
+      accountId,
+    ]);
     return monitor ? { kind: 'limit_reached' } : { kind: 'monitor_not_found' };
   }
-  await sql.changes(
-    `insert into rules (${COLUMNS}, account_id) values (?, ?, ?, ?, ?, ?, ?)`,
-    [rule.ruleId, rule.monitorId, rule.metric, rule.op, rule.value, rule.createdAt, accountId],
-  );
+  await sql.changes(`insert into rules (${COLUMNS}, account_id) values (?, ?, ?, ?, ?, ?, ?)`, [
+    rule.ruleId,
+    rule.monitorId,
+    rule.metric,
+    rule.op,
+    rule.value,
+    rule.createdAt,
+    accountId,
+  ]);
   return { kind: 'inserted', rule };
 }
 
@@ -83,14 +91,15 @@ export async function deleteRule(
   monitorId: string,
   ruleId: string,
 ): Promise<boolean> {
-  const deleted = await sql.changes(
-    'delete from rules where id = ? and monitor_id = ? and account_id = ?',
-    [ruleId, monitorId, accountId],
-  );
+  const deleted = await sql.changes('delete from rules where id = ? and monitor_id = ? and account_id = ?', [
+    ruleId,
+    monitorId,
+    accountId,
+  ]);
   if (deleted === 0) return false;
-  await sql.changes(
-    'update monitors set rule_count = rule_count - 1 where id = ? and account_id = ?',
-    [monitorId, accountId],
-  );
+  await sql.changes('update monitors set rule_count = rule_count - 1 where id = ? and account_id = ?', [
+    monitorId,
+    accountId,
+  ]);
   return true;
 }

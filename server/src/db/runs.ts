@@ -53,13 +53,19 @@ function toRow(run: RunRecord): RunRow {
   };
 }
 
-const COLUMNS = 'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log, matched_rules';
+const COLUMNS =
+  'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log, matched_rules';
 // Built once: the SQLite statement cache is keyed by the text.
 const FIND_RUN = `select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`;
 const FIND_OPEN_RUN = `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' order by started_at desc, id desc limit 1`;
 const INSERT_RUN = `insert into runs (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, id) do nothing`;
 
-export async function findRun(sql: Sql, accountId: string, monitorId: string, runId: string): Promise<RunRecord | undefined> {
+export async function findRun(
+  sql: Sql,
+  accountId: string,
+  monitorId: string,
+  runId: string,
+): Promise<RunRecord | undefined> {
   const [row] = await sql.rows<RunRow>(FIND_RUN, [accountId, monitorId, runId]);
   return row && toRecord(row);
 }
@@ -77,10 +83,19 @@ export async function findLatestOpenRun(sql: TransactionSql, monitorId: string):
 /** Inserts a run unless one with its id exists on the monitor; true when inserted. */
 export async function insertRun(sql: Sql, run: RunRecord): Promise<boolean> {
   const r = toRow(run);
-  const inserted = await sql.changes(
-    INSERT_RUN,
-    [r.monitor_id, r.id, r.account_id, r.status, r.started_at, r.finished_at, r.duration_ms, r.meta, r.error_message, r.has_log, r.matched_rules],
-  );
+  const inserted = await sql.changes(INSERT_RUN, [
+    r.monitor_id,
+    r.id,
+    r.account_id,
+    r.status,
+    r.started_at,
+    r.finished_at,
+    r.duration_ms,
+    r.meta,
+    r.error_message,
+    r.has_log,
+    r.matched_rules,
+  ]);
   return inserted === 1;
 }
 
@@ -88,8 +103,17 @@ export async function insertRun(sql: Sql, run: RunRecord): Promise<boolean> {
 export async function finishRun(sql: Sql, run: RunRecord): Promise<boolean> {
   const updated = await sql.changes(
     "update runs set status = ?, finished_at = ?, duration_ms = ?, meta = ?, error_message = ?, has_log = ?, matched_rules = ? where monitor_id = ? and id = ? and status = 'running'",
-    [run.status, run.finishedAt, run.durationMs, JSON.stringify(run.meta), run.errorMessage, run.hasLog,
-      run.matchedRules === null ? null : JSON.stringify(run.matchedRules), run.monitorId, run.runId],
+    [
+      run.status,
+      run.finishedAt,
+      run.durationMs,
+      JSON.stringify(run.meta),
+      run.errorMessage,
+      run.hasLog,
+      run.matchedRules === null ? null : JSON.stringify(run.matchedRules),
+      run.monitorId,
+      run.runId,
+    ],
   );
   return updated === 1;
 }
@@ -130,7 +154,9 @@ export interface LatestRuns {
 const LATEST = 'from runs r2 where r2.monitor_id = m.id order by r2.started_at desc, r2.id desc';
 // Each count reads the same few rows again: SQLite has no LATERAL join that would read them once for all three.
 const RECENT = `(select r2.status, r2.matched_rules ${LATEST} limit ${RECENT_RUNS}) recent`;
-const FIND_LATEST = `select ${COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')},
+const FIND_LATEST = `select ${COLUMNS.split(', ')
+  .map((c) => `r.${c}`)
+  .join(', ')},
     (select count(*) from ${RECENT}) as recent_runs,
     (select count(*) from ${RECENT} where status = 'failed') as recent_failed,
     (select count(*) from ${RECENT} where status = 'success' and matched_rules is not null) as recent_silent_failures

@@ -42,7 +42,8 @@ interface SqliteStatement {
 }
 
 // SQLite has no boolean type; better-sqlite3 refuses JS booleans.
-const sqliteParams = (params: readonly SqlParam[]): SqlParam[] => params.map((p) => (typeof p === 'boolean' ? Number(p) : p));
+const sqliteParams = (params: readonly SqlParam[]): SqlParam[] =>
+  params.map((p) => (typeof p === 'boolean' ? Number(p) : p));
 
 /** Statements built per call (`in` lists of any length) would otherwise pile up in the cache for ever. */
 const MAX_CACHED_STATEMENTS = 1_000;
@@ -72,8 +73,10 @@ function sqliteTransactionSql(statement: Prepare): TransactionSql {
 
 class NestedTransactionError extends Error {
   constructor() {
-    super('a statement outside the transaction was run while a SQLite transaction is open; '
-      + 'inside db.transaction(fn), use only the executor that fn is given');
+    super(
+      'a statement outside the transaction was run while a SQLite transaction is open; ' +
+        'inside db.transaction(fn), use only the executor that fn is given',
+    );
   }
 }
 

@@ -31,10 +31,13 @@ function toRecord(row: UserRow): UserRecord {
 }
 
 export async function insertUser(sql: Sql, user: UserRecord): Promise<void> {
-  await sql.changes(
-    'insert into users (id, account_id, email, password_hash, created_at) values (?, ?, ?, ?, ?)',
-    [user.userId, user.accountId, user.email, user.passwordHash, user.createdAt],
-  );
+  await sql.changes('insert into users (id, account_id, email, password_hash, created_at) values (?, ?, ?, ?, ?)', [
+    user.userId,
+    user.accountId,
+    user.email,
+    user.passwordHash,
+    user.createdAt,
+  ]);
 }
 
 /** Emails are stored and looked up in lower case. */
@@ -44,9 +47,9 @@ export async function findUserByEmail(sql: Sql, email: string): Promise<UserReco
 }
 
 export async function findUser(sql: Sql, accountId: string, userId: string): Promise<UserRecord | undefined> {
-  const [row] = await sql.rows<UserRow>(
-    `select ${COLUMNS} from users where id = ? and account_id = ?`,
-    [userId, accountId],
-  );
+  const [row] = await sql.rows<UserRow>(`select ${COLUMNS} from users where id = ? and account_id = ?`, [
+    userId,
+    accountId,
+  ]);
   return row && toRecord(row);
 }

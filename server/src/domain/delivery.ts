@@ -51,12 +51,16 @@ export function afterAttempt(
   const verdict = verdictOf(result);
   if (verdict === 'delivered') return { state: 'delivered', nextAttemptAt: now };
   if (verdict === 'permanent' || attempt >= policy.maxAttempts) return { state: 'failed', nextAttemptAt: now };
-  const wait = result.retryAfterMs !== null ? Math.min(policy.maxDelayMs, result.retryAfterMs) : backoffMs(attempt, policy, random);
+  const wait =
+    result.retryAfterMs !== null
+      ? Math.min(policy.maxDelayMs, result.retryAfterMs)
+      : backoffMs(attempt, policy, random);
   return { state: 'pending', nextAttemptAt: now + wait };
 }
 
 // The three forms of HTTP-date (RFC 9110 §5.6.7): IMF-fixdate, RFC 850 and asctime. All are GMT.
-const HTTP_DATE = /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+const HTTP_DATE =
+  /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
 
 /**
  * Retry-After as seconds ("120", and "1.5" though the RFC has no fractions) or an HTTP date, in

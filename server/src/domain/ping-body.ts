@@ -1,5 +1,10 @@
 import {
-  ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, META_KEY_MAX_CHARS, META_MAX_KEYS, RUN_ID_PATTERN, storableText,
+  ERROR_MESSAGE_MAX_CHARS,
+  LOG_MAX_CHARS,
+  META_KEY_MAX_CHARS,
+  META_MAX_KEYS,
+  RUN_ID_PATTERN,
+  storableText,
 } from '@pingmon/sdk/wire';
 import type { Meta, PingKind } from '@pingmon/sdk/wire';
 
@@ -22,7 +27,11 @@ export type ParsedBody = { ok: true; input: PingInput } | { ok: false; error: Bo
  * Reads a raw ping body. JSON is accepted whatever the content type says (curl -d sends form encoding);
  * a fail ping sent as text/plain takes the whole body as its log.
  */
-export function parsePingBody(kind: PingKind, contentType: string | undefined, raw: Buffer | string | null): ParsedBody {
+export function parsePingBody(
+  kind: PingKind,
+  contentType: string | undefined,
+  raw: Buffer | string | null,
+): ParsedBody {
   const text = raw === null ? '' : raw.toString();
   if (kind === 'fail' && contentType?.toLowerCase().startsWith('text/plain')) {
     return { ok: true, input: text === '' ? {} : { logOutput: storableText(text, LOG_MAX_CHARS) } };
@@ -32,7 +41,10 @@ export function parsePingBody(kind: PingKind, contentType: string | undefined, r
   try {
     body = JSON.parse(text);
   } catch {
-    return fail('invalid_json', 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json (or no body at all).');
+    return fail(
+      'invalid_json',
+      'The request body is not valid JSON. Send a JSON object with Content-Type: application/json (or no body at all).',
+    );
   }
   if (body === null) return { ok: true, input: {} };
   if (typeof body !== 'object' || Array.isArray(body)) {
@@ -77,7 +89,10 @@ function readMeta(value: unknown): MetaResult {
   }
   for (const [key, n] of entries) {
     if (key.length === 0 || key.length > META_KEY_MAX_CHARS) {
-      return fail('invalid_meta', `meta key "${key.slice(0, META_KEY_MAX_CHARS)}" must be 1 to ${META_KEY_MAX_CHARS} characters long.`);
+      return fail(
+        'invalid_meta',
+        `meta key "${key.slice(0, META_KEY_MAX_CHARS)}" must be 1 to ${META_KEY_MAX_CHARS} characters long.`,
+      );
     }
     if (typeof n !== 'number' || !Number.isFinite(n)) {
       return fail('invalid_meta', `meta.${key} must be a finite number (got ${JSON.stringify(n) ?? typeof n}).`);

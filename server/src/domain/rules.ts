@@ -13,12 +13,18 @@ export interface RuleCondition {
 
 function holds(actual: number, op: RuleOp, value: number): boolean {
   switch (op) {
-    case 'lt': return actual < value;
-    case 'lte': return actual <= value;
-    case 'gt': return actual > value;
-    case 'gte': return actual >= value;
-    case 'eq': return actual === value;
-    case 'neq': return actual !== value;
+    case 'lt':
+      return actual < value;
+    case 'lte':
+      return actual <= value;
+    case 'gt':
+      return actual > value;
+    case 'gte':
+      return actual >= value;
+    case 'eq':
+      return actual === value;
+    case 'neq':
+      return actual !== value;
   }
 }
 

@@ -42,7 +42,7 @@ export function newRun(
     finishedAt: finished ? now : null,
     durationMs: null,
     meta: (finished && input.meta) || {},
-    errorMessage: failed ? input.errorMessage ?? null : null,
+    errorMessage: failed ? (input.errorMessage ?? null) : null,
     hasLog: failed && Boolean(input.logOutput),
     matchedRules: null,
   };
@@ -60,7 +60,7 @@ export function finishedRun(run: RunRecord, kind: PingKind, input: PingInput, no
     finishedAt: now,
     durationMs: Math.max(0, now - run.startedAt),
     meta: input.meta ?? run.meta,
-    errorMessage: failed ? input.errorMessage ?? null : null,
+    errorMessage: failed ? (input.errorMessage ?? null) : null,
     hasLog: failed && Boolean(input.logOutput),
     matchedRules: null,
   };

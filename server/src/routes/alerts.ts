@@ -13,12 +13,14 @@ import { invalidRequest } from './validation.js';
 const listQuery = Joi.object({ ...pageQuery, monitorId: Joi.string().min(1).max(64) });
 
 export function alertRoutes(ctx: RouteContext): ServerRoute[] {
-  return [{
-    method: 'GET',
-    path: '/alerts',
-    options: { validate: { query: listQuery, options: { allowUnknown: true }, failAction: invalidRequest } },
-    handler: (request: Request) => list(ctx, request),
-  }];
+  return [
+    {
+      method: 'GET',
+      path: '/alerts',
+      options: { validate: { query: listQuery, options: { allowUnknown: true }, failAction: invalidRequest } },
+      handler: (request: Request) => list(ctx, request),
+    },
+  ];
 }
 
 async function list(ctx: RouteContext, request: Request): Promise<AlertList> {
@@ -27,7 +29,10 @@ async function list(ctx: RouteContext, request: Request): Promise<AlertList> {
   if (monitorId !== undefined) await requireMonitor(ctx, accountId, monitorId);
   const fetched = await listAlerts(ctx.db.sql, accountId, { limit: limit + 1, monitorId, after: pageStart(cursor) });
   const page = pageOf(fetched, limit, (alert) => ({ at: alert.createdAt, id: alert.alertId }));
-  const deliveries = await listDeliveries(ctx.db.sql, page.items.map((a) => a.alertId));
+  const deliveries = await listDeliveries(
+    ctx.db.sql,
+    page.items.map((a) => a.alertId),
+  );
   const alerts = page.items.map((alert) => presentAlert(alert, deliveries.get(alert.alertId) ?? []));
   return { alerts, nextCursor: page.nextCursor };
 }

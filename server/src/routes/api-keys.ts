@@ -25,7 +25,13 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'POST',
       path: '/api-keys',
       options: {
-        validate: { payload: Joi.object({ name: Joi.string().trim().min(1).max(100).default('unnamed') }).options({ stripUnknown: true }).allow(null).default({}), failAction: invalidRequest },
+        validate: {
+          payload: Joi.object({ name: Joi.string().trim().min(1).max(100).default('unnamed') })
+            .options({ stripUnknown: true })
+            .allow(null)
+            .default({}),
+          failAction: invalidRequest,
+        },
       },
       handler: (request: Request, h: ResponseToolkit) => create(ctx, request, h),
     },

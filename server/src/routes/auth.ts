@@ -17,18 +17,23 @@ const MAX_ATTEMPTS = 5;
 const WINDOW_MS = 15 * 60_000;
 
 export function authRoutes(ctx: RouteContext): ServerRoute[] {
-  return [{
-    method: 'POST',
-    path: '/auth/login',
-    options: {
-      auth: false,
-      validate: {
-        payload: Joi.object({ email: Joi.string().trim().max(254).required(), password: Joi.string().max(1024).required() }).options({ stripUnknown: true }),
-        failAction: invalidRequest,
+  return [
+    {
+      method: 'POST',
+      path: '/auth/login',
+      options: {
+        auth: false,
+        validate: {
+          payload: Joi.object({
+            email: Joi.string().trim().max(254).required(),
+            password: Joi.string().max(1024).required(),
+          }).options({ stripUnknown: true }),
+          failAction: invalidRequest,
+        },
+        handler: (request: Request) => login(ctx, request.payload as LoginRequest, request.info.remoteAddress),
       },
-      handler: (request: Request) => login(ctx, request.payload as LoginRequest, request.info.remoteAddress),
     },
-  }];
+  ];
 }
 
 async function login(ctx: RouteContext, input: LoginRequest, address: string): Promise<LoginResponse> {
@@ -39,7 +44,12 @@ async function login(ctx: RouteContext, input: LoginRequest, address: string): P
   const attempt = await countLoginAttempt(ctx.db.sql, key, now, WINDOW_MS);
   if (attempt.attempts > MAX_ATTEMPTS) {
     const retryAfter = Math.max(1, Math.ceil((attempt.windowStartedAt + WINDOW_MS - now) / 1000));
-    throw apiError(429, 'too_many_login_attempts', `Too many failed logins for this email from your address. ${waitFor(retryAfter)} before trying again.`, { retryAfter });
+    throw apiError(
+      429,
+      'too_many_login_attempts',
+      `Too many failed logins for this email from your address. ${waitFor(retryAfter)} before trying again.`,
+      { retryAfter },
+    );
   }
   const record = await findUserByEmail(ctx.db.sql, email);
   // An unknown email costs as much time as a wrong password, so timing does not tell which emails exist.

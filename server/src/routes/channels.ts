@@ -1,11 +1,24 @@
 import Joi from 'joi';
 import type { Boom } from '@hapi/boom';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import type { Channel, ChannelList, ChannelTestResult, CreateChannelRequest, UpdateChannelRequest } from '@pingmon/sdk/wire';
+import type {
+  Channel,
+  ChannelList,
+  ChannelTestResult,
+  CreateChannelRequest,
+  UpdateChannelRequest,
+} from '@pingmon/sdk/wire';
 import { send } from '../alerts/deliver.js';
 import { buildRequest, testContent } from '../alerts/payloads.js';
 import { userOf } from '../auth.js';
-import { UnknownMonitorsError, deleteChannel, findChannel, insertChannel, listChannels, updateChannel } from '../db/channels.js';
+import {
+  UnknownMonitorsError,
+  deleteChannel,
+  findChannel,
+  insertChannel,
+  listChannels,
+  updateChannel,
+} from '../db/channels.js';
 import type { TransactionSql } from '../db/sql.js';
 import type { ChannelRecord } from '../domain/channels.js';
 import { CHANNEL_TYPES } from '../domain/channels.js';
@@ -19,23 +32,50 @@ import { invalidRequest, pathParams } from './validation.js';
 
 const name = Joi.string().trim().min(1).max(100);
 // fetch refuses a URL with a user name or password, so such a channel could never be sent to.
-const url = Joi.string().trim().max(2000).uri({ scheme: ['http', 'https'] })
-  .custom((value: string, helpers) => (/^[a-z]+:\/\/[^/?#]*@/i.test(value) ? helpers.error('string.credentials') : value))
+const url = Joi.string()
+  .trim()
+  .max(2000)
+  .uri({ scheme: ['http', 'https'] })
+  .custom((value: string, helpers) =>
+    /^[a-z]+:\/\/[^/?#]*@/i.test(value) ? helpers.error('string.credentials') : value,
+  )
   .messages({
     'string.uriCustomScheme': '"url" must be an http:// or https:// URL',
-    'string.credentials': '"url" must not contain a user name or password (user:password@): put a credential in the path or query, as Slack and Discord do',
+    'string.credentials':
+      '"url" must not contain a user name or password (user:password@): put a credential in the path or query, as Slack and Discord do',
   });
 const secret = Joi.string().min(8).max(256);
-const monitorIds = Joi.array().items(Joi.string().min(1).max(64)).min(1).max(100).unique().allow(null)
+const monitorIds = Joi.array()
+  .items(Joi.string().min(1).max(64))
+  .min(1)
+  .max(100)
+  .unique()
+  .allow(null)
   .messages({ 'array.min': '"monitorIds" must list at least one monitor, or be null for every monitor' });
 const enabled = Joi.boolean().strict();
 
-const createBody = Joi.object({ name, type: Joi.string().valid(...CHANNEL_TYPES).required(), url: url.required(), secret, monitorIds, enabled })
-  .options({ stripUnknown: true });
+const createBody = Joi.object({
+  name,
+  type: Joi.string()
+    .valid(...CHANNEL_TYPES)
+    .required(),
+  url: url.required(),
+  secret,
+  monitorIds,
+  enabled,
+}).options({ stripUnknown: true });
 const updateBody = Joi.object({
-  name, url, secret: secret.allow(null), monitorIds, enabled,
-  type: Joi.any().forbidden().messages({ 'any.unknown': 'The type of a channel cannot change: create a new channel instead' }),
-}).min(1).options({ stripUnknown: true })
+  name,
+  url,
+  secret: secret.allow(null),
+  monitorIds,
+  enabled,
+  type: Joi.any()
+    .forbidden()
+    .messages({ 'any.unknown': 'The type of a channel cannot change: create a new channel instead' }),
+})
+  .min(1)
+  .options({ stripUnknown: true })
   .messages({ 'object.min': 'The body must change at least one of name, url, secret, monitorIds and enabled' });
 
 type ChannelRequest = Request<WithParams<'channelId'>>;
@@ -90,7 +130,11 @@ async function requireChannel(ctx: RouteContext, accountId: string, channelId: s
 
 function noSecretUnlessWebhook(type: ChannelRecord['type'], secret: string | null | undefined): void {
   if (type !== 'webhook' && typeof secret === 'string') {
-    throw apiError(400, 'secret_not_supported', `A ${type} channel cannot have a secret: only webhook channels sign their payloads.`);
+    throw apiError(
+      400,
+      'secret_not_supported',
+      `A ${type} channel cannot have a secret: only webhook channels sign their payloads.`,
+    );
   }
 }
 
@@ -100,7 +144,11 @@ async function restricting<T>(work: () => Promise<T>): Promise<T> {
     return await work();
   } catch (err) {
     if (!(err instanceof UnknownMonitorsError)) throw err;
-    throw apiError(400, 'unknown_monitor', `monitorIds names monitors that are not in your account: ${err.monitorIds.join(', ')}.`);
+    throw apiError(
+      400,
+      'unknown_monitor',
+      `monitorIds names monitors that are not in your account: ${err.monitorIds.join(', ')}.`,
+    );
   }
 }
 
@@ -145,6 +193,15 @@ async function remove(ctx: RouteContext, request: ChannelRequest, h: ResponseToo
 async function test(ctx: RouteContext, request: ChannelRequest): Promise<ChannelTestResult> {
   const channel = await requireChannel(ctx, userOf(request).accountId, request.params.channelId);
   const now = Date.now();
-  const result = await send(channel.url, buildRequest(channel, testContent(channel.name, now), Math.floor(now / 1000)), { timeoutMs: ctx.config.alertTimeoutMs });
-  return { delivered: verdictOf(result) === 'delivered', statusCode: result.statusCode, error: result.error, durationMs: result.durationMs };
+  const result = await send(
+    channel.url,
+    buildRequest(channel, testContent(channel.name, now), Math.floor(now / 1000)),
+    { timeoutMs: ctx.config.alertTimeoutMs },
+  );
+  return {
+    delivered: verdictOf(result) === 'delivered',
+    statusCode: result.statusCode,
+    error: result.error,
+    durationMs: result.durationMs,
+  };
 }

@@ -24,14 +24,19 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'GET',
       path: '/monitors',
-      options: { validate: { query: Joi.object(pageQuery), options: { allowUnknown: true }, failAction: invalidRequest } },
+      options: {
+        validate: { query: Joi.object(pageQuery), options: { allowUnknown: true }, failAction: invalidRequest },
+      },
       handler: (request: Request) => list(ctx, request),
     },
     {
       method: 'POST',
       path: '/monitors',
       options: {
-        validate: { payload: Joi.object({ name: name.required() }).options({ stripUnknown: true }), failAction: invalidRequest },
+        validate: {
+          payload: Joi.object({ name: name.required() }).options({ stripUnknown: true }),
+          failAction: invalidRequest,
+        },
       },
       handler: (request: Request, h: ResponseToolkit) => create(ctx, request, h),
     },
@@ -76,7 +81,11 @@ export async function requireMonitor(ctx: RouteContext, accountId: string, monit
 }
 
 async function withLatestRuns(ctx: RouteContext, accountId: string, monitors: MonitorRecord[]): Promise<Monitor[]> {
-  const latest = await findLatestRuns(ctx.db.sql, accountId, monitors.map((m) => m.monitorId));
+  const latest = await findLatestRuns(
+    ctx.db.sql,
+    accountId,
+    monitors.map((m) => m.monitorId),
+  );
   return monitors.map((m) => presentMonitor(m, latest.get(m.monitorId)));
 }
 

@@ -12,12 +12,21 @@ export const pageQuery = {
 export function pageStart(cursor: string | undefined): CursorKey | undefined {
   if (cursor === undefined) return undefined;
   const after = decodeCursor(cursor);
-  if (!after) throw apiError(400, 'invalid_cursor', 'cursor is not one this server gave out. Pass nextCursor from the previous page unchanged.');
+  if (!after)
+    throw apiError(
+      400,
+      'invalid_cursor',
+      'cursor is not one this server gave out. Pass nextCursor from the previous page unchanged.',
+    );
   return after;
 }
 
 /** Lists fetch one item more than the page holds: its presence says another page exists. */
-export function pageOf<T>(fetched: T[], limit: number, keyOf: (item: T) => CursorKey): { items: T[]; nextCursor: string | null } {
+export function pageOf<T>(
+  fetched: T[],
+  limit: number,
+  keyOf: (item: T) => CursorKey,
+): { items: T[]; nextCursor: string | null } {
   const items = fetched.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: fetched.length > limit && last ? encodeCursor(keyOf(last)) : null };

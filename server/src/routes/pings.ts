@@ -31,7 +31,11 @@ async function ping(
   request: Request<WithParams<'monitorId'>>,
 ): Promise<PingResponse> {
   const now = Date.now();
-  const parsed = parsePingBody(kind, request.headers['content-type'] as string | undefined, request.payload as Buffer | null);
+  const parsed = parsePingBody(
+    kind,
+    request.headers['content-type'] as string | undefined,
+    request.payload as Buffer | null,
+  );
   if (!parsed.ok) throw apiError(400, parsed.error.code, parsed.error.message);
   const grant = grantOf(request);
   const { monitorId } = request.params;
@@ -39,13 +43,20 @@ async function ping(
   const { accountId } = grant;
   const outcome = await recordPing(ctx.db, { accountId, monitorId, kind, input: parsed.input, now, intervalMs });
   if (outcome.kind === 'not_found') {
-    throw apiError(404, 'monitor_not_found', `No monitor ${monitorId} in the account of this API key. Check the monitor id (GET /api/v1/monitors lists yours).`);
+    throw apiError(
+      404,
+      'monitor_not_found',
+      `No monitor ${monitorId} in the account of this API key. Check the monitor id (GET /api/v1/monitors lists yours).`,
+    );
   }
   if (outcome.kind === 'rate_limited') {
     const seconds = outcome.retryAfterSeconds;
-    throw apiError(429, 'rate_limited',
+    throw apiError(
+      429,
+      'rate_limited',
       `This monitor opened a run less than ${intervalMs / 1000} seconds ago, the minimum interval of the ${grant.plan} plan. ${waitFor(seconds)} before sending the next ping.`,
-      { retryAfter: seconds });
+      { retryAfter: seconds },
+    );
   }
   if (outcome.queued > 0) ctx.deliveries.nudge();
   return { success: true, data: presentAck(outcome.run) };

@@ -16,7 +16,9 @@ import { invalidRequest, pathParams } from './validation.js';
 // The metric is a meta key, with the same rule as on pings: 1 to 64 characters, matched exactly.
 const ruleBody = Joi.object({
   metric: Joi.string().min(1).max(META_KEY_MAX_CHARS).required(),
-  op: Joi.string().valid(...RULE_OPS).required(),
+  op: Joi.string()
+    .valid(...RULE_OPS)
+    .required(),
   // unsafe(): any finite number, as in meta (Joi refuses integers beyond 2^53 by default).
   value: Joi.number().strict().unsafe().required(),
 }).options({ stripUnknown: true });
@@ -64,7 +66,11 @@ async function create(ctx: RouteContext, request: MonitorRequest, h: ResponseToo
   const outcome = await ctx.db.transaction((sql) => insertRule(sql, accountId, rule, MAX_RULES_PER_MONITOR));
   if (outcome.kind === 'monitor_not_found') throw monitorNotFound(monitorId);
   if (outcome.kind === 'limit_reached') {
-    throw apiError(400, 'rule_limit_reached', `Monitor ${monitorId} already has ${MAX_RULES_PER_MONITOR} rules, the most a monitor can have. Delete one first (DELETE /api/v1/monitors/${monitorId}/rules/:ruleId).`);
+    throw apiError(
+      400,
+      'rule_limit_reached',
+      `Monitor ${monitorId} already has ${MAX_RULES_PER_MONITOR} rules, the most a monitor can have. Delete one first (DELETE /api/v1/monitors/${monitorId}/rules/:ruleId).`,
+    );
   }
   return h.response(presentRule(outcome.rule)).code(201);
 }

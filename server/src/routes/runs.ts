@@ -53,7 +53,11 @@ async function list(ctx: RouteContext, request: Request<WithParams<'monitorId'>>
   const { accountId } = userOf(request);
   const { monitorId } = request.params;
   await requireMonitor(ctx, accountId, monitorId);
-  const fetched = await listRuns(ctx.db.sql, accountId, monitorId, { limit: limit + 1, status, after: pageStart(cursor) });
+  const fetched = await listRuns(ctx.db.sql, accountId, monitorId, {
+    limit: limit + 1,
+    status,
+    after: pageStart(cursor),
+  });
   const page = pageOf(fetched, limit, (run) => ({ at: run.startedAt, id: run.runId }));
   return { runs: page.items.map(presentRun), nextCursor: page.nextCursor };
 }

@@ -29,11 +29,13 @@ export function pathParams<K extends string>(...names: K[]): ObjectSchema<Record
  */
 export function registerNulGuard(server: Server): void {
   server.ext('onPreHandler', (request, h) => {
-    if (holdsNul(request.params)) throw apiError(400, 'invalid_request', 'The URL must not contain NUL characters (%00).');
+    if (holdsNul(request.params))
+      throw apiError(400, 'invalid_request', 'The URL must not contain NUL characters (%00).');
     if (!request.path.startsWith('/api/v1/ping/') && holdsNul(request.payload)) {
       throw apiError(400, 'invalid_request', 'Text in the request body must not contain NUL characters (\\u0000).');
     }
-    if (holdsNul(request.query)) throw apiError(400, 'invalid_request', 'The query string must not contain NUL characters (%00).');
+    if (holdsNul(request.query))
+      throw apiError(400, 'invalid_request', 'The query string must not contain NUL characters (%00).');
     return h.continue;
   });
 }

@@ -52,10 +52,14 @@ export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome>
 
 async function apply(sql: TransactionSql, ping: Ping, ruleCount: number, pairing: Pairing): Promise<PingOutcome> {
   switch (pairing.action) {
-    case 'open': return openRun(sql, ping, ruleCount);
-    case 'finish': return finish(sql, pairing.run, ping, ruleCount);
-    case 'replay': return replay(pairing.run);
-    case 'rate_limited': return { kind: 'rate_limited', retryAfterSeconds: pairing.retryAfterSeconds };
+    case 'open':
+      return openRun(sql, ping, ruleCount);
+    case 'finish':
+      return finish(sql, pairing.run, ping, ruleCount);
+    case 'replay':
+      return replay(pairing.run);
+    case 'rate_limited':
+      return { kind: 'rate_limited', retryAfterSeconds: pairing.retryAfterSeconds };
   }
 }
 

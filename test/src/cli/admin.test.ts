@@ -9,7 +9,20 @@ for (const kind of DATABASE_KINDS) {
     t.teardown(() => db.drop());
 
     t.test('--json prints exactly one JSON object with the account, user and API key', async (t) => {
-      const result = await pingmon(['admin', 'create-account', '--email', 'Ops@Example.com', '--password', 'long enough', '--plan', 'pro', '--json'], db.env);
+      const result = await pingmon(
+        [
+          'admin',
+          'create-account',
+          '--email',
+          'Ops@Example.com',
+          '--password',
+          'long enough',
+          '--plan',
+          'pro',
+          '--json',
+        ],
+        db.env,
+      );
       t.equal(result.code, 0, result.stderr);
       const lines = result.stdout.trim().split('\n');
       t.equal(lines.length, 1);
@@ -19,24 +32,36 @@ for (const kind of DATABASE_KINDS) {
     });
 
     t.test('without --json it prints the key with a reminder to store it', async (t) => {
-      const result = await pingmon(['admin', 'create-account', '--email', 'second@example.com', '--password', 'long enough'], db.env);
+      const result = await pingmon(
+        ['admin', 'create-account', '--email', 'second@example.com', '--password', 'long enough'],
+        db.env,
+      );
       t.equal(result.code, 0, result.stderr);
       t.match(result.stdout, /API key\s+pm_/);
       t.match(result.stdout, /plan free/);
     });
 
     t.test('a duplicate email is a clear error and a non-zero exit', async (t) => {
-      const result = await pingmon(['admin', 'create-account', '--email', 'ops@example.com', '--password', 'long enough'], db.env);
+      const result = await pingmon(
+        ['admin', 'create-account', '--email', 'ops@example.com', '--password', 'long enough'],
+        db.env,
+      );
       t.not(result.code, 0);
       t.equal(result.stdout, '');
       t.match(result.stderr, /^pingmon: a user with email ops@example\.com already exists\n$/);
     });
 
     t.test('bad input is refused in one line', async (t) => {
-      const short = await pingmon(['admin', 'create-account', '--email', 'x@example.com', '--password', 'short'], db.env);
+      const short = await pingmon(
+        ['admin', 'create-account', '--email', 'x@example.com', '--password', 'short'],
+        db.env,
+      );
       t.not(short.code, 0);
       t.match(short.stderr, /^pingmon: the password must be at least 8 characters long\n$/);
-      const plan = await pingmon(['admin', 'create-account', '--email', 'x@example.com', '--password', 'long enough', '--plan', 'gold'], db.env);
+      const plan = await pingmon(
+        ['admin', 'create-account', '--email', 'x@example.com', '--password', 'long enough', '--plan', 'gold'],
+        db.env,
+      );
       t.not(plan.code, 0);
       t.equal(plan.stderr.trim().split('\n').length, 1);
       t.match(plan.stderr, /gold/);
@@ -63,7 +88,12 @@ t.test('create-account works while a server takes pings on the same SQLite file'
   const env = { PINGMON_DATA_DIR: api.database.dataDir };
   const results = [];
   for (let i = 0; i < 6; i++) {
-    results.push(await pingmon(['admin', 'create-account', '--email', `busy${i}@example.com`, '--password', 'long enough', '--json'], env));
+    results.push(
+      await pingmon(
+        ['admin', 'create-account', '--email', `busy${i}@example.com`, '--password', 'long enough', '--json'],
+        env,
+      ),
+    );
   }
   pinging = false;
   t.ok((await load) > 0, 'pings went on meanwhile');

@@ -27,29 +27,38 @@ t.test('the everyday commands against a real server', async (t) => {
     t.equal(result.stderr, 'pingmon: not logged in: run `pingmon login` first\n');
   });
 
-  t.test('login without a terminal needs its flags, then stores URL and token readable by the owner only', async (t) => {
-    const missing = await cli('login', '--url', api.url);
-    t.equal(missing.code, 2);
-    t.match(missing.stderr, /missing email: pass it as a flag/);
-    const wrong = await cli('login', '--url', api.url, '--email', account.email, '--password', 'not it at all');
-    t.equal(wrong.code, 1);
-    t.equal(wrong.stderr, 'pingmon: Wrong email or password.\n');
-    const ok = await cli('login', '--url', api.url, '--email', account.email, '--password', account.password);
-    t.equal(ok.code, 0, ok.stderr);
-    t.match(ok.stdout, new RegExp(`Logged in as ${account.email}`));
-    const file = join(configHome, 'pingmon', 'config.json');
-    t.equal(statSync(file).mode & 0o777, 0o600);
-    const stored = await json('config', 'get');
-    t.equal(stored.url, api.url);
-    t.match(stored.token, /^eyJ/);
-  });
+  t.test(
+    'login without a terminal needs its flags, then stores URL and token readable by the owner only',
+    async (t) => {
+      const missing = await cli('login', '--url', api.url);
+      t.equal(missing.code, 2);
+      t.match(missing.stderr, /missing email: pass it as a flag/);
+      const wrong = await cli('login', '--url', api.url, '--email', account.email, '--password', 'not it at all');
+      t.equal(wrong.code, 1);
+      t.equal(wrong.stderr, 'pingmon: Wrong email or password.\n');
+      const ok = await cli('login', '--url', api.url, '--email', account.email, '--password', account.password);
+      t.equal(ok.code, 0, ok.stderr);
+      t.match(ok.stdout, new RegExp(`Logged in as ${account.email}`));
+      const file = join(configHome, 'pingmon', 'config.json');
+      t.equal(statSync(file).mode & 0o777, 0o600);
+      const stored = await json('config', 'get');
+      t.equal(stored.url, api.url);
+      t.match(stored.token, /^eyJ/);
+    },
+  );
 
   t.test('monitors: create, list, show, rename, delete, with --json', async (t) => {
     const created = await json('monitors', 'create', 'nightly backup');
     t.match(created, { monitorId: /^mon_/, name: 'nightly backup', lastRun: null });
-    await api.ping(account, created.monitorId, 'fail', { errorMessage: 'disk full\nsecond line', logOutput: 'the whole log' });
+    await api.ping(account, created.monitorId, 'fail', {
+      errorMessage: 'disk full\nsecond line',
+      logOutput: 'the whole log',
+    });
     const listed = await json('monitors', 'list');
-    t.match(listed.find((m: { monitorId: string }) => m.monitorId === created.monitorId), { lastRun: { status: 'failed' }, recentRuns: { runs: 1, failed: 1, silentFailures: 0 } });
+    t.match(
+      listed.find((m: { monitorId: string }) => m.monitorId === created.monitorId),
+      { lastRun: { status: 'failed' }, recentRuns: { runs: 1, failed: 1, silentFailures: 0 } },
+    );
     const table = await cli('monitors', 'list');
     t.match(table.stdout, /^ID\s+NAME\s+LAST RUN\s+STARTED\s+DURATION\s+FAILS\n/);
     const failedRow = `${created.monitorId}\\s+nightly backup\\s+✗ failed\\s+\\S+ \\S+\\s+\\S+\\s+1/1\n`;
@@ -69,7 +78,11 @@ t.test('the everyday commands against a real server', async (t) => {
     t.notMatch(runsTable.stdout, /second line/);
     const log = await cli('logs', created.monitorId, runs[0].runId);
     t.equal(log.stdout, 'the whole log', 'printed as it is');
-    const noLog = await cli('logs', created.monitorId, (await api.ping(account, created.monitorId, 'success')).body.data.runId);
+    const noLog = await cli(
+      'logs',
+      created.monitorId,
+      (await api.ping(account, created.monitorId, 'success')).body.data.runId,
+    );
     t.equal(noLog.stdout, '');
     t.equal(noLog.stderr, 'This run has no log.\n');
 
@@ -102,7 +115,10 @@ t.test('the everyday commands against a real server', async (t) => {
 
   t.test('an expired login says to run pingmon login', async (t) => {
     const now = Math.floor(Date.now() / 1000);
-    const expired = Jwt.token.generate({ sub: account.userId, acc: account.accountId, aud: 'pingmon', iss: 'pingmon', iat: now - 100, exp: now - 10 }, { key: SECRET, algorithm: 'HS256' });
+    const expired = Jwt.token.generate(
+      { sub: account.userId, acc: account.accountId, aud: 'pingmon', iss: 'pingmon', iat: now - 100, exp: now - 10 },
+      { key: SECRET, algorithm: 'HS256' },
+    );
     const result = await pingmon(['monitors', 'list'], { ...env, PINGMON_TOKEN: expired });
     t.equal(result.code, 1);
     t.equal(result.stderr, 'pingmon: your login has expired: run `pingmon login`\n');
@@ -111,7 +127,13 @@ t.test('the everyday commands against a real server', async (t) => {
   t.test('tables fit a narrow terminal', async (t) => {
     await json('monitors', 'create', 'a monitor with a name much longer than a narrow terminal could ever show');
     const result = await pingmon(['monitors', 'list'], { ...env, COLUMNS: '60' });
-    t.ok(result.stdout.trim().split('\n').every((line) => line.length <= 60), result.stdout);
+    t.ok(
+      result.stdout
+        .trim()
+        .split('\n')
+        .every((line) => line.length <= 60),
+      result.stdout,
+    );
   });
 
   t.test('the stored token is never sent to another server given with --url', async (t) => {
@@ -127,14 +149,21 @@ t.test('the everyday commands against a real server', async (t) => {
   });
 
   t.test('-h is help everywhere, and an unknown command is one line and exit 2', async (t) => {
-    for (const args of [['monitors', 'list', '-h'], ['run', '-h'], ['login', '-h']]) {
+    for (const args of [
+      ['monitors', 'list', '-h'],
+      ['run', '-h'],
+      ['login', '-h'],
+    ]) {
       const help = await cli(...args);
       t.equal(help.code, 0, args.join(' '));
       t.match(help.stdout, /USAGE/);
     }
     const unknown = await cli('monitors', 'frob');
     t.equal(unknown.code, 2);
-    t.equal(unknown.stderr, 'pingmon: unknown command "monitors frob"; run `pingmon --help` for the list of commands\n');
+    t.equal(
+      unknown.stderr,
+      'pingmon: unknown command "monitors frob"; run `pingmon --help` for the list of commands\n',
+    );
   });
 
   t.test('logout', async (t) => {

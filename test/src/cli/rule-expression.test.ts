@@ -20,15 +20,32 @@ t.test('a rule expression: metric, operator (symbol or word), number', async (t)
     ['ltCount lt 1', 'ltCount', 'lt', 1],
     ['queue.depth > 0.25', 'queue.depth', 'gt', 0.25],
   ];
-  for (const [text, metric, op, value] of cases) t.same(parseRuleExpression(text), { ok: true, rule: { metric, op, value } }, text);
+  for (const [text, metric, op, value] of cases)
+    t.same(parseRuleExpression(text), { ok: true, rule: { metric, op, value } }, text);
 });
 
 t.test('what is not a rule says the form', async (t) => {
-  const bad = ['', 'rowsProcessed', 'rows is low', 'rows = 1', 'rows => 1', '=< 1', '< 1', 'rows <', 'rows < abc', 'rows < 1 2', 'rows < Infinity', 'rows lt', 'rowslt1', 'rows less 1'];
+  const bad = [
+    '',
+    'rowsProcessed',
+    'rows is low',
+    'rows = 1',
+    'rows => 1',
+    '=< 1',
+    '< 1',
+    'rows <',
+    'rows < abc',
+    'rows < 1 2',
+    'rows < Infinity',
+    'rows lt',
+    'rowslt1',
+    'rows less 1',
+  ];
   for (const text of bad) {
     const parsed = parseRuleExpression(text);
     t.equal(parsed.ok, false, text);
-    if (!parsed.ok) t.match(parsed.error, /expected METRIC OP NUMBER \(OP: < <= > >= == != or lt lte gt gte eq neq\)$/, text);
+    if (!parsed.ok)
+      t.match(parsed.error, /expected METRIC OP NUMBER \(OP: < <= > >= == != or lt lte gt gte eq neq\)$/, text);
   }
   const long = parseRuleExpression(`${'m'.repeat(65)} < 1`);
   t.match(long, { ok: false, error: /longer than 64 characters/ });

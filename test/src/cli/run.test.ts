@@ -17,19 +17,28 @@ function gone(pid: number): Promise<boolean> {
       return true;
     }
   };
-  return waitFor(ended, { timeoutMs: 5_000, intervalMs: 20 }).then(() => true, () => false);
+  return waitFor(ended, { timeoutMs: 5_000, intervalMs: 20 }).then(
+    () => true,
+    () => false,
+  );
 }
 
 t.test('pingmon run', async (t) => {
   const api = await TestServer.start(t, 'sqlite');
   const account = await api.account('unlimited');
   const dir = tempDir('pingmon-run-');
-  const env = (monitorId: string) => ({ PINGMON_URL: api.url, PINGMON_API_KEY: account.apiKey, PINGMON_MONITOR: monitorId, XDG_CONFIG_HOME: dir });
+  const env = (monitorId: string) => ({
+    PINGMON_URL: api.url,
+    PINGMON_API_KEY: account.apiKey,
+    PINGMON_MONITOR: monitorId,
+    XDG_CONFIG_HOME: dir,
+  });
   const lastRun = async (monitorId: string) => {
     const runs = (await api.request(`/monitors/${monitorId}/runs?limit=1`, { token: account.token })).body.runs;
     return runs[0];
   };
-  const logOf = async (monitorId: string, runId: string) => (await api.request(`/monitors/${monitorId}/runs/${runId}/log`, { token: account.token })).body;
+  const logOf = async (monitorId: string, runId: string) =>
+    (await api.request(`/monitors/${monitorId}/runs/${runId}/log`, { token: account.token })).body;
 
   t.test('a successful command: exit 0, one finished run with exitCode in meta', async (t) => {
     const m = await api.monitor(account, 'ok');
@@ -92,7 +101,10 @@ t.test('pingmon run', async (t) => {
       logs[mode] = (await logOf(m, run.runId)).content;
     }
     // stdout and stderr are two pipes: the error line can arrive just before the last stdout lines.
-    t.match(logs['head-tail'], /^line 0\n[\s\S]*\[pingmon: \d+ bytes of output left out here\]\n[\s\S]*the real error\n/);
+    t.match(
+      logs['head-tail'],
+      /^line 0\n[\s\S]*\[pingmon: \d+ bytes of output left out here\]\n[\s\S]*the real error\n/,
+    );
     t.match(logs['head-tail'], /line 2999\n/);
     t.match(logs.head, /^line 0\n[\s\S]*\[pingmon: \d+ bytes of output left out at the end\]\n$/);
     t.notMatch(logs.head, /the real error|line 2999/);
@@ -103,17 +115,36 @@ t.test('pingmon run', async (t) => {
 
   t.test('a job printing hundreds of MB keeps the wrapper small', async (t) => {
     const m = await api.monitor(account, 'loud');
-    const result = await pingmonRaw(['run', '--', 'sh', '-c', 'head -c 300000000 /dev/zero | tr "\\0" "x"; exit 2'], env(m));
+    const result = await pingmonRaw(
+      ['run', '--', 'sh', '-c', 'head -c 300000000 /dev/zero | tr "\\0" "x"; exit 2'],
+      env(m),
+    );
     t.equal(result.code, 2);
     t.equal(result.stdout.length, 300_000_000, 'every byte passed through');
-    t.ok(result.peakRss > 0 && result.peakRss < 150 * 1024 * 1024, `peak RSS ${Math.round(result.peakRss / 1048576)} MB`);
+    t.ok(
+      result.peakRss > 0 && result.peakRss < 150 * 1024 * 1024,
+      `peak RSS ${Math.round(result.peakRss / 1048576)} MB`,
+    );
     const run = await lastRun(m);
     t.ok((await logOf(m, run.runId)).content.length <= 10_000);
   });
 
   t.test('meta comes from --meta and from the file named in PINGMON_META_FILE', async (t) => {
     const m = await api.monitor(account, 'meta');
-    const result = await pingmon(['run', '--meta', 'rowsExpected=10', '--meta', 'batch=3', '--', 'sh', '-c', 'echo "rowsProcessed=0" >> "$PINGMON_META_FILE"; echo "# done" >> "$PINGMON_META_FILE"'], env(m));
+    const result = await pingmon(
+      [
+        'run',
+        '--meta',
+        'rowsExpected=10',
+        '--meta',
+        'batch=3',
+        '--',
+        'sh',
+        '-c',
+        'echo "rowsProcessed=0" >> "$PINGMON_META_FILE"; echo "# done" >> "$PINGMON_META_FILE"',
+      ],
+      env(m),
+    );
     t.equal(result.code, 0);
     t.same((await lastRun(m)).meta, { rowsExpected: 10, batch: 3, rowsProcessed: 0, exitCode: 0 });
     const bad = await pingmon(['run', '--', 'sh', '-c', 'echo "nonsense" >> "$PINGMON_META_FILE"'], env(m));
@@ -123,14 +154,20 @@ t.test('pingmon run', async (t) => {
 
   t.test('--timeout kills the command and reports it failed', async (t) => {
     const m = await api.monitor(account, 'slow');
-    const result = await pingmon(['run', '--timeout', '1s', '--kill-grace', '1s', '--', 'sh', '-c', 'trap "" TERM; sleep 30'], env(m));
+    const result = await pingmon(
+      ['run', '--timeout', '1s', '--kill-grace', '1s', '--', 'sh', '-c', 'trap "" TERM; sleep 30'],
+      env(m),
+    );
     t.equal(result.code, 137, 'TERM was ignored, so KILL after the grace');
     t.match((await lastRun(m)).errorMessage, /^timed out after 1s and was killed \(SIGKILL\)$/);
   });
 
   t.test('SIGTERM is forwarded to the command, and the result is still sent', async (t) => {
     const m = await api.monitor(account, 'stopped');
-    const child = spawnCli(['run', '--', 'sh', '-c', 'trap "echo cleaning up; exit 7" TERM; echo ready; while true; do sleep 0.05; done'], env(m));
+    const child = spawnCli(
+      ['run', '--', 'sh', '-c', 'trap "echo cleaning up; exit 7" TERM; echo ready; while true; do sleep 0.05; done'],
+      env(m),
+    );
     const done = finished(child);
     await waitForLine(child, /ready\n/);
     child.kill('SIGTERM');
@@ -142,7 +179,10 @@ t.test('pingmon run', async (t) => {
 
   t.test('repeated words in the command are kept as they are', async (t) => {
     const m = await api.monitor(account, 'argv');
-    const result = await pingmon(['run', '--monitor', m, '--', 'echo', '--monitor', 'x', '--', 'a', 'a', '--json'], env(m));
+    const result = await pingmon(
+      ['run', '--monitor', m, '--', 'echo', '--monitor', 'x', '--', 'a', 'a', '--json'],
+      env(m),
+    );
     t.equal(result.stdout, '--monitor x -- a a --json\n');
   });
 
@@ -150,7 +190,11 @@ t.test('pingmon run', async (t) => {
     const noDash = await pingmon(['run', 'echo', 'hi'], env('mon_x'));
     t.equal(noDash.code, 2);
     t.match(noDash.stderr, /^pingmon: missing the command to run: put it after --/);
-    const noMonitor = await pingmon(['run', '--', 'true'], { PINGMON_URL: api.url, PINGMON_API_KEY: account.apiKey, XDG_CONFIG_HOME: dir });
+    const noMonitor = await pingmon(['run', '--', 'true'], {
+      PINGMON_URL: api.url,
+      PINGMON_API_KEY: account.apiKey,
+      XDG_CONFIG_HOME: dir,
+    });
     t.equal(noMonitor.code, 2);
     t.match(noMonitor.stderr, /missing the monitor: add --monitor/);
     const badMeta = await pingmon(['run', '--meta', 'x', '--', 'true'], env('mon_x'));
@@ -159,17 +203,26 @@ t.test('pingmon run', async (t) => {
 
   t.test('the job runs and keeps its exit code when the server is down, refuses the key or limits it', async (t) => {
     const m = await api.monitor(account, 'unlucky');
-    const down = await pingmon(['run', '--ping-timeout', '1s', '--', 'sh', '-c', 'echo still ran; exit 4'], { ...env(m), PINGMON_URL: await deadUrl() });
+    const down = await pingmon(['run', '--ping-timeout', '1s', '--', 'sh', '-c', 'echo still ran; exit 4'], {
+      ...env(m),
+      PINGMON_URL: await deadUrl(),
+    });
     t.equal(down.code, 4);
     t.equal(down.stdout, 'still ran\n');
     t.match(down.stderr, /^\[pingmon\] cannot reach the pingmon server/m);
-    const refused = await pingmon(['run', '--', 'sh', '-c', 'exit 5'], { ...env(m), PINGMON_API_KEY: 'pm_revoked_or_wrong' });
+    const refused = await pingmon(['run', '--', 'sh', '-c', 'exit 5'], {
+      ...env(m),
+      PINGMON_API_KEY: 'pm_revoked_or_wrong',
+    });
     t.equal(refused.code, 5);
     t.match(refused.stderr, /\[pingmon\] Invalid or revoked API key/);
     const free = await api.account('free');
     const limited = await api.monitor(free, 'limited');
     await api.ping(free, limited, 'success');
-    const slow = await pingmon(['run', '--ping-timeout', '1s', '--', 'true'], { ...env(limited), PINGMON_API_KEY: free.apiKey });
+    const slow = await pingmon(['run', '--ping-timeout', '1s', '--', 'true'], {
+      ...env(limited),
+      PINGMON_API_KEY: free.apiKey,
+    });
     t.equal(slow.code, 0);
     t.match(slow.stderr, /\[pingmon\] .*Wait \d+ seconds/);
   });
@@ -185,7 +238,10 @@ t.test('pingmon run', async (t) => {
 
     const grandchild = join(dir, 'grandchild.pid');
     const slow = await api.monitor(account, 'slow grandchild');
-    const timedOut = await pingmon(['run', '--timeout', '1s', '--', 'sh', '-c', `sleep 60 & echo $! > ${grandchild}; wait`], env(slow));
+    const timedOut = await pingmon(
+      ['run', '--timeout', '1s', '--', 'sh', '-c', `sleep 60 & echo $! > ${grandchild}; wait`],
+      env(slow),
+    );
     t.equal(timedOut.code, 143);
     t.match((await lastRun(slow)).errorMessage, /^timed out after 1s/);
     t.ok(await gone(Number(readFileSync(grandchild, 'utf8'))), 'the whole process group was killed');

@@ -11,7 +11,10 @@ const LISTENING = /pingmon server listening on (http:\/\/127\.0\.0\.1:(\d+)\/api
 async function refusesConnections(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => { socket.destroy(); resolve(false); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
     socket.once('error', () => resolve(true));
   });
 }
@@ -20,43 +23,82 @@ for (const kind of DATABASE_KINDS) {
   t.test(`pingmon server on ${kind}`, async (t) => {
     const db = await createTestDatabase(kind);
     t.teardown(() => db.drop());
-    const created = JSON.parse((await pingmon(['admin', 'create-account', '--email', 'ops@example.com', '--password', 'hunter2hunter2', '--plan', 'unlimited', '--json'], db.env)).stdout);
+    const created = JSON.parse(
+      (
+        await pingmon(
+          [
+            'admin',
+            'create-account',
+            '--email',
+            'ops@example.com',
+            '--password',
+            'hunter2hunter2',
+            '--plan',
+            'unlimited',
+            '--json',
+          ],
+          db.env,
+        )
+      ).stdout,
+    );
 
     const child = spawnCli(['server', '--port', '0', '--host', '127.0.0.1'], db.env);
     const exited = finished(child);
-    t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+    t.teardown(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
     const [, url, port] = await waitForLine(child, LISTENING);
     t.not(Number(port), 0, 'the printed line shows the real port');
 
-    const login = await request(`${url}/auth/login`, { body: { email: 'ops@example.com', password: 'hunter2hunter2' } });
+    const login = await request(`${url}/auth/login`, {
+      body: { email: 'ops@example.com', password: 'hunter2hunter2' },
+    });
     t.equal(login.status, 200);
     const monitor = await request(`${url}/monitors`, { token: login.body.token, body: { name: 'cli' } });
-    const ping = await request(`${url}/ping/${monitor.body.monitorId}/fail`, { apiKey: created.apiKey, body: { errorMessage: 'x', logOutput: 'y' } });
+    const ping = await request(`${url}/ping/${monitor.body.monitorId}/fail`, {
+      apiKey: created.apiKey,
+      body: { errorMessage: 'x', logOutput: 'y' },
+    });
     t.equal(ping.status, 200);
 
     t.test('a second server on the same port fails in one line', async (t) => {
       const second = await pingmon(['server', '--port', port!], db.env);
       t.equal(second.code, 1);
-      t.match(second.stderr, new RegExp(`^pingmon: port ${port} is already in use on 127\\.0\\.0\\.1; choose another with --port\\n$`));
+      t.match(
+        second.stderr,
+        new RegExp(`^pingmon: port ${port} is already in use on 127\\.0\\.0\\.1; choose another with --port\\n$`),
+      );
     });
 
     t.test('SIGTERM lets an in-flight request finish, then exits 0', async (t) => {
       const reply = new Promise<{ status: number; body: string }>((resolve, reject) => {
-        const req = httpRequest(`${url}/ping/${monitor.body.monitorId}/fail`, {
-          method: 'POST',
-          // 100-continue tells us when the server holds the request: only then is it in flight.
-          headers: { 'x-api-key': created.apiKey, 'content-type': 'text/plain', 'transfer-encoding': 'chunked', expect: '100-continue' },
-        }, (res) => {
-          let body = '';
-          res.on('data', (d) => (body += d));
-          res.on('end', () => resolve({ status: res.statusCode!, body }));
-        });
+        const req = httpRequest(
+          `${url}/ping/${monitor.body.monitorId}/fail`,
+          {
+            method: 'POST',
+            // 100-continue tells us when the server holds the request: only then is it in flight.
+            headers: {
+              'x-api-key': created.apiKey,
+              'content-type': 'text/plain',
+              'transfer-encoding': 'chunked',
+              expect: '100-continue',
+            },
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (d) => (body += d));
+            res.on('end', () => resolve({ status: res.statusCode!, body }));
+          },
+        );
         req.on('error', reject);
         req.on('continue', () => {
           req.write('first half of the log, ');
           child.kill('SIGTERM');
           const finish = async () => {
-            await waitFor(() => refusesConnections(Number(port)), { intervalMs: 1, what: 'the server to stop listening' });
+            await waitFor(() => refusesConnections(Number(port)), {
+              intervalMs: 1,
+              what: 'the server to stop listening',
+            });
             req.end('second half');
           };
           finish().catch(reject);
@@ -104,9 +146,15 @@ t.test('pingmon server start-up errors are one line and a non-zero exit', async 
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     await new Promise((resolve) => blocker.close(resolve));
-    const result = await pingmon(['server', '--port', '0'], { ...db.env, PINGMON_DATABASE_URL: `postgres://pingmon:s3cret@127.0.0.1:${port}/nothing` });
+    const result = await pingmon(['server', '--port', '0'], {
+      ...db.env,
+      PINGMON_DATABASE_URL: `postgres://pingmon:s3cret@127.0.0.1:${port}/nothing`,
+    });
     t.equal(result.code, 1);
-    t.match(result.stderr, /^pingmon: cannot use the database at postgres:\/\/pingmon:\*\*\*@127\.0\.0\.1:\d+\/nothing: .*ECONNREFUSED.*\n$/);
+    t.match(
+      result.stderr,
+      /^pingmon: cannot use the database at postgres:\/\/pingmon:\*\*\*@127\.0\.0\.1:\d+\/nothing: .*ECONNREFUSED.*\n$/,
+    );
     t.notOk(result.stderr.includes('s3cret'), 'the password is not printed');
   });
 
@@ -117,33 +165,55 @@ t.test('pingmon server start-up errors are one line and a non-zero exit', async 
   });
 });
 
-t.test('a second SIGTERM does not wait for a request that never ends: the server exits with 1 shortly after', async (t) => {
-  const db = await createTestDatabase('sqlite');
-  t.teardown(() => db.drop());
-  const child = spawnCli(['server', '--port', '0', '--host', '127.0.0.1'], db.env);
-  const exited = finished(child);
-  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-  const [, url, port] = await waitForLine(child, LISTENING);
-  const created = JSON.parse((await pingmon(['admin', 'create-account', '--email', 'ops@example.com', '--password', 'hunter2hunter2', '--json'], db.env)).stdout);
-  const login = await request(`${url}/auth/login`, { body: { email: 'ops@example.com', password: 'hunter2hunter2' } });
-  const monitor = await request(`${url}/monitors`, { token: login.body.token, body: { name: 'cli' } });
-  // A request whose body never ends: a clean stop would wait the full 10 s for it. (The server asks for the
-  // body, 100 Continue, only once the key and monitor have passed.)
-  const req = httpRequest(`${url}/ping/${monitor.body.monitorId}/fail`, {
-    method: 'POST',
-    headers: { 'x-api-key': created.apiKey, 'content-type': 'text/plain', 'transfer-encoding': 'chunked', expect: '100-continue' },
-  });
-  req.on('error', () => undefined);
-  await new Promise<void>((resolve) => {
-    req.on('continue', () => resolve());
-    req.flushHeaders();
-  });
-  req.write('a log that never ends');
-  child.kill('SIGTERM');
-  await waitFor(() => refusesConnections(Number(port)), { intervalMs: 1, what: 'the server to stop listening' });
-  child.kill('SIGTERM');
-  const result = await exited;
-  t.equal(result.code, 1);
-  t.match(result.stderr, /^pingmon server: not stopped 3 s after the second signal \(requests in flight or the database\); exiting now\n$/m);
-  req.destroy();
-});
+t.test(
+  'a second SIGTERM does not wait for a request that never ends: the server exits with 1 shortly after',
+  async (t) => {
+    const db = await createTestDatabase('sqlite');
+    t.teardown(() => db.drop());
+    const child = spawnCli(['server', '--port', '0', '--host', '127.0.0.1'], db.env);
+    const exited = finished(child);
+    t.teardown(() => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    });
+    const [, url, port] = await waitForLine(child, LISTENING);
+    const created = JSON.parse(
+      (
+        await pingmon(
+          ['admin', 'create-account', '--email', 'ops@example.com', '--password', 'hunter2hunter2', '--json'],
+          db.env,
+        )
+      ).stdout,
+    );
+    const login = await request(`${url}/auth/login`, {
+      body: { email: 'ops@example.com', password: 'hunter2hunter2' },
+    });
+    const monitor = await request(`${url}/monitors`, { token: login.body.token, body: { name: 'cli' } });
+    // A request whose body never ends: a clean stop would wait the full 10 s for it. (The server asks for the
+    // body, 100 Continue, only once the key and monitor have passed.)
+    const req = httpRequest(`${url}/ping/${monitor.body.monitorId}/fail`, {
+      method: 'POST',
+      headers: {
+        'x-api-key': created.apiKey,
+        'content-type': 'text/plain',
+        'transfer-encoding': 'chunked',
+        expect: '100-continue',
+      },
+    });
+    req.on('error', () => undefined);
+    await new Promise<void>((resolve) => {
+      req.on('continue', () => resolve());
+      req.flushHeaders();
+    });
+    req.write('a log that never ends');
+    child.kill('SIGTERM');
+    await waitFor(() => refusesConnections(Number(port)), { intervalMs: 1, what: 'the server to stop listening' });
+    child.kill('SIGTERM');
+    const result = await exited;
+    t.equal(result.code, 1);
+    t.match(
+      result.stderr,
+      /^pingmon server: not stopped 3 s after the second signal \(requests in flight or the database\); exiting now\n$/m,
+    );
+    req.destroy();
+  },
+);

@@ -49,7 +49,9 @@ export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegEx
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.once('exit', (code) => reject(new Error(`pingmon exited with ${code} before printing ${pattern}: ${stderr}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`pingmon exited with ${code} before printing ${pattern}: ${stderr}`)),
+    );
   });
 }
 

@@ -40,7 +40,10 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   const dataDir = tempDir();
   if (kind === 'sqlite') {
     return {
-      kind, dataDir, databaseUrl: undefined, databaseSchema: undefined,
+      kind,
+      dataDir,
+      databaseUrl: undefined,
+      databaseSchema: undefined,
       env: { PINGMON_DATA_DIR: dataDir },
       drop: async () => rmSync(dataDir, { recursive: true, force: true }),
     };
@@ -48,7 +51,10 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<TestDataba
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const url = POSTGRES_URL!;
   return {
-    kind, dataDir, databaseUrl: url, databaseSchema: schema,
+    kind,
+    dataDir,
+    databaseUrl: url,
+    databaseSchema: schema,
     env: { PINGMON_DATA_DIR: dataDir, PINGMON_DATABASE_URL: url, PINGMON_DATABASE_SCHEMA: schema },
     drop: async () => {
       rmSync(dataDir, { recursive: true, force: true });

@@ -16,7 +16,11 @@ interface Teardown {
  * A real local HTTP server that records every request and answers with `reply`. `port` listens on a given
  * port (to come back where a stopped receiver was); `close()` stops it early, dropping held requests.
  */
-export async function startReceiver(t: Teardown, reply: (req: Received, n: number, res: ServerResponse) => void, options: { port?: number } = {}) {
+export async function startReceiver(
+  t: Teardown,
+  reply: (req: Received, n: number, res: ServerResponse) => void,
+  options: { port?: number } = {},
+) {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -29,10 +33,11 @@ export async function startReceiver(t: Teardown, reply: (req: Received, n: numbe
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   let closed: Promise<void> | undefined;
-  const close = () => (closed ??= new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  }));
+  const close = () =>
+    (closed ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }));
   t.teardown(close);
   const port = (server.address() as { port: number }).port;
   return { url: `http://127.0.0.1:${port}`, port, received, close };

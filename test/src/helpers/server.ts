@@ -24,19 +24,27 @@ export interface TestAccount {
 
 /** A real pingmon server on 127.0.0.1 and a free port, on its own fresh database. */
 export class TestServer {
-  private constructor(readonly server: Server, readonly config: Config, readonly database: TestDatabase, readonly url: string) {}
+  private constructor(
+    readonly server: Server,
+    readonly config: Config,
+    readonly database: TestDatabase,
+    readonly url: string,
+  ) {}
 
   static async start(t: Teardown, kind: DatabaseKind, overrides: ConfigOverrides = {}): Promise<TestServer> {
     const database = await createTestDatabase(kind);
-    const config = loadConfig({}, {
-      host: '127.0.0.1',
-      port: 0,
-      dataDir: database.dataDir,
-      databaseUrl: database.databaseUrl,
-      databaseSchema: database.databaseSchema,
-      logLevel: 'silent',
-      ...overrides,
-    });
+    const config = loadConfig(
+      {},
+      {
+        host: '127.0.0.1',
+        port: 0,
+        dataDir: database.dataDir,
+        databaseUrl: database.databaseUrl,
+        databaseSchema: database.databaseSchema,
+        logLevel: 'silent',
+        ...overrides,
+      },
+    );
     const server = await createServer(config);
     await server.start();
     const test = new TestServer(server, config, database, `${server.info.uri}/api/v1`);
@@ -72,7 +80,13 @@ export class TestServer {
     return request<T>(this.url + path, options);
   }
 
-  ping<T = AnyBody>(account: { apiKey: string }, monitorId: string, kind: 'start' | 'success' | 'fail', body?: unknown, headers?: Record<string, string>) {
+  ping<T = AnyBody>(
+    account: { apiKey: string },
+    monitorId: string,
+    kind: 'start' | 'success' | 'fail',
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) {
     return this.request<T>(`/ping/${monitorId}/${kind}`, { method: 'POST', apiKey: account.apiKey, body, headers });
   }
 

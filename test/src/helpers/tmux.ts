@@ -22,7 +22,10 @@ export const EXITED = /\[exited with (\d+)\]/;
  * socket, no user configuration), driven with send-keys and read with capture-pane. Killed in teardown.
  */
 export class Tmux {
-  private constructor(private readonly socket: string, private readonly env: NodeJS.ProcessEnv) {}
+  private constructor(
+    private readonly socket: string,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
 
   /** Starts `argv` (quoted for the shell) in a new session. Fails, never skips, when tmux is missing. */
   static start(t: Teardown, argv: string[], options: TmuxOptions): Tmux {
@@ -31,12 +34,29 @@ export class Tmux {
       throw new Error(`this test needs tmux, which could not be run: ${version.error?.message ?? version.stderr}`);
     }
     // tap sets FORCE_COLOR=0 and NO_COLOR=1 for its tests: a person's terminal has colours.
-    const dropped = (key: string) => key.startsWith('PINGMON_') || key.startsWith('TMUX') || key === 'FORCE_COLOR' || key === 'NO_COLOR';
+    const dropped = (key: string) =>
+      key.startsWith('PINGMON_') || key.startsWith('TMUX') || key === 'FORCE_COLOR' || key === 'NO_COLOR';
     const clean = Object.fromEntries(Object.entries(process.env).filter(([key]) => !dropped(key)));
-    const tmux = new Tmux(`pingmon-test-${randomBytes(6).toString('hex')}`, { ...clean, TERM: 'xterm-256color', ...options.env });
+    const tmux = new Tmux(`pingmon-test-${randomBytes(6).toString('hex')}`, {
+      ...clean,
+      TERM: 'xterm-256color',
+      ...options.env,
+    });
     // The shell stays after the command: its exit code stays readable on the screen.
     const script = `${argv.map(quote).join(' ')}; echo "[exited with $?]"; sleep 3600`;
-    tmux.run('-f', '/dev/null', 'new-session', '-d', '-s', 'test', '-x', String(options.columns), '-y', String(options.rows), script);
+    tmux.run(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      'test',
+      '-x',
+      String(options.columns),
+      '-y',
+      String(options.rows),
+      script,
+    );
     const socketPath = tmux.run('display-message', '-p', '-t', 'test', '#{socket_path}').trim();
     t.teardown(() => {
       // Ends the session's processes too; "no server running" only means they are gone already. tmux leaves
@@ -68,7 +88,10 @@ export class Tmux {
 
   /** Polls the screen until it satisfies `ok` (bounded), and returns it; the error shows the last screen. */
   async waitFor(ok: string | RegExp | ((screen: string) => boolean), timeoutMs = 20_000): Promise<string> {
-    const test = typeof ok === 'function' ? ok : (screen: string) => (typeof ok === 'string' ? screen.includes(ok) : ok.test(screen));
+    const test =
+      typeof ok === 'function'
+        ? ok
+        : (screen: string) => (typeof ok === 'string' ? screen.includes(ok) : ok.test(screen));
     let screen = '';
     // Wrapped: an empty screen can be the one waited for.
     const seen = await waitFor(() => (test((screen = this.capture())) ? { screen } : undefined), {
@@ -82,7 +105,8 @@ export class Tmux {
 
   private run(...args: string[]): string {
     const result = spawnSync('tmux', ['-L', this.socket, ...args], { encoding: 'utf8', env: this.env });
-    if (result.error || result.status !== 0) throw new Error(`tmux ${args[0]} failed: ${result.error?.message ?? result.stderr}`);
+    if (result.error || result.status !== 0)
+      throw new Error(`tmux ${args[0]} failed: ${result.error?.message ?? result.stderr}`);
     return result.stdout;
   }
 }

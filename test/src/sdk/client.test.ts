@@ -16,7 +16,9 @@ for (const kind of DATABASE_KINDS) {
 
     t.test('login and me', async (t) => {
       t.same((await client.me()).user.userId, alice.userId);
-      const wrong = await createClient({ baseUrl: api.url }).login(alice.email, 'not the password').catch((e: unknown) => e) as PingmonError;
+      const wrong = (await createClient({ baseUrl: api.url })
+        .login(alice.email, 'not the password')
+        .catch((e: unknown) => e)) as PingmonError;
       t.match(wrong, { status: 401, code: 'invalid_credentials' });
     });
 
@@ -35,14 +37,14 @@ for (const kind of DATABASE_KINDS) {
       t.same((await client.getMonitor(created.monitorId)).lastRun, listed.lastRun);
 
       await client.deleteMonitor(created.monitorId);
-      const gone = await client.getMonitor(created.monitorId).catch((e: unknown) => e) as PingmonError;
+      const gone = (await client.getMonitor(created.monitorId).catch((e: unknown) => e)) as PingmonError;
       t.match(gone, { status: 404, code: 'monitor_not_found' });
       const left = await api.query(async (knex) => ({
         runs: Number((await knex('runs').where({ monitor_id: created.monitorId }).count({ n: '*' }).first())!.n),
         logs: Number((await knex('run_logs').where({ monitor_id: created.monitorId }).count({ n: '*' }).first())!.n),
       }));
       t.same(left, { runs: 0, logs: 0 }, 'its runs and logs went with it');
-      const again = await client.deleteMonitor(created.monitorId).catch((e: unknown) => e) as PingmonError;
+      const again = (await client.deleteMonitor(created.monitorId).catch((e: unknown) => e)) as PingmonError;
       t.equal(again.status, 404);
     });
 
@@ -51,7 +53,10 @@ for (const kind of DATABASE_KINDS) {
       const pinger = createPinger({ monitorId, apiKey: alice.apiKey, baseUrl: api.url });
       const ids: string[] = [];
       for (let i = 0; i < 7; i++) {
-        const ack = i % 3 === 0 ? await pinger.fail({ message: `failure ${i}`, log: `log ${i}` }) : await pinger.success({ meta: { i } });
+        const ack =
+          i % 3 === 0
+            ? await pinger.fail({ message: `failure ${i}`, log: `log ${i}` })
+            : await pinger.success({ meta: { i } });
         ids.push(ack.runId);
       }
       const seen: string[] = [];
@@ -67,13 +72,18 @@ for (const kind of DATABASE_KINDS) {
       } while (cursor);
       t.same(seen, [...ids].reverse());
       const failed = await client.listRuns(monitorId, { status: 'failed' });
-      t.same(failed.runs.map((r) => r.runId), [ids[6], ids[3], ids[0]]);
+      t.same(
+        failed.runs.map((r) => r.runId),
+        [ids[6], ids[3], ids[0]],
+      );
       t.ok(failed.runs.every((r) => r.hasLog && r.status === 'failed'));
       const run = await client.getRun(monitorId, ids[3]!);
       t.match(run, { runId: ids[3], monitorId, status: 'failed', errorMessage: 'failure 3', hasLog: true, meta: {} });
       t.same(await client.getLog(monitorId, ids[3]!), { hasLog: true, content: 'log 3' });
       t.same(await client.getLog(monitorId, ids[1]!), { hasLog: false, content: null });
-      const bad = await client.listRuns(monitorId, { status: 'weird' as never }).catch((e: unknown) => e) as PingmonError;
+      const bad = (await client
+        .listRuns(monitorId, { status: 'weird' as never })
+        .catch((e: unknown) => e)) as PingmonError;
       t.match(bad, { status: 400, code: 'invalid_request' });
     });
 
@@ -89,7 +99,7 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await pinger.success()).status, 'success');
       await client.revokeApiKey(created.keyId);
       t.ok((await client.listApiKeys()).apiKeys.find((k) => k.keyId === created.keyId)!.revokedAt);
-      const refused = await pinger.success().catch((e: unknown) => e) as PingmonError;
+      const refused = (await pinger.success().catch((e: unknown) => e)) as PingmonError;
       t.match(refused, { status: 401, code: 'invalid_api_key' });
       await client.revokeApiKey(created.keyId);
       t.pass('revoking twice is fine');
@@ -109,7 +119,7 @@ for (const kind of DATABASE_KINDS) {
         ['revokeApiKey', () => bobClient.revokeApiKey(key.keyId)],
       ];
       for (const [name, attempt] of attempts) {
-        const err = await attempt().catch((e: unknown) => e) as PingmonError;
+        const err = (await attempt().catch((e: unknown) => e)) as PingmonError;
         t.equal(err.status, 404, name);
       }
       t.notOk((await bobClient.listMonitors()).monitors.some((m) => m.monitorId === monitorId));
@@ -120,7 +130,7 @@ for (const kind of DATABASE_KINDS) {
 
     t.test('validation answers 400 with the field named', async (t) => {
       const { monitorId } = await client.createMonitor({ name: 'x' });
-      const err = await client.updateMonitor(monitorId, { name: '' }).catch((e: unknown) => e) as PingmonError;
+      const err = (await client.updateMonitor(monitorId, { name: '' }).catch((e: unknown) => e)) as PingmonError;
       t.match(err, { status: 400, code: 'invalid_request' });
       t.match(err.message, /name/);
     });

@@ -4,16 +4,27 @@ import type { PingmonError } from '@pingmon/sdk';
 import { createClient, createPinger } from '@pingmon/sdk';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 
-const ACK = { success: true, data: { received: true, monitorId: 'mon_x', runId: 'r', status: 'running', timestamp: new Date().toISOString() } };
+const ACK = {
+  success: true,
+  data: { received: true, monitorId: 'mon_x', runId: 'r', status: 'running', timestamp: new Date().toISOString() },
+};
 const MONITOR = { monitorId: 'mon_x', name: 'etl', createdAt: new Date().toISOString(), lastRun: null };
-const rejection = (promise: Promise<unknown>) => promise.then(() => undefined, (err: unknown) => err as PingmonError);
+const rejection = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (err: unknown) => err as PingmonError,
+  );
 
 t.test('the retry budget bounds a call, every attempt and wait included', async (t) => {
-  t.test('an attempt\'s timeout is cut to what is left of the budget', async (t) => {
+  t.test("an attempt's timeout is cut to what is left of the budget", async (t) => {
     const silent = await startReceiver(t, () => undefined);
     const before = Date.now();
     const pinger = createPinger({
-      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: silent.url, timeoutMs: 10_000, retryBudgetMs: 400,
+      monitorId: 'mon_x',
+      apiKey: 'pm_k',
+      baseUrl: silent.url,
+      timeoutMs: 10_000,
+      retryBudgetMs: 400,
     });
     const err = await rejection(pinger.start());
     const tookMs = Date.now() - before;
@@ -27,7 +38,11 @@ t.test('the retry budget bounds a call, every attempt and wait included', async 
     // Waits of 1 s then 2 s: a second attempt at ~1 s fits in 2.5 s, a third at ~3 s does not.
     const busy = await startReceiver(t, (_req, _n, res) => json(res, 503, { code: 'unavailable', message: 'busy' }));
     const pinger = createPinger({
-      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: busy.url, timeoutMs: 10_000, retryBudgetMs: 2_500,
+      monitorId: 'mon_x',
+      apiKey: 'pm_k',
+      baseUrl: busy.url,
+      timeoutMs: 10_000,
+      retryBudgetMs: 2_500,
     });
     const err = await rejection(pinger.start());
     t.match(err, { status: 503, code: 'unavailable' });
@@ -43,23 +58,42 @@ t.test('the retry budget bounds a call, every attempt and wait included', async 
     const limited = { code: 'rate_limited', message: 'wait', retryAfter: 2 };
     const byBody = await startReceiver(t, (_req, n, res) => json(res, n === 1 ? 429 : 200, n === 1 ? limited : ACK));
     const before = Date.now();
-    const tookMs = await Promise.all([byHeader, byBody].map(async (receiver) => {
-      await createPinger({
-        monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, timeoutMs: 300, retryBudgetMs: 5_000,
-      }).start();
-      return Date.now() - before;
-    }));
-    t.ok(tookMs.every((ms) => ms >= 2_000), `waited ${tookMs.join(' and ')} ms as asked`);
+    const tookMs = await Promise.all(
+      [byHeader, byBody].map(async (receiver) => {
+        await createPinger({
+          monitorId: 'mon_x',
+          apiKey: 'pm_k',
+          baseUrl: receiver.url,
+          timeoutMs: 300,
+          retryBudgetMs: 5_000,
+        }).start();
+        return Date.now() - before;
+      }),
+    );
+    t.ok(
+      tookMs.every((ms) => ms >= 2_000),
+      `waited ${tookMs.join(' and ')} ms as asked`,
+    );
     t.same([byHeader.received.length, byBody.received.length], [2, 2]);
   });
 
   t.test('the management client retries a read with its default settings, never a creation', async (t) => {
-    const flaky = await startReceiver(t, (req, n, res) => (n === 1 || req.method === 'POST' ? json(res, 503, { code: 'unavailable', message: 'busy' }) : json(res, 200, MONITOR)));
+    const flaky = await startReceiver(t, (req, n, res) =>
+      n === 1 || req.method === 'POST'
+        ? json(res, 503, { code: 'unavailable', message: 'busy' })
+        : json(res, 200, MONITOR),
+    );
     const client = createClient({ baseUrl: flaky.url, token: 'tok' });
     t.same(await client.getMonitor('mon_x'), MONITOR);
-    t.same(flaky.received.map((r) => r.method), ['GET', 'GET']);
+    t.same(
+      flaky.received.map((r) => r.method),
+      ['GET', 'GET'],
+    );
     t.match(await rejection(client.createMonitor({ name: 'etl' })), { status: 503 });
-    t.same(flaky.received.map((r) => r.method), ['GET', 'GET', 'POST']);
+    t.same(
+      flaky.received.map((r) => r.method),
+      ['GET', 'GET', 'POST'],
+    );
   });
 });
 
@@ -71,7 +105,11 @@ t.test('durations must be positive finite numbers of milliseconds', async (t) =>
         new RegExp(`^${name} must be a positive number of milliseconds \\(got ${bad}\\)`),
         `createPinger ${name}: ${bad}`,
       );
-      t.throws(() => createClient({ baseUrl: 'http://127.0.0.1:1', [name]: bad }), new RegExp(`^${name} must be a positive`), `createClient ${name}: ${bad}`);
+      t.throws(
+        () => createClient({ baseUrl: 'http://127.0.0.1:1', [name]: bad }),
+        new RegExp(`^${name} must be a positive`),
+        `createClient ${name}: ${bad}`,
+      );
     }
   }
 });
@@ -85,7 +123,10 @@ t.test('redirects are not followed: the credentials stay with the configured ser
     createPinger({ monitorId: 'mon_x', apiKey: 'pm_secret', baseUrl: redirecting.url }).start(),
   );
   t.match(pingErr, { status: 302, code: 'redirect', method: 'POST' });
-  t.match(pingErr!.message, /redirects POST to http:\/\/127\.0\.0\.1:\d+\/api\/v1\/ping\/mon_x\/start \(HTTP 302\); redirects are not followed/);
+  t.match(
+    pingErr!.message,
+    /redirects POST to http:\/\/127\.0\.0\.1:\d+\/api\/v1\/ping\/mon_x\/start \(HTTP 302\); redirects are not followed/,
+  );
   const readErr = await rejection(createClient({ baseUrl: redirecting.url, token: 'tok_secret' }).getMonitor('mon_x'));
   t.match(readErr, { status: 307, code: 'redirect', method: 'GET' });
   t.equal(redirecting.received.length, 2, 'neither is retried');
@@ -96,7 +137,9 @@ t.test('no user:password from the base URL in errors or warnings', async (t) => 
   const withPassword = (url: string) => url.replace('http://', 'http://alice:s3cr%40t@');
   const silent = await startReceiver(t, () => undefined);
   const broken = await startReceiver(t, (_req, _n, res) => res.writeHead(500).end('<html>oops</html>'));
-  const redirecting = await startReceiver(t, (_req, _n, res) => res.writeHead(301, { location: 'http://bob:hunter2@example.com/api/v1' }).end());
+  const redirecting = await startReceiver(t, (_req, _n, res) =>
+    res.writeHead(301, { location: 'http://bob:hunter2@example.com/api/v1' }).end(),
+  );
   const cases: Array<[string, string]> = [
     ['server down', await deadUrl()],
     ['no answer', silent.url],
@@ -106,7 +149,11 @@ t.test('no user:password from the base URL in errors or warnings', async (t) => 
   for (const [name, url] of cases) {
     const warnings: PingmonError[] = [];
     const mon = createPinger({
-      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: withPassword(url), timeoutMs: 300, retryBudgetMs: 300,
+      monitorId: 'mon_x',
+      apiKey: 'pm_k',
+      baseUrl: withPassword(url),
+      timeoutMs: 300,
+      retryBudgetMs: 300,
       onError: (err) => warnings.push(err),
     });
     const err = await rejection(mon.success());

@@ -4,13 +4,17 @@ import { createPinger, PingmonError } from '@pingmon/sdk';
 import { TestServer } from '../helpers/server.js';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 
-const ACK = (status: string) => ({ success: true, data: { received: true, monitorId: 'mon_x', runId: 'r', status, timestamp: new Date().toISOString() } });
+const ACK = (status: string) => ({
+  success: true,
+  data: { received: true, monitorId: 'mon_x', runId: 'r', status, timestamp: new Date().toISOString() },
+});
 
 t.test('the pinger against a real server', async (t) => {
   const api = await TestServer.start(t, 'sqlite', { bodyLimitBytes: 64 * 1024 });
   const account = await api.account('unlimited');
   const runOf = (runId: string) => api.query((knex) => knex('runs').where({ id: runId }).first());
-  const logOf = (monitorId: string, runId: string) => api.request(`/monitors/${monitorId}/runs/${runId}/log`, { token: account.token });
+  const logOf = (monitorId: string, runId: string) =>
+    api.request(`/monitors/${monitorId}/runs/${runId}/log`, { token: account.token });
   const pinger = (monitorId: string, extra = {}) =>
     createPinger({ monitorId, apiKey: account.apiKey, baseUrl: api.url.replace('/api/v1', ''), ...extra });
 
@@ -64,9 +68,11 @@ t.test('the pinger against a real server', async (t) => {
   t.test('wrap reports a throw as a failure with the stack as log, and rethrows the same error', async (t) => {
     const monitorId = await api.monitor(account);
     const boom = new Error('connection refused by warehouse');
-    const thrown = await pinger(monitorId).wrap(() => {
-      throw boom;
-    }).catch((err: unknown) => err);
+    const thrown = await pinger(monitorId)
+      .wrap(() => {
+        throw boom;
+      })
+      .catch((err: unknown) => err);
     t.equal(thrown, boom, 'the very same error');
     const [run] = await api.query((knex) => knex('runs').where({ monitor_id: monitorId }));
     t.equal(run.status, 'failed');
@@ -76,7 +82,7 @@ t.test('the pinger against a real server', async (t) => {
     t.match(log.content, /^Error: connection refused by warehouse\n\s+at /);
   });
 
-  t.test('overlapping wraps on one pinger each finish their own run, and leave start()\'s run alone', async (t) => {
+  t.test("overlapping wraps on one pinger each finish their own run, and leave start()'s run alone", async (t) => {
     const monitorId = await api.monitor(account);
     const mon = pinger(monitorId);
     const remembered = await mon.start();
@@ -89,23 +95,32 @@ t.test('the pinger against a real server', async (t) => {
     await mon.success();
     const runs = await api.query((knex) => knex('runs').where({ monitor_id: monitorId }));
     t.equal(runs.length, 3, 'three runs, no stray fourth');
-    t.ok(runs.every((run: { status: string; duration_ms: unknown }) => run.status === 'success' && run.duration_ms !== null), 'each paired with its own start');
+    t.ok(
+      runs.every(
+        (run: { status: string; duration_ms: unknown }) => run.status === 'success' && run.duration_ms !== null,
+      ),
+      'each paired with its own start',
+    );
   });
 
   t.test('401 and 404 come back as PingmonError, without the key', async (t) => {
     const monitorId = await api.monitor(account);
     const bad = createPinger({ monitorId, apiKey: 'pm_wrongwrongwrong', baseUrl: api.url });
-    const err = await bad.start().catch((e: unknown) => e) as PingmonError;
+    const err = (await bad.start().catch((e: unknown) => e)) as PingmonError;
     t.ok(err instanceof PingmonError);
     t.match(err, { status: 401, code: 'invalid_api_key', method: 'POST' });
     t.match(err.url, /\/api\/v1\/ping\/mon_.*\/start$/);
-    const missing = await pinger('mon_missing').start().catch((e: unknown) => e) as PingmonError;
+    const missing = (await pinger('mon_missing')
+      .start()
+      .catch((e: unknown) => e)) as PingmonError;
     t.match(missing, { status: 404, code: 'monitor_not_found' });
     t.notOk(inspect(missing, { depth: 10 }).includes(account.apiKey), 'the key is nowhere in the error');
   });
 
   t.test('429 is retried after the Retry-After the server asked for', async (t) => {
-    const limited = await TestServer.start(t, 'sqlite', { planIntervalsMs: { free: 2_000, pro: 0, business: 0, unlimited: 0 } });
+    const limited = await TestServer.start(t, 'sqlite', {
+      planIntervalsMs: { free: 2_000, pro: 0, business: 0, unlimited: 0 },
+    });
     const free = await limited.account('free');
     const monitorId = await limited.monitor(free);
     const mon = createPinger({ monitorId, apiKey: free.apiKey, baseUrl: limited.url });
@@ -115,7 +130,7 @@ t.test('the pinger against a real server', async (t) => {
     t.equal(ack.status, 'success');
     t.ok(Date.now() - before >= 1_000, `waited ${Date.now() - before} ms as asked`);
     const impatient = createPinger({ monitorId, apiKey: free.apiKey, baseUrl: limited.url, retryBudgetMs: 100 });
-    const err = await impatient.success().catch((e: unknown) => e) as PingmonError;
+    const err = (await impatient.success().catch((e: unknown) => e)) as PingmonError;
     t.match(err, { status: 429, code: 'rate_limited' });
     t.ok(err.retryAfter! >= 1);
   });
@@ -123,7 +138,9 @@ t.test('the pinger against a real server', async (t) => {
 
 t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t) => {
   t.test('503 then 200', async (t) => {
-    const receiver = await startReceiver(t, (_req, n, res) => (n < 3 ? json(res, 503, { code: 'unavailable', message: 'busy' }) : json(res, 200, ACK('running'))));
+    const receiver = await startReceiver(t, (_req, n, res) =>
+      n < 3 ? json(res, 503, { code: 'unavailable', message: 'busy' }) : json(res, 200, ACK('running')),
+    );
     const ack = await createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
     t.equal(ack.status, 'running');
     t.equal(receiver.received.length, 3);
@@ -133,9 +150,11 @@ t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t
 
   for (const status of [400, 401, 404]) {
     t.test(`${status} is final`, async (t) => {
-      const receiver = await startReceiver(t, (_req, _n, res) => json(res, status, { success: false, statusCode: status, code: `c${status}`, message: `m${status}` }));
+      const receiver = await startReceiver(t, (_req, _n, res) =>
+        json(res, status, { success: false, statusCode: status, code: `c${status}`, message: `m${status}` }),
+      );
       const pinger = createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url });
-      const err = await pinger.start().catch((e: unknown) => e) as PingmonError;
+      const err = (await pinger.start().catch((e: unknown) => e)) as PingmonError;
       t.match(err, { status, code: `c${status}`, message: `m${status}` });
       t.equal(receiver.received.length, 1);
     });
@@ -145,7 +164,10 @@ t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t
     const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('running')));
     await createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: `${receiver.url}/api/v1/` }).start();
     await createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
-    t.same(receiver.received.map((r) => r.url), ['/api/v1/ping/mon_x/start', '/api/v1/ping/mon_x/start']);
+    t.same(
+      receiver.received.map((r) => r.url),
+      ['/api/v1/ping/mon_x/start', '/api/v1/ping/mon_x/start'],
+    );
     t.equal(receiver.received[0]!.headers['x-api-key'], 'pm_k');
   });
 });
@@ -158,7 +180,7 @@ t.test('fail replaces NUL with U+FFFD before sending, as the server stores it', 
 });
 
 t.test('a result and its start in flight', async (t) => {
-  t.test('success waits for its run\'s start still in flight, so that the server gets them in order', async (t) => {
+  t.test("success waits for its run's start still in flight, so that the server gets them in order", async (t) => {
     let startSettled = false;
     // start is never answered: success goes once start has given up (one attempt of 300 ms), not before.
     const receiver = await startReceiver(t, (req, _n, res) => {
@@ -167,7 +189,11 @@ t.test('a result and its start in flight', async (t) => {
       json(res, 200, ACK('success'));
     });
     const mon = createPinger({
-      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, timeoutMs: 300, retryBudgetMs: 1_000,
+      monitorId: 'mon_x',
+      apiKey: 'pm_k',
+      baseUrl: receiver.url,
+      timeoutMs: 300,
+      retryBudgetMs: 1_000,
     });
     const started = mon.start().catch((err: unknown) => {
       startSettled = true;
@@ -175,23 +201,35 @@ t.test('a result and its start in flight', async (t) => {
     });
     t.equal((await mon.success()).status, 'success');
     t.match(await started, { code: 'timeout' });
-    const [start, success] = receiver.received.map((r) => ({ kind: r.url.split('/').pop(), runId: JSON.parse(r.body).runId }));
+    const [start, success] = receiver.received.map((r) => ({
+      kind: r.url.split('/').pop(),
+      runId: JSON.parse(r.body).runId,
+    }));
     t.same([start?.kind, success?.kind], ['start', 'success']);
     t.equal(success?.runId, start?.runId);
   });
 
   t.test('a start given up while it waits to be sent again reports the answer it had, not a timeout', async (t) => {
     // start is answered 503 asking for 2 s, which fits its 2.5 s; success gives it up at 1.5 s (2.5 s - 1 s).
-    const receiver = await startReceiver(t, (req, _n, res) => (req.url.endsWith('/start')
-      ? json(res, 503, { code: 'unavailable', message: 'busy' }, { 'retry-after': '2' })
-      : json(res, 200, ACK('success'))));
+    const receiver = await startReceiver(t, (req, _n, res) =>
+      req.url.endsWith('/start')
+        ? json(res, 503, { code: 'unavailable', message: 'busy' }, { 'retry-after': '2' })
+        : json(res, 200, ACK('success')),
+    );
     const mon = createPinger({
-      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, timeoutMs: 1_000, retryBudgetMs: 2_500,
+      monitorId: 'mon_x',
+      apiKey: 'pm_k',
+      baseUrl: receiver.url,
+      timeoutMs: 1_000,
+      retryBudgetMs: 2_500,
     });
     const started = mon.start().catch((err: unknown) => err);
     t.equal((await mon.success()).status, 'success');
     t.match(await started, { status: 503, code: 'unavailable', message: 'busy' });
-    t.same(receiver.received.map((r) => r.url.split('/').pop()), ['start', 'success']);
+    t.same(
+      receiver.received.map((r) => r.url.split('/').pop()),
+      ['start', 'success'],
+    );
   });
 
   t.test('wrap against a server that never answers ends within one budget of fn, start included', async (t) => {
@@ -200,14 +238,24 @@ t.test('a result and its start in flight', async (t) => {
     // A start alone could use the whole 2 s (attempts at 0 and ~1.05 s); it is given up at 1.6 s so that
     // success still has one whole attempt of 400 ms before the 2 s are over.
     const mon = createPinger({
-      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: silent.url, timeoutMs: 400, retryBudgetMs: 2_000,
+      monitorId: 'mon_x',
+      apiKey: 'pm_k',
+      baseUrl: silent.url,
+      timeoutMs: 400,
+      retryBudgetMs: 2_000,
       onError: (err) => errors.push(err),
     });
     const before = Date.now();
     t.equal(await mon.wrap(() => 'done'), 'done');
     const tookMs = Date.now() - before;
     t.ok(tookMs < 2_500, `wrap took ${tookMs} ms, within the 2 s budget (not start's 2 s plus success's)`);
-    t.same(errors.map((e) => [e.code, e.url.split('/').pop()]), [['timeout', 'start'], ['timeout', 'success']]);
+    t.same(
+      errors.map((e) => [e.code, e.url.split('/').pop()]),
+      [
+        ['timeout', 'start'],
+        ['timeout', 'success'],
+      ],
+    );
     const runIds = new Set(silent.received.map((r) => JSON.parse(r.body).runId));
     t.equal(runIds.size, 1, 'start and success name the same run');
     t.equal(silent.received.at(-1)!.url, '/api/v1/ping/mon_x/success');
@@ -218,31 +266,38 @@ t.test('when the server is down', async (t) => {
   const url = await deadUrl();
   const errors: PingmonError[] = [];
   const mon = createPinger({
-    monitorId: 'mon_x', apiKey: 'pm_secretkey', baseUrl: url, retryBudgetMs: 300, onError: (err) => errors.push(err),
+    monitorId: 'mon_x',
+    apiKey: 'pm_secretkey',
+    baseUrl: url,
+    retryBudgetMs: 300,
+    onError: (err) => errors.push(err),
   });
 
   t.test('calls reject with status 0 and no secret', async (t) => {
-    const err = await mon.start().catch((e: unknown) => e) as PingmonError;
+    const err = (await mon.start().catch((e: unknown) => e)) as PingmonError;
     t.match(err, { status: 0, code: 'network_error', method: 'POST' });
     t.match(err.message, /cannot reach the pingmon server/);
     t.notOk(inspect(err, { depth: 10 }).includes('pm_secretkey'));
   });
 
-  t.test('wrap still returns fn\'s value, and reports the pings it could not deliver', async (t) => {
+  t.test("wrap still returns fn's value, and reports the pings it could not deliver", async (t) => {
     errors.length = 0;
     t.equal(await mon.wrap(() => 42), 42);
     t.equal(errors.length, 2, 'start and success');
     t.equal(errors[0]!.status, 0);
   });
 
-  t.test('wrap still rethrows fn\'s error', async (t) => {
+  t.test("wrap still rethrows fn's error", async (t) => {
     const boom = new TypeError('bad input');
     t.equal(await mon.wrap(() => Promise.reject(boom)).catch((e: unknown) => e), boom);
   });
 
   t.test('a throwing onError changes nothing', async (t) => {
     const loud = createPinger({
-      monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: url, retryBudgetMs: 300,
+      monitorId: 'mon_x',
+      apiKey: 'pm_k',
+      baseUrl: url,
+      retryBudgetMs: 300,
       onError: () => {
         throw new Error('oops');
       },

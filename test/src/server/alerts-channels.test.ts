@@ -13,16 +13,42 @@ for (const kind of DATABASE_KINDS) {
     const api = await TestServer.start(t, kind, { alertPollMs: 60_000, alertTimeoutMs: 1_000 });
     const alice = await api.account();
     const bob = await api.account();
-    const channel = (account: { token: string }, body: object) => api.request('/channels', { token: account.token, body });
+    const channel = (account: { token: string }, body: object) =>
+      api.request('/channels', { token: account.token, body });
 
     t.test('POST /channels answers 201 with the channel, its URL masked and its secret hidden', async (t) => {
-      const created = await channel(alice, { type: 'webhook', url: 'https://example.com/hooks/pingmon?token=abc', secret: 'whsec_0123456789', name: ' ops hook ' });
+      const created = await channel(alice, {
+        type: 'webhook',
+        url: 'https://example.com/hooks/pingmon?token=abc',
+        secret: 'whsec_0123456789',
+        name: ' ops hook ',
+      });
       t.equal(created.status, 201);
-      t.same(Object.keys(created.body).sort(), ['channelId', 'createdAt', 'enabled', 'hasSecret', 'monitorIds', 'name', 'type', 'url']);
-      t.match(created.body, { name: 'ops hook', type: 'webhook', url: 'https://example.com/…', hasSecret: true, monitorIds: null, enabled: true });
+      t.same(Object.keys(created.body).sort(), [
+        'channelId',
+        'createdAt',
+        'enabled',
+        'hasSecret',
+        'monitorIds',
+        'name',
+        'type',
+        'url',
+      ]);
+      t.match(created.body, {
+        name: 'ops hook',
+        type: 'webhook',
+        url: 'https://example.com/…',
+        hasSecret: true,
+        monitorIds: null,
+        enabled: true,
+      });
       t.match(created.body.channelId, /^ch_/);
       t.match(created.body.createdAt, ISO_MS);
-      t.notOk(created.text.includes('whsec_0123456789') || created.text.includes('token=abc') || created.text.includes('/hooks/'));
+      t.notOk(
+        created.text.includes('whsec_0123456789') ||
+          created.text.includes('token=abc') ||
+          created.text.includes('/hooks/'),
+      );
       const slack = await channel(alice, { type: 'slack', url: SLACK_URL });
       t.match(slack.body, { name: 'slack channel', type: 'slack', url: 'https://hooks.slack.com/…', hasSecret: false });
       const list = await api.request('/channels', { token: alice.token });
@@ -48,8 +74,16 @@ for (const kind of DATABASE_KINDS) {
         [{ type: 'slack', url: SLACK_URL, enabled: 'yes' }, 'invalid_request', /enabled/],
         [{ type: 'slack', url: SLACK_URL, name: '' }, 'invalid_request', /name/],
         // fetch refuses such URLs: the channel could never be sent to.
-        [{ type: 'webhook', url: 'https://user:pass@example.com/x' }, 'invalid_request', /"url" must not contain a user name or password/],
-        [{ type: 'webhook', url: 'https://token@example.com/x' }, 'invalid_request', /"url" must not contain a user name or password/],
+        [
+          { type: 'webhook', url: 'https://user:pass@example.com/x' },
+          'invalid_request',
+          /"url" must not contain a user name or password/,
+        ],
+        [
+          { type: 'webhook', url: 'https://token@example.com/x' },
+          'invalid_request',
+          /"url" must not contain a user name or password/,
+        ],
       ];
       for (const [body, code, message] of cases) {
         const reply = await channel(alice, body);
@@ -61,16 +95,24 @@ for (const kind of DATABASE_KINDS) {
 
     t.test('PATCH with nothing to change says what can be changed', async (t) => {
       const created = await channel(alice, { type: 'slack', url: SLACK_URL });
-      const reply = await api.request(`/channels/${created.body.channelId}`, { method: 'PATCH', token: alice.token, body: {} });
+      const reply = await api.request(`/channels/${created.body.channelId}`, {
+        method: 'PATCH',
+        token: alice.token,
+        body: {},
+      });
       t.equal(reply.status, 400);
       t.equal(reply.body.code, 'invalid_request');
       t.equal(reply.body.message, 'The body must change at least one of name, url, secret, monitorIds and enabled.');
-      const badUrl = await api.request(`/channels/${created.body.channelId}`, { method: 'PATCH', token: alice.token, body: { url: 'https://u:p@example.com/x' } });
+      const badUrl = await api.request(`/channels/${created.body.channelId}`, {
+        method: 'PATCH',
+        token: alice.token,
+        body: { url: 'https://u:p@example.com/x' },
+      });
       t.equal(badUrl.status, 400);
       t.match(badUrl.body.message, /"url" must not contain a user name or password/);
     });
 
-    t.test('a restriction names only the account\'s own monitors', async (t) => {
+    t.test("a restriction names only the account's own monitors", async (t) => {
       const mine = await api.monitor(alice);
       const theirs = await api.monitor(bob);
       const refused = await channel(alice, { type: 'slack', url: SLACK_URL, monitorIds: [mine, theirs, 'mon_nope'] });
@@ -80,7 +122,11 @@ for (const kind of DATABASE_KINDS) {
       const before = (await api.request('/channels', { token: alice.token })).body.channels.length;
       const ok = await channel(alice, { type: 'slack', url: SLACK_URL, monitorIds: [mine] });
       t.same(ok.body.monitorIds, [mine]);
-      t.equal((await api.request('/channels', { token: alice.token })).body.channels.length, before + 1, 'the refused one was not created');
+      t.equal(
+        (await api.request('/channels', { token: alice.token })).body.channels.length,
+        before + 1,
+        'the refused one was not created',
+      );
     });
 
     t.test('PATCH changes any field but the type; secrets can be set and removed', async (t) => {
@@ -88,9 +134,22 @@ for (const kind of DATABASE_KINDS) {
       const m2 = await api.monitor(alice);
       const id = (await channel(alice, { type: 'webhook', url: 'https://example.com/a' })).body.channelId;
       const patch = (body: unknown) => api.request(`/channels/${id}`, { method: 'PATCH', token: alice.token, body });
-      const changed = await patch({ name: 'renamed', url: 'http://other.example.org:8080/b', secret: 'a-long-enough-secret', monitorIds: [m2, m1], enabled: false });
+      const changed = await patch({
+        name: 'renamed',
+        url: 'http://other.example.org:8080/b',
+        secret: 'a-long-enough-secret',
+        monitorIds: [m2, m1],
+        enabled: false,
+      });
       t.equal(changed.status, 200);
-      t.match(changed.body, { channelId: id, name: 'renamed', type: 'webhook', url: 'http://other.example.org:8080/…', hasSecret: true, enabled: false });
+      t.match(changed.body, {
+        channelId: id,
+        name: 'renamed',
+        type: 'webhook',
+        url: 'http://other.example.org:8080/…',
+        hasSecret: true,
+        enabled: false,
+      });
       t.same(changed.body.monitorIds, [m1, m2].sort());
       const stored = await api.query((knex) => knex('channels').where({ id }).first());
       t.equal(stored.url, 'http://other.example.org:8080/b', 'the full URL is kept for delivery');
@@ -104,32 +163,56 @@ for (const kind of DATABASE_KINDS) {
       t.equal(nothing.status, 400);
       t.equal(nothing.body.code, 'invalid_request');
       const slackId = (await channel(alice, { type: 'slack', url: SLACK_URL })).body.channelId;
-      const secret = await api.request(`/channels/${slackId}`, { method: 'PATCH', token: alice.token, body: { secret: 'a-long-enough-secret' } });
+      const secret = await api.request(`/channels/${slackId}`, {
+        method: 'PATCH',
+        token: alice.token,
+        body: { secret: 'a-long-enough-secret' },
+      });
       t.equal(secret.body.code, 'secret_not_supported');
-      const foreign = await api.request(`/channels/${slackId}`, { method: 'PATCH', token: alice.token, body: { monitorIds: [await api.monitor(bob)] } });
+      const foreign = await api.request(`/channels/${slackId}`, {
+        method: 'PATCH',
+        token: alice.token,
+        body: { monitorIds: [await api.monitor(bob)] },
+      });
       t.equal(foreign.body.code, 'unknown_monitor');
     });
 
     t.test('DELETE removes a channel (204), then 404 channel_not_found', async (t) => {
-      const id = (await channel(alice, { type: 'discord', url: 'https://discord.com/api/webhooks/1/abc' })).body.channelId;
+      const id = (await channel(alice, { type: 'discord', url: 'https://discord.com/api/webhooks/1/abc' })).body
+        .channelId;
       t.equal((await api.request(`/channels/${id}`, { method: 'DELETE', token: alice.token })).status, 204);
       const again = await api.request(`/channels/${id}`, { method: 'DELETE', token: alice.token });
       t.equal(again.status, 404);
       t.equal(again.body.code, 'channel_not_found');
-      t.notOk((await api.request('/channels', { token: alice.token })).body.channels.some((c: { channelId: string }) => c.channelId === id));
+      t.notOk(
+        (await api.request('/channels', { token: alice.token })).body.channels.some(
+          (c: { channelId: string }) => c.channelId === id,
+        ),
+      );
     });
 
     t.test('a restricted channel forgets a deleted monitor and stays restricted', async (t) => {
       const m = await api.monitor(alice);
       const id = (await channel(alice, { type: 'slack', url: SLACK_URL, monitorIds: [m] })).body.channelId;
       await api.request(`/monitors/${m}`, { method: 'DELETE', token: alice.token });
-      const after = (await api.request('/channels', { token: alice.token })).body.channels.find((c: { channelId: string }) => c.channelId === id);
+      const after = (await api.request('/channels', { token: alice.token })).body.channels.find(
+        (c: { channelId: string }) => c.channelId === id,
+      );
       t.same(after.monitorIds, [], 'no monitor: it receives nothing, rather than everything');
     });
 
     t.test('POST /channels/:id/test sends a test payload now and answers how it went', async (t) => {
-      const receiver = await startReceiver(t, (_req, n, res) => (n === 1 ? json(res, 200, { ok: true }) : json(res, 400, { error: 'invalid_payload' })));
-      const id = (await channel(alice, { type: 'webhook', url: `${receiver.url}/hook`, secret: 'whsec_0123456789', enabled: false })).body.channelId;
+      const receiver = await startReceiver(t, (_req, n, res) =>
+        n === 1 ? json(res, 200, { ok: true }) : json(res, 400, { error: 'invalid_payload' }),
+      );
+      const id = (
+        await channel(alice, {
+          type: 'webhook',
+          url: `${receiver.url}/hook`,
+          secret: 'whsec_0123456789',
+          enabled: false,
+        })
+      ).body.channelId;
       const ok = await api.request(`/channels/${id}/test`, { method: 'POST', token: alice.token });
       t.equal(ok.status, 200);
       t.same(Object.keys(ok.body).sort(), ['delivered', 'durationMs', 'error', 'statusCode']);
@@ -140,13 +223,26 @@ for (const kind of DATABASE_KINDS) {
       const body = JSON.parse(sent.body);
       t.match(body, { event: 'test', alertId: null, monitorId: null, runId: null, logSnippet: null, matchedRules: [] });
       const [, ts, mac] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(sent.headers['x-pingmon-signature'] as string)!;
-      t.equal(mac, createHmac('sha256', 'whsec_0123456789').update(`${ts}.${sent.body}`).digest('hex'), 'signed like every webhook');
+      t.equal(
+        mac,
+        createHmac('sha256', 'whsec_0123456789').update(`${ts}.${sent.body}`).digest('hex'),
+        'signed like every webhook',
+      );
       const refused = await api.request(`/channels/${id}/test`, { method: 'POST', token: alice.token });
       t.match(refused.body, { delivered: false, statusCode: 400, error: 'HTTP 400: {"error":"invalid_payload"}' });
       const nobody = (await channel(alice, { type: 'slack', url: await deadUrl() })).body.channelId;
       const down = await api.request(`/channels/${nobody}/test`, { method: 'POST', token: alice.token });
       t.match(down.body, { delivered: false, statusCode: null, error: /ECONNREFUSED/ });
-      t.equal(await api.query((knex) => knex('alerts').count({ n: '*' }).first().then((r) => Number(r!.n))), 0, 'a test records no alert');
+      t.equal(
+        await api.query((knex) =>
+          knex('alerts')
+            .count({ n: '*' })
+            .first()
+            .then((r) => Number(r!.n)),
+        ),
+        0,
+        'a test records no alert',
+      );
     });
 
     t.test('a channel test times out after the attempt timeout and follows no redirect', async (t) => {
@@ -164,25 +260,40 @@ for (const kind of DATABASE_KINDS) {
       const moved = (await channel(alice, { type: 'slack', url: `${receiver.url}/moved` })).body.channelId;
       const redirect = await api.request(`/channels/${moved}/test`, { method: 'POST', token: alice.token });
       t.match(redirect.body, { delivered: false, statusCode: 301, error: /redirects are not followed/ });
-      t.notOk(receiver.received.some((r) => r.url === '/elsewhere'), 'the redirect was not followed');
+      t.notOk(
+        receiver.received.some((r) => r.url === '/elsewhere'),
+        'the redirect was not followed',
+      );
     });
 
-    t.test('channels of another account are out of reach: 404 for every channel endpoint, and absent from lists', async (t) => {
-      const id = (await channel(alice, { type: 'slack', url: SLACK_URL })).body.channelId;
-      const requests: Array<[string, string, unknown]> = [
-        ['PATCH', `/channels/${id}`, { name: 'mine now' }],
-        ['DELETE', `/channels/${id}`, undefined],
-        ['POST', `/channels/${id}/test`, undefined],
-      ];
-      for (const [method, path, body] of requests) {
-        const reply = await api.request(path, { method, token: bob.token, body });
-        t.equal(reply.status, 404, `${method} ${path}`);
-        t.equal(reply.body.code, 'channel_not_found');
-      }
-      t.notOk((await api.request('/channels', { token: bob.token })).body.channels.some((c: { channelId: string }) => c.channelId === id));
-      t.match((await api.request('/channels', { token: alice.token })).body.channels.find((c: { channelId: string }) => c.channelId === id), { name: 'slack channel' });
-      const withKey = await api.request('/channels', { apiKey: alice.apiKey });
-      t.equal(withKey.body.code, 'user_token_required');
-    });
+    t.test(
+      'channels of another account are out of reach: 404 for every channel endpoint, and absent from lists',
+      async (t) => {
+        const id = (await channel(alice, { type: 'slack', url: SLACK_URL })).body.channelId;
+        const requests: Array<[string, string, unknown]> = [
+          ['PATCH', `/channels/${id}`, { name: 'mine now' }],
+          ['DELETE', `/channels/${id}`, undefined],
+          ['POST', `/channels/${id}/test`, undefined],
+        ];
+        for (const [method, path, body] of requests) {
+          const reply = await api.request(path, { method, token: bob.token, body });
+          t.equal(reply.status, 404, `${method} ${path}`);
+          t.equal(reply.body.code, 'channel_not_found');
+        }
+        t.notOk(
+          (await api.request('/channels', { token: bob.token })).body.channels.some(
+            (c: { channelId: string }) => c.channelId === id,
+          ),
+        );
+        t.match(
+          (await api.request('/channels', { token: alice.token })).body.channels.find(
+            (c: { channelId: string }) => c.channelId === id,
+          ),
+          { name: 'slack channel' },
+        );
+        const withKey = await api.request('/channels', { apiKey: alice.apiKey });
+        t.equal(withKey.body.code, 'user_token_required');
+      },
+    );
   });
 }

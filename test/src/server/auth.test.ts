@@ -15,7 +15,9 @@ for (const kind of DATABASE_KINDS) {
     const account = await api.account('pro');
 
     t.test('login answers a token, its expiry, the user and the account', async (t) => {
-      const reply = await api.request('/auth/login', { body: { email: account.email.toUpperCase(), password: account.password } });
+      const reply = await api.request('/auth/login', {
+        body: { email: account.email.toUpperCase(), password: account.password },
+      });
       t.equal(reply.status, 200);
       t.match(reply.body, {
         token: String,
@@ -32,7 +34,9 @@ for (const kind of DATABASE_KINDS) {
 
     t.test('wrong password and unknown email give the same 401', async (t) => {
       const wrong = await api.request('/auth/login', { body: { email: account.email, password: 'nope nope nope' } });
-      const unknown = await api.request('/auth/login', { body: { email: 'nobody@example.com', password: 'nope nope nope' } });
+      const unknown = await api.request('/auth/login', {
+        body: { email: 'nobody@example.com', password: 'nope nope nope' },
+      });
       t.equal(wrong.status, 401);
       t.equal(unknown.status, 401);
       t.equal(wrong.body.code, 'invalid_credentials');
@@ -50,7 +54,9 @@ for (const kind of DATABASE_KINDS) {
       const victim = await api.account();
       const statuses: number[] = [];
       for (let i = 0; i < 6; i++) {
-        statuses.push((await api.request('/auth/login', { body: { email: victim.email, password: `wrong-${i}-password` } })).status);
+        statuses.push(
+          (await api.request('/auth/login', { body: { email: victim.email, password: `wrong-${i}-password` } })).status,
+        );
       }
       t.same(statuses, [401, 401, 401, 401, 401, 429]);
       const blocked = await api.request('/auth/login', { body: { email: victim.email, password: victim.password } });
@@ -64,13 +70,19 @@ for (const kind of DATABASE_KINDS) {
 
     t.test('a burst of parallel guesses is counted too', async (t) => {
       const victim = await api.account();
-      const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => api.request('/auth/login', { body: { email: victim.email, password: `guess-${i}-guess` } })));
+      const replies = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          api.request('/auth/login', { body: { email: victim.email, password: `guess-${i}-guess` } }),
+        ),
+      );
       const statuses = replies.map((r) => r.status).sort();
       t.same(statuses, [...Array(5).fill(401), ...Array(7).fill(429)]);
     });
 
     t.test('user-token endpoints refuse API keys with a message saying a user token is required', async (t) => {
-      for (const headers of [{ 'x-api-key': account.apiKey }, { authorization: `Bearer ${account.apiKey}` }] as Array<Record<string, string>>) {
+      for (const headers of [{ 'x-api-key': account.apiKey }, { authorization: `Bearer ${account.apiKey}` }] as Array<
+        Record<string, string>
+      >) {
         const reply = await api.request('/me', { headers });
         t.equal(reply.status, 401);
         t.equal(reply.body.code, 'user_token_required');
@@ -101,14 +113,17 @@ for (const kind of DATABASE_KINDS) {
   });
 }
 
-t.test('without PINGMON_JWT_SECRET the generated secret is shared by servers on one database and survives restarts', async (t) => {
-  const first = await TestServer.start(t, 'sqlite');
-  const account = await first.account();
-  await first.server.stop();
-  const { createServer } = await import('@pingmon/server');
-  const second = await createServer(first.config);
-  await second.start();
-  t.teardown(() => second.stop());
-  const me = await fetch(`${second.info.uri}/api/v1/me`, { headers: { authorization: `Bearer ${account.token}` } });
-  t.equal(me.status, 200);
-});
+t.test(
+  'without PINGMON_JWT_SECRET the generated secret is shared by servers on one database and survives restarts',
+  async (t) => {
+    const first = await TestServer.start(t, 'sqlite');
+    const account = await first.account();
+    await first.server.stop();
+    const { createServer } = await import('@pingmon/server');
+    const second = await createServer(first.config);
+    await second.start();
+    t.teardown(() => second.stop());
+    const me = await fetch(`${second.info.uri}/api/v1/me`, { headers: { authorization: `Bearer ${account.token}` } });
+    t.equal(me.status, 200);
+  },
+);

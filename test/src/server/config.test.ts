@@ -2,12 +2,20 @@ import t from 'tap';
 import { ConfigError, loadConfig, redactUrl } from '@pingmon/server';
 
 t.test('loadConfig reads PINGMON_* and lets overrides win', async (t) => {
-  const config = loadConfig({ PINGMON_HOST: '0.0.0.0', PINGMON_PORT: '9000', PINGMON_DATA_DIR: '/d', HOME: '/home/x' }, { port: 0 });
+  const config = loadConfig(
+    { PINGMON_HOST: '0.0.0.0', PINGMON_PORT: '9000', PINGMON_DATA_DIR: '/d', HOME: '/home/x' },
+    { port: 0 },
+  );
   t.match(config, { host: '0.0.0.0', port: 0, dataDir: '/d', databaseUrl: undefined });
   t.ok(Object.isFrozen(config));
   t.equal(loadConfig({ HOME: '/home/x' }).dataDir, '/home/x/.local/share/pingmon');
   t.equal(loadConfig({ XDG_DATA_HOME: '/xdg' }).dataDir, '/xdg/pingmon');
-  t.same(loadConfig({ PINGMON_PLAN_INTERVALS: 'free=30, pro=0.5' }).planIntervalsMs, { free: 30_000, pro: 500, business: 1_000, unlimited: 0 });
+  t.same(loadConfig({ PINGMON_PLAN_INTERVALS: 'free=30, pro=0.5' }).planIntervalsMs, {
+    free: 30_000,
+    pro: 500,
+    business: 1_000,
+    unlimited: 0,
+  });
 });
 
 t.test('loadConfig refuses bad values with a message naming the setting', async (t) => {

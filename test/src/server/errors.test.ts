@@ -24,13 +24,19 @@ for (const kind of DATABASE_KINDS) {
     });
 
     t.test('malformed JSON on a validated route is invalid_json', async (t) => {
-      const reply = await api.request('/auth/login', { body: '{"email":', headers: { 'content-type': 'application/json' } });
+      const reply = await api.request('/auth/login', {
+        body: '{"email":',
+        headers: { 'content-type': 'application/json' },
+      });
       t.equal(reply.status, 400);
       t.equal(reply.body.code, 'invalid_json');
     });
 
     t.test('errors from below (a broken gzip body) get our codes, not theirs', async (t) => {
-      const reply = await api.request('/auth/login', { body: Buffer.from('not gzip at all'), headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } });
+      const reply = await api.request('/auth/login', {
+        body: Buffer.from('not gzip at all'),
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      });
       t.equal(reply.status, 400);
       t.equal(reply.body.code, 'bad_request');
     });

@@ -31,7 +31,7 @@ for (const kind of DATABASE_KINDS) {
       }
     });
 
-    t.test('GET /monitors lists the account\'s monitors newest first, page by page', async (t) => {
+    t.test("GET /monitors lists the account's monitors newest first, page by page", async (t) => {
       const owner = await api.account();
       const created: string[] = [];
       for (let i = 0; i < 5; i++) created.push(await api.monitor(owner, `job ${i}`));
@@ -58,7 +58,7 @@ for (const kind of DATABASE_KINDS) {
       t.equal(unknown.status, 200, 'unknown query parameters are ignored');
     });
 
-    t.test('accounts never see each other\'s monitors', async (t) => {
+    t.test("accounts never see each other's monitors", async (t) => {
       const mine = await api.monitor(alice, 'mine');
       const list = await api.request('/monitors', { token: bob.token });
       t.notOk(list.body.monitors.some((m: { monitorId: string }) => m.monitorId === mine));
@@ -66,7 +66,12 @@ for (const kind of DATABASE_KINDS) {
 
     // Run ids rise with every run reported here, so runs that start in the same millisecond keep this order too.
     let reported = 0;
-    const report = async (account: TestAccount, monitorId: string, kind: 'start' | 'success' | 'fail', meta?: Record<string, number>) => {
+    const report = async (
+      account: TestAccount,
+      monitorId: string,
+      kind: 'start' | 'success' | 'fail',
+      meta?: Record<string, number>,
+    ) => {
       const runId = `run-${String(++reported).padStart(6, '0')}`;
       const reply = await api.ping(account, monitorId, kind, { runId, meta });
       if (reply.status !== 200) throw new Error(`ping failed: ${reply.text}`);
@@ -77,8 +82,14 @@ for (const kind of DATABASE_KINDS) {
     };
     /** The counts a client would make from the first 20 runs of the runs list. */
     const countedFromRunsList = async (account: TestAccount, monitorId: string) => {
-      const { runs } = (await api.request(`/monitors/${monitorId}/runs?limit=20`, { token: account.token })).body as { runs: Array<{ status: string; silentFailure: boolean }> };
-      return { runs: runs.length, failed: runs.filter((r) => r.status === 'failed').length, silentFailures: runs.filter((r) => r.silentFailure).length };
+      const { runs } = (await api.request(`/monitors/${monitorId}/runs?limit=20`, { token: account.token })).body as {
+        runs: Array<{ status: string; silentFailure: boolean }>;
+      };
+      return {
+        runs: runs.length,
+        failed: runs.filter((r) => r.status === 'failed').length,
+        silentFailures: runs.filter((r) => r.silentFailure).length,
+      };
     };
     const listed = async (account: TestAccount) => {
       const reply = await api.request<MonitorList>('/monitors?limit=200', { token: account.token });
@@ -88,7 +99,15 @@ for (const kind of DATABASE_KINDS) {
     t.test('recentRuns counts runs, failed runs and silent failures; running runs count as runs only', async (t) => {
       const m = await api.monitor(alice, 'imports');
       t.same((await api.request(`/monitors/${m}`, { token: alice.token })).body.recentRuns, NO_RUNS);
-      t.equal((await api.request(`/monitors/${m}/rules`, { token: alice.token, body: { metric: 'rows', op: 'lt', value: 1 } })).status, 201);
+      t.equal(
+        (
+          await api.request(`/monitors/${m}/rules`, {
+            token: alice.token,
+            body: { metric: 'rows', op: 'lt', value: 1 },
+          })
+        ).status,
+        201,
+      );
       await report(alice, m, 'success', { rows: 5 });
       await report(alice, m, 'fail');
       await report(alice, m, 'success', { rows: 0 });
@@ -101,7 +120,11 @@ for (const kind of DATABASE_KINDS) {
       t.same((await listed(alice)).get(m), one.body, 'the list says the same');
 
       t.equal((await api.ping(alice, m, 'success', { runId: running, meta: { rows: 0 } })).status, 200);
-      const renamed = await api.request(`/monitors/${m}`, { method: 'PATCH', token: alice.token, body: { name: 'imports (prod)' } });
+      const renamed = await api.request(`/monitors/${m}`, {
+        method: 'PATCH',
+        token: alice.token,
+        body: { name: 'imports (prod)' },
+      });
       t.same(renamed.body.recentRuns, { runs: 5, failed: 2, silentFailures: 2 });
       t.match(renamed.body.lastRun, { runId: running, status: 'success', silentFailure: true });
     });
@@ -122,7 +145,7 @@ for (const kind of DATABASE_KINDS) {
       t.not(monitor.lastRun.runId, newest);
     });
 
-    t.test('one page of monitors counts each monitor\'s own runs', async (t) => {
+    t.test("one page of monitors counts each monitor's own runs", async (t) => {
       const owner = await api.account();
       const failing = await api.monitor(owner, 'failing');
       const mixed = await api.monitor(owner, 'mixed');
@@ -146,7 +169,11 @@ for (const kind of DATABASE_KINDS) {
       }
       t.equal(monitors.get(idle)!.lastRun, null);
       const page = await api.request('/monitors?limit=2', { token: owner.token });
-      t.same(page.body.monitors.map((m: { recentRuns: unknown }) => m.recentRuns), [expected.get(started), expected.get(idle)], 'a short page too');
+      t.same(
+        page.body.monitors.map((m: { recentRuns: unknown }) => m.recentRuns),
+        [expected.get(started), expected.get(idle)],
+        'a short page too',
+      );
     });
 
     t.test('runs of one account never count for another', async (t) => {
@@ -156,14 +183,22 @@ for (const kind of DATABASE_KINDS) {
       const daves = await api.monitor(dave, 'shared name');
       await reportMany(carol, carols, 'fail', 3);
       await reportMany(dave, daves, 'success', 1);
-      t.same([...(await listed(carol)).values()].map((m) => [m.monitorId, m.recentRuns]), [[carols, { runs: 3, failed: 3, silentFailures: 0 }]]);
-      t.same([...(await listed(dave)).values()].map((m) => [m.monitorId, m.recentRuns]), [[daves, { runs: 1, failed: 0, silentFailures: 0 }]]);
+      t.same(
+        [...(await listed(carol)).values()].map((m) => [m.monitorId, m.recentRuns]),
+        [[carols, { runs: 3, failed: 3, silentFailures: 0 }]],
+      );
+      t.same(
+        [...(await listed(dave)).values()].map((m) => [m.monitorId, m.recentRuns]),
+        [[daves, { runs: 1, failed: 0, silentFailures: 0 }]],
+      );
       t.equal((await api.request(`/monitors/${carols}`, { token: dave.token })).status, 404);
     });
 
     t.test('the log endpoint answers hasLog and content', async (t) => {
       const m = await api.monitor(alice, 'with logs');
-      const failed = (await api.ping(alice, m, 'fail', { errorMessage: 'exit 1', logOutput: 'Traceback…\nError: boom' })).body.data.runId;
+      const failed = (
+        await api.ping(alice, m, 'fail', { errorMessage: 'exit 1', logOutput: 'Traceback…\nError: boom' })
+      ).body.data.runId;
       const ok = (await api.ping(alice, m, 'success')).body.data.runId;
       const withLog = await api.request(`/monitors/${m}/runs/${failed}/log`, { token: alice.token });
       t.equal(withLog.status, 200);
@@ -171,10 +206,13 @@ for (const kind of DATABASE_KINDS) {
       const without = await api.request(`/monitors/${m}/runs/${ok}/log`, { token: alice.token });
       t.same(without.body, { hasLog: false, content: null });
       const failedNoLog = (await api.ping(alice, m, 'fail', { errorMessage: 'no log' })).body.data.runId;
-      t.same((await api.request(`/monitors/${m}/runs/${failedNoLog}/log`, { token: alice.token })).body, { hasLog: false, content: null });
+      t.same((await api.request(`/monitors/${m}/runs/${failedNoLog}/log`, { token: alice.token })).body, {
+        hasLog: false,
+        content: null,
+      });
     });
 
-    t.test('the log endpoint refuses API keys and hides other accounts\' runs', async (t) => {
+    t.test("the log endpoint refuses API keys and hides other accounts' runs", async (t) => {
       const m = await api.monitor(alice, 'private');
       const runId = (await api.ping(alice, m, 'fail', { logOutput: 'secret stuff' })).body.data.runId;
       const path = `/monitors/${m}/runs/${runId}/log`;
@@ -190,7 +228,7 @@ for (const kind of DATABASE_KINDS) {
       t.same(Object.keys(foreign.body).sort(), Object.keys(missingRun.body).sort());
     });
 
-    t.test('pings with one account\'s key never touch another\'s monitors', async (t) => {
+    t.test("pings with one account's key never touch another's monitors", async (t) => {
       const m = await api.monitor(bob, 'bob only');
       for (const kindOfPing of ['start', 'success', 'fail'] as const) {
         t.equal((await api.ping(alice, m, kindOfPing)).status, 404);

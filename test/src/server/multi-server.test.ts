@@ -7,8 +7,22 @@ import { TestServer } from '../helpers/server.js';
 import { request } from '../helpers/http.js';
 
 /** Several servers on one database, each with its own connections, started at the same moment. */
-async function startServers(t: { teardown(fn: () => unknown): void }, db: TestDatabase, count: number): Promise<string[]> {
-  const config = loadConfig({}, { host: '127.0.0.1', port: 0, dataDir: db.dataDir, databaseUrl: db.databaseUrl, databaseSchema: db.databaseSchema, logLevel: 'silent' });
+async function startServers(
+  t: { teardown(fn: () => unknown): void },
+  db: TestDatabase,
+  count: number,
+): Promise<string[]> {
+  const config = loadConfig(
+    {},
+    {
+      host: '127.0.0.1',
+      port: 0,
+      dataDir: db.dataDir,
+      databaseUrl: db.databaseUrl,
+      databaseSchema: db.databaseSchema,
+      logLevel: 'silent',
+    },
+  );
   const servers: Server[] = await Promise.all(Array.from({ length: count }, () => createServer(config)));
   await Promise.all(servers.map((s) => s.start()));
   t.teardown(() => Promise.all(servers.map((s) => s.stop())));
@@ -26,8 +40,11 @@ for (const kind of DATABASE_KINDS) {
     t.test('20 concurrent starts spread over the servers: exactly one 200', async (t) => {
       const account = await first.account('free');
       const monitorId = await first.monitor(account);
-      const replies = await Promise.all(Array.from({ length: 20 }, (_, i) =>
-        request(`${urls[i % urls.length]}/ping/${monitorId}/start`, { method: 'POST', apiKey: account.apiKey })));
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, i) =>
+          request(`${urls[i % urls.length]}/ping/${monitorId}/start`, { method: 'POST', apiKey: account.apiKey }),
+        ),
+      );
       t.same(replies.map((r) => r.status).sort(), [200, ...Array(19).fill(429)]);
     });
 
@@ -51,11 +68,18 @@ for (const kind of DATABASE_KINDS) {
       const account = await first.account('unlimited');
       const monitorId = await first.monitor(account);
       const pings = Array.from({ length: 40 }, (_, i) =>
-        request(`${urls[i % urls.length]}/ping/${monitorId}/${i % 2 ? 'success' : 'start'}`, { method: 'POST', apiKey: account.apiKey }));
+        request(`${urls[i % urls.length]}/ping/${monitorId}/${i % 2 ? 'success' : 'start'}`, {
+          method: 'POST',
+          apiKey: account.apiKey,
+        }),
+      );
       const deletion = request(`${urls[0]}/monitors/${monitorId}`, { method: 'DELETE', token: account.token });
       const replies = await Promise.all(pings);
       t.equal((await deletion).status, 204);
-      t.ok(replies.every((r) => r.status === 200 || r.status === 404), replies.map((r) => r.status).join(' '));
+      t.ok(
+        replies.every((r) => r.status === 200 || r.status === 404),
+        replies.map((r) => r.status).join(' '),
+      );
       const left = await first.query((knex) => knex('runs').where({ monitor_id: monitorId }).count({ n: '*' }).first());
       t.equal(Number(left!.n), 0, 'no run outlived its monitor');
     });
@@ -73,6 +97,10 @@ t.test('servers starting together on a fresh database all migrate it', async (t)
     t.teardown(() => db.drop());
     const urls = await startServers(t, db, 4);
     const health = await Promise.all(urls.map((u) => request(`${u}/health`)));
-    t.same(health.map((h) => h.status), [200, 200, 200, 200], kind);
+    t.same(
+      health.map((h) => h.status),
+      [200, 200, 200, 200],
+      kind,
+    );
   }
 });

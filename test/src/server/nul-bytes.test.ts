@@ -16,7 +16,11 @@ for (const kind of DATABASE_KINDS) {
     t.test('a JSON fail ping is recorded, each NUL stored as U+FFFD', async (t) => {
       const monitorId = await api.monitor(account);
       const runId = newRunId();
-      const reply = await api.ping(account, monitorId, 'fail', { runId, errorMessage: 'exit\u00001', logOutput: 'line 1\u0000line 2\u0000' });
+      const reply = await api.ping(account, monitorId, 'fail', {
+        runId,
+        errorMessage: 'exit\u00001',
+        logOutput: 'line 1\u0000line 2\u0000',
+      });
       t.equal(reply.status, 200, reply.text);
       const { run, log } = await stored(monitorId, runId);
       t.match(run, { status: 'failed', error_message: 'exit\uFFFD1' });
@@ -27,7 +31,9 @@ for (const kind of DATABASE_KINDS) {
 
     t.test('a text/plain fail body is recorded the same way', async (t) => {
       const monitorId = await api.monitor(account);
-      const reply = await api.ping(account, monitorId, 'fail', Buffer.from('binary\u0000output\n'), { 'content-type': 'text/plain' });
+      const reply = await api.ping(account, monitorId, 'fail', Buffer.from('binary\u0000output\n'), {
+        'content-type': 'text/plain',
+      });
       t.equal(reply.status, 200, reply.text);
       t.equal((await stored(monitorId, reply.body.data.runId)).log.content, 'binary\uFFFDoutput\n');
     });
@@ -51,7 +57,7 @@ for (const kind of DATABASE_KINDS) {
       t.equal(ping.status, 400);
     });
 
-    t.test('the SDK\'s fail() is recorded, as the server would store it', async (t) => {
+    t.test("the SDK's fail() is recorded, as the server would store it", async (t) => {
       const monitorId = await api.monitor(account);
       const mon = createPinger({ monitorId, apiKey: account.apiKey, baseUrl: api.url });
       await mon.start();

@@ -109,7 +109,9 @@ for (const kind of DATABASE_KINDS) {
     });
 
     t.test('JSON is read whatever the content type says (curl -d)', async (t) => {
-      const reply = await api.ping(account, monitorId, 'success', '{"meta":{"rows":3}}', { 'content-type': 'application/x-www-form-urlencoded' });
+      const reply = await api.ping(account, monitorId, 'success', '{"meta":{"rows":3}}', {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
       t.equal(reply.status, 200);
       t.same(JSON.parse((await runOf(reply.body.data.runId)).meta), { rows: 3 });
     });
@@ -124,7 +126,11 @@ for (const kind of DATABASE_KINDS) {
         [{ meta: { rows: 'many' } }, 'invalid_meta', /meta\.rows must be a finite number/],
         [{ meta: { nested: { a: 1 } } }, 'invalid_meta', /meta\.nested/],
         [{ meta: [1, 2] }, 'invalid_meta', /object of numbers/],
-        [{ meta: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) }, 'invalid_meta', /at most 50/],
+        [
+          { meta: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])) },
+          'invalid_meta',
+          /at most 50/,
+        ],
         [{ meta: { ['k'.repeat(65)]: 1 } }, 'invalid_meta', /1 to 64 characters/],
         [{ runId: 'short' }, 'invalid_run_id', /8 to 64/],
         [{ runId: 'has spaces in it' }, 'invalid_run_id', /8 to 64/],
@@ -132,7 +138,9 @@ for (const kind of DATABASE_KINDS) {
         ['{"meta": ', 'invalid_json', /not valid JSON/],
       ];
       for (const [body, code, message] of cases) {
-        const reply = await api.ping(account, monitorId, 'success', typeof body === 'string' ? body : body, { 'content-type': 'application/json' });
+        const reply = await api.ping(account, monitorId, 'success', typeof body === 'string' ? body : body, {
+          'content-type': 'application/json',
+        });
         t.equal(reply.status, 400, JSON.stringify(body).slice(0, 60));
         t.equal(reply.body.code, code);
         t.match(reply.body.message, message);
@@ -150,7 +158,10 @@ for (const kind of DATABASE_KINDS) {
       const bad = await api.ping({ apiKey: 'pm_nope' }, monitorId, 'start');
       t.equal(bad.status, 401);
       t.equal(bad.body.code, 'invalid_api_key');
-      const bearer = await api.request(`/ping/${monitorId}/start`, { method: 'POST', headers: { authorization: `Bearer ${account.apiKey}` } });
+      const bearer = await api.request(`/ping/${monitorId}/start`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${account.apiKey}` },
+      });
       t.equal(bearer.status, 200);
     });
 
@@ -169,7 +180,11 @@ for (const kind of DATABASE_KINDS) {
 
     t.test('an oversized body is 413 after authentication', async (t) => {
       const big = JSON.stringify({ logOutput: 'z'.repeat(70 * 1024) });
-      const unauthenticated = await api.request(`/ping/${monitorId}/fail`, { method: 'POST', body: big, headers: { 'content-type': 'application/json' } });
+      const unauthenticated = await api.request(`/ping/${monitorId}/fail`, {
+        method: 'POST',
+        body: big,
+        headers: { 'content-type': 'application/json' },
+      });
       t.equal(unauthenticated.status, 401);
       const reply = await api.ping(account, monitorId, 'fail', big, { 'content-type': 'application/json' });
       t.equal(reply.status, 413);

@@ -28,7 +28,11 @@ for (const kind of DATABASE_KINDS) {
       const runId = 'limited-run-0001';
       t.equal((await api.ping(account, monitorId, 'start', { runId })).status, 200);
       t.equal((await api.ping(account, monitorId, 'start', { runId })).status, 200, 'start replay');
-      t.equal((await api.ping(account, monitorId, 'fail', { runId, logOutput: 'boom' })).status, 200, 'the job\'s result');
+      t.equal(
+        (await api.ping(account, monitorId, 'fail', { runId, logOutput: 'boom' })).status,
+        200,
+        "the job's result",
+      );
       t.equal((await api.ping(account, monitorId, 'fail', { runId })).status, 200, 'result replay');
       const another = await api.ping(account, monitorId, 'success');
       t.equal(another.status, 429, 'a result that opens a new run within the minute is limited');
@@ -47,12 +51,17 @@ for (const kind of DATABASE_KINDS) {
       const account = await api.account('unlimited');
       const monitorId = await api.monitor(account);
       const replies = await Promise.all(Array.from({ length: 10 }, () => api.ping(account, monitorId, 'start')));
-      t.same(replies.map((r) => r.status), Array(10).fill(200));
+      t.same(
+        replies.map((r) => r.status),
+        Array(10).fill(200),
+      );
     });
   });
 
   t.test(`plan intervals can be overridden by server config, on ${kind}`, async (t) => {
-    const api = await TestServer.start(t, kind, { planIntervalsMs: { free: 0, pro: 10_000, business: 1_000, unlimited: 0 } });
+    const api = await TestServer.start(t, kind, {
+      planIntervalsMs: { free: 0, pro: 10_000, business: 1_000, unlimited: 0 },
+    });
     const account = await api.account('free');
     const monitorId = await api.monitor(account);
     t.equal((await api.ping(account, monitorId, 'start')).status, 200);

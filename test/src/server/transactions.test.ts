@@ -33,15 +33,27 @@ for (const kind of DATABASE_KINDS) {
     const key = (i: number) => `tx-${String(i).padStart(2, '0')}`;
 
     t.test('concurrent work all commits, and a piece that throws rolls back only itself', async (t) => {
-      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => db.transaction(async (sql) => {
-        await sql.changes(INSERT, [key(i), 'v']);
-        if (i % 5 === 0) throw new Error(`piece ${i} fails after writing`);
-        return i;
-      })));
-      t.same(results.map((r) => r.status), Array.from({ length: 20 }, (_, i) => (i % 5 === 0 ? 'rejected' : 'fulfilled')));
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) =>
+          db.transaction(async (sql) => {
+            await sql.changes(INSERT, [key(i), 'v']);
+            if (i % 5 === 0) throw new Error(`piece ${i} fails after writing`);
+            return i;
+          }),
+        ),
+      );
+      t.same(
+        results.map((r) => r.status),
+        Array.from({ length: 20 }, (_, i) => (i % 5 === 0 ? 'rejected' : 'fulfilled')),
+      );
       const rejected = results[5] as PromiseRejectedResult;
       t.match(rejected.reason.message, /piece 5 fails/);
-      t.same(await keys(), Array.from({ length: 20 }, (_, i) => i).filter((i) => i % 5 !== 0).map(key));
+      t.same(
+        await keys(),
+        Array.from({ length: 20 }, (_, i) => i)
+          .filter((i) => i % 5 !== 0)
+          .map(key),
+      );
     });
 
     t.test('a failing statement does not poison the next transaction', async (t) => {
@@ -50,17 +62,23 @@ for (const kind of DATABASE_KINDS) {
         await sql.changes(INSERT, ['tx-99', 'v']);
         return sql.rows<{ value: string }>('select value from settings where key = ?', ['tx-99']);
       });
-      t.same(after.map((r) => r.value), ['v']);
+      t.same(
+        after.map((r) => r.value),
+        ['v'],
+      );
       t.same((await keys()).at(-1), 'tx-99');
     });
 
     // On SQLite a statement outside the transaction, run from inside one, used to wait for SQLite's one
     // connection, which the transaction held until that statement ended: it never returned.
     t.test('a statement outside the transaction, run from inside one, never waits for it', async (t) => {
-      const outside = within(5_000, db.transaction(async (sql) => {
-        await sql.changes(INSERT, ['tx-inside', 'v']);
-        return db.sql.rows<{ value: string }>('select value from settings where key = ?', ['tx-00']);
-      }));
+      const outside = within(
+        5_000,
+        db.transaction(async (sql) => {
+          await sql.changes(INSERT, ['tx-inside', 'v']);
+          return db.sql.rows<{ value: string }>('select value from settings where key = ?', ['tx-00']);
+        }),
+      );
       if (kind === 'sqlite') {
         await t.rejects(outside, { message: RULE }, 'fails at once, naming the rule');
         const left = await db.sql.rows('select key from settings where key = ?', ['tx-inside']);
@@ -69,7 +87,10 @@ for (const kind of DATABASE_KINDS) {
         t.same(await outside, [], 'PostgreSQL runs it on another connection, outside the transaction');
       }
       const selectOne = (sql: Database['sql']) => sql.rows<{ one: number }>('select 1 as one', []);
-      const nested = within(5_000, db.transaction(() => db.transaction(selectOne)));
+      const nested = within(
+        5_000,
+        db.transaction(() => db.transaction(selectOne)),
+      );
       if (kind === 'sqlite') await t.rejects(nested, { message: RULE }, 'so does a nested transaction');
       else t.same(await nested, [{ one: 1 }]);
       t.same(await selectOne(db.sql), [{ one: 1 }], 'the database is usable after it');

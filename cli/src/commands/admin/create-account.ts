@@ -7,7 +7,8 @@ import { serverEnvironment } from '../../settings.js';
 
 export default class CreateAccount extends BaseCommand {
   static override summary = 'Create an account with its first user and API key';
-  static override description = 'Works on the database directly, with the same database settings as `pingmon server`; no server needs to run. The API key is shown once: store it.';
+  static override description =
+    'Works on the database directly, with the same database settings as `pingmon server`; no server needs to run. The API key is shown once: store it.';
   static override examples = [
     '<%= config.bin %> admin create-account --email ops@example.com --password "correct horse battery"',
     '<%= config.bin %> admin create-account --email ops@example.com --password "$PW" --plan pro --json',
@@ -17,7 +18,9 @@ export default class CreateAccount extends BaseCommand {
     email: Flags.string({ description: 'email of the first user (their login)', required: true }),
     password: Flags.string({ description: 'password of the first user, at least 8 characters', required: true }),
     plan: Flags.option({
-      description: 'plan: sets the minimum interval between runs of one monitor', options: PLANS, default: 'free',
+      description: 'plan: sets the minimum interval between runs of one monitor',
+      options: PLANS,
+      default: 'free',
     })(),
     ...databaseFlags,
   };

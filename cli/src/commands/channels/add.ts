@@ -6,7 +6,8 @@ import { loggedInClient } from '../../client.js';
 
 export default class ChannelsAdd extends BaseCommand {
   static override summary = 'Add a channel: where alerts are sent (Slack, Discord or a webhook of yours)';
-  static override description = 'The URL is not contacted now: try it with `pingmon channels test`. It is never shown in full again.';
+  static override description =
+    'The URL is not contacted now: try it with `pingmon channels test`. It is never shown in full again.';
   static override examples = [
     '<%= config.bin %> channels add --type slack --url https://hooks.slack.com/services/T000/B000/XXXX --name ops',
     '<%= config.bin %> channels add --type webhook --url https://hooks.example.com/pingmon --secret whsec_0123456789abcdef --monitor mon_0mwrksujegHscDsv5wx',
@@ -14,23 +15,44 @@ export default class ChannelsAdd extends BaseCommand {
   // --url is the channel's URL here, so the server is --server.
   static override enableJsonFlag = true;
   static override flags = {
-    server: Flags.string({ description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL; default: from pingmon login]', helpValue: 'URL' }),
+    server: Flags.string({
+      description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL; default: from pingmon login]',
+      helpValue: 'URL',
+    }),
     type: Flags.string({ description: 'kind of channel', options: ['slack', 'discord', 'webhook'], required: true }),
-    url: Flags.string({ description: 'the Slack incoming-webhook URL, the Discord webhook URL, or your endpoint', required: true, helpValue: 'URL' }),
+    url: Flags.string({
+      description: 'the Slack incoming-webhook URL, the Discord webhook URL, or your endpoint',
+      required: true,
+      helpValue: 'URL',
+    }),
     name: Flags.string({ description: 'a name for the channel [default: "<type> channel"]' }),
-    secret: Flags.string({ description: 'webhook only: sign every payload with this secret (8–256 characters)', helpValue: 'SECRET' }),
-    monitor: Flags.string({ description: 'only alerts of this monitor; repeatable [default: every monitor]', multiple: true, helpValue: 'ID' }),
+    secret: Flags.string({
+      description: 'webhook only: sign every payload with this secret (8–256 characters)',
+      helpValue: 'SECRET',
+    }),
+    monitor: Flags.string({
+      description: 'only alerts of this monitor; repeatable [default: every monitor]',
+      multiple: true,
+      helpValue: 'ID',
+    }),
   };
 
   async run(): Promise<Channel | void> {
     const { flags } = await this.parse(ChannelsAdd);
     const type = flags.type as ChannelType;
-    if (flags.secret !== undefined && type !== 'webhook') this.error(`--secret is for webhook channels only: ${type} payloads are not signed`, { exit: 2 });
+    if (flags.secret !== undefined && type !== 'webhook')
+      this.error(`--secret is for webhook channels only: ${type} payloads are not signed`, { exit: 2 });
     const channel = await loggedInClient({ url: flags.server }).createChannel({
-      type, url: flags.url, name: flags.name, secret: flags.secret, monitorIds: flags.monitor ?? null,
+      type,
+      url: flags.url,
+      name: flags.name,
+      secret: flags.secret,
+      monitorIds: flags.monitor ?? null,
     });
     if (this.jsonEnabled()) return channel;
-    this.log(`Added ${channel.channelId} (${channel.name}, ${channelKind(channel)}) for the alerts of ${channelScope(channel)}.`);
+    this.log(
+      `Added ${channel.channelId} (${channel.name}, ${channelKind(channel)}) for the alerts of ${channelScope(channel)}.`,
+    );
     this.log(`Send it a test message: pingmon channels test ${channel.channelId}`);
   }
 }

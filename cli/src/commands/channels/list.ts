@@ -13,10 +13,18 @@ export default class ChannelsList extends BaseCommand {
     const { flags } = await this.parse(ChannelsList);
     const { channels } = await loggedInClient(flags).listChannels();
     if (this.jsonEnabled()) return channels;
-    if (channels.length === 0) return this.log('No channels yet: add one with `pingmon channels add --type slack|discord|webhook --url URL`.');
+    if (channels.length === 0)
+      return this.log('No channels yet: add one with `pingmon channels add --type slack|discord|webhook --url URL`.');
     printTable(
       ['ID', 'NAME', 'TYPE', 'URL', 'ALERTS OF', 'STATE'],
-      channels.map((c) => [c.channelId, c.name, channelKind(c), c.url, channelScope(c), c.enabled ? 'enabled' : 'disabled']),
+      channels.map((c) => [
+        c.channelId,
+        c.name,
+        channelKind(c),
+        c.url,
+        channelScope(c),
+        c.enabled ? 'enabled' : 'disabled',
+      ]),
       (line) => this.log(line),
     );
   }

@@ -6,8 +6,9 @@ import { loggedInClient } from '../../client.js';
 
 export default class ChannelsUpdate extends BaseCommand {
   static override summary = 'Change a channel: its name, URL, signing secret or the monitors it hears from';
-  static override description = 'Changes apply to alerts raised afterwards; a new URL or secret also to retries still pending. '
-    + 'To switch a channel off and on, use `pingmon channels disable|enable`.';
+  static override description =
+    'Changes apply to alerts raised afterwards; a new URL or secret also to retries still pending. ' +
+    'To switch a channel off and on, use `pingmon channels disable|enable`.';
   static override examples = [
     '<%= config.bin %> channels update ch_0mwrksuk86Pj3ilrMTe --url https://hooks.slack.com/services/T000/B000/YYYY',
     '<%= config.bin %> channels update ch_0mwrksuk86Pj3ilrMTe --monitor mon_0mwrksujegHscDsv5wx --monitor mon_0mwrkt0b1kQp2bGx7Aa',
@@ -17,12 +18,24 @@ export default class ChannelsUpdate extends BaseCommand {
   // --url is the channel's URL here, so the server is --server.
   static override enableJsonFlag = true;
   static override flags = {
-    server: Flags.string({ description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL; default: from pingmon login]', helpValue: 'URL' }),
+    server: Flags.string({
+      description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL; default: from pingmon login]',
+      helpValue: 'URL',
+    }),
     name: Flags.string({ description: 'a new name' }),
     url: Flags.string({ description: 'a new URL for the channel', helpValue: 'URL' }),
-    secret: Flags.string({ description: 'webhook only: sign every payload with this secret from now on (8–256 characters)', helpValue: 'SECRET', exclusive: ['remove-secret'] }),
+    secret: Flags.string({
+      description: 'webhook only: sign every payload with this secret from now on (8–256 characters)',
+      helpValue: 'SECRET',
+      exclusive: ['remove-secret'],
+    }),
     'remove-secret': Flags.boolean({ description: 'webhook only: stop signing payloads' }),
-    monitor: Flags.string({ description: 'only alerts of these monitors from now on; repeatable', multiple: true, helpValue: 'ID', exclusive: ['all-monitors'] }),
+    monitor: Flags.string({
+      description: 'only alerts of these monitors from now on; repeatable',
+      multiple: true,
+      helpValue: 'ID',
+      exclusive: ['all-monitors'],
+    }),
     'all-monitors': Flags.boolean({ description: 'alerts of every monitor, lifting a --monitor restriction' }),
   };
 
@@ -36,11 +49,15 @@ export default class ChannelsUpdate extends BaseCommand {
     if (flags.monitor !== undefined) changes.monitorIds = flags.monitor;
     if (flags['all-monitors']) changes.monitorIds = null;
     if (Object.keys(changes).length === 0) {
-      this.error('say what to change: --name, --url, --secret, --remove-secret, --monitor or --all-monitors', { exit: 2 });
+      this.error('say what to change: --name, --url, --secret, --remove-secret, --monitor or --all-monitors', {
+        exit: 2,
+      });
     }
     const channel = await loggedInClient({ url: flags.server }).updateChannel(args.channel, changes);
     if (this.jsonEnabled()) return channel;
-    this.log(`Updated ${channel.channelId} (${channel.name}, ${channelKind(channel)}) for the alerts of ${channelScope(channel)}.`);
+    this.log(
+      `Updated ${channel.channelId} (${channel.name}, ${channelKind(channel)}) for the alerts of ${channelScope(channel)}.`,
+    );
     if (changes.url !== undefined) this.log(`Send it a test message: pingmon channels test ${channel.channelId}`);
   }
 }

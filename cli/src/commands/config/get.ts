@@ -5,7 +5,9 @@ import type { SettingKey, StoredSettings } from '../../settings.js';
 
 export default class ConfigGet extends BaseCommand {
   static override summary = 'Show the stored settings (or one of them)';
-  static override args = { key: Args.string({ description: 'url, token, api-key or monitor', options: [...SETTING_KEYS] }) };
+  static override args = {
+    key: Args.string({ description: 'url, token, api-key or monitor', options: [...SETTING_KEYS] }),
+  };
   static override enableJsonFlag = true;
 
   async run(): Promise<StoredSettings | string | void> {
@@ -23,7 +25,8 @@ export default class ConfigGet extends BaseCommand {
     for (const key of SETTING_KEYS) {
       const value = stored[storedField(key)];
       // Secrets are shown cut short; `pingmon config get token` prints one in full.
-      const shown = value === undefined ? '(not set)' : key === 'token' || key === 'api-key' ? `${value.slice(0, 10)}…` : value;
+      const shown =
+        value === undefined ? '(not set)' : key === 'token' || key === 'api-key' ? `${value.slice(0, 10)}…` : value;
       this.log(`${key.padEnd(8)} ${shown}`);
     }
   }

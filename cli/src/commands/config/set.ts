@@ -5,7 +5,10 @@ import type { SettingKey } from '../../settings.js';
 
 export default class ConfigSet extends BaseCommand {
   static override summary = 'Store a setting: url, token, api-key or monitor';
-  static override examples = ['<%= config.bin %> config set api-key pm_…', '<%= config.bin %> config set url http://pingmon.internal:8080'];
+  static override examples = [
+    '<%= config.bin %> config set api-key pm_…',
+    '<%= config.bin %> config set url http://pingmon.internal:8080',
+  ];
   static override args = {
     key: Args.string({ description: 'url, token, api-key or monitor', options: [...SETTING_KEYS], required: true }),
     value: Args.string({ description: 'the value', required: true }),
@@ -14,7 +17,8 @@ export default class ConfigSet extends BaseCommand {
   async run(): Promise<void> {
     const { args } = await this.parse(ConfigSet);
     const key = args.key as SettingKey;
-    if (key === 'url' && !/^https?:\/\//.test(args.value)) this.error(`url must start with http:// or https:// (got "${args.value}")`, { exit: 2 });
+    if (key === 'url' && !/^https?:\/\//.test(args.value))
+      this.error(`url must start with http:// or https:// (got "${args.value}")`, { exit: 2 });
     const path = writeSettings({ ...readSettings(), [storedField(key)]: args.value });
     this.log(`${key} saved to ${path}.`);
   }

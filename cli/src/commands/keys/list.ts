@@ -4,7 +4,7 @@ import { loggedInClient, serverFlags } from '../../client.js';
 import { printTable, when } from '../../output.js';
 
 export default class KeysList extends BaseCommand {
-  static override summary = 'List the account\'s API keys (never the keys themselves)';
+  static override summary = "List the account's API keys (never the keys themselves)";
   static override enableJsonFlag = true;
   static override flags = { ...serverFlags };
 

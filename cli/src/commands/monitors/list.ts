@@ -22,8 +22,12 @@ export default class MonitorsList extends BaseCommand {
     printTable(
       ['ID', 'NAME', 'LAST RUN', 'STARTED', 'DURATION', 'FAILS'],
       monitors.map((m) => [
-        m.monitorId, m.name, m.lastRun ? statusText(m.lastRun.status) : '—', when(m.lastRun?.startedAt ?? null),
-        duration(m.lastRun?.durationMs ?? null), fails(m),
+        m.monitorId,
+        m.name,
+        m.lastRun ? statusText(m.lastRun.status) : '—',
+        when(m.lastRun?.startedAt ?? null),
+        duration(m.lastRun?.durationMs ?? null),
+        fails(m),
       ]),
       (line) => this.log(line),
     );

@@ -21,6 +21,9 @@ export default class MonitorsShow extends BaseCommand {
     const times = last && `, started ${when(last.startedAt)}, took ${duration(last.durationMs)}`;
     this.log(`last run  ${last ? `${statusText(last.status)} ${last.runId}${times}` : 'none yet'}`);
     const { runs, failed, silentFailures } = monitor.recentRuns;
-    if (runs > 0) this.log(`recent    ${failed} failed, ${plural(silentFailures, 'silent failure')} in the last ${plural(runs, 'run')}`);
+    if (runs > 0)
+      this.log(
+        `recent    ${failed} failed, ${plural(silentFailures, 'silent failure')} in the last ${plural(runs, 'run')}`,
+      );
   }
 }

@@ -5,7 +5,8 @@ import { loggedInClient, serverFlags } from '../../client.js';
 import { RULE_FORM, formatRule, parseRuleExpression } from '../../rule-expression.js';
 
 export default class RulesAdd extends BaseCommand {
-  static override summary = 'Add an alert rule to a monitor: a success whose meta matches it raises a silent_failure alert';
+  static override summary =
+    'Add an alert rule to a monitor: a success whose meta matches it raises a silent_failure alert';
   static override description = `The rule is ${RULE_FORM}, in one argument or several. A metric the run does not report never matches.`;
   static override examples = [
     "<%= config.bin %> rules add mon_0mwrksujegHscDsv5wx 'rowsProcessed < 1'",
@@ -24,9 +25,12 @@ export default class RulesAdd extends BaseCommand {
   async run(): Promise<Rule | void> {
     const { args, argv, flags } = await this.parse(RulesAdd);
     const parsed = parseRuleExpression((argv as string[]).slice(1).join(' '));
-    if (!parsed.ok) this.error(`${parsed.error}, e.g. pingmon rules add ${args.monitor} 'rowsProcessed < 1'`, { exit: 2 });
+    if (!parsed.ok)
+      this.error(`${parsed.error}, e.g. pingmon rules add ${args.monitor} 'rowsProcessed < 1'`, { exit: 2 });
     const rule = await loggedInClient(flags).createRule(args.monitor, parsed.rule);
     if (this.jsonEnabled()) return rule;
-    this.log(`Added ${rule.ruleId} to ${rule.monitorId}: a success with ${formatRule(rule)} raises a silent_failure alert.`);
+    this.log(
+      `Added ${rule.ruleId} to ${rule.monitorId}: a success with ${formatRule(rule)} raises a silent_failure alert.`,
+    );
   }
 }

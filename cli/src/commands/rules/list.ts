@@ -15,7 +15,14 @@ export default class RulesList extends BaseCommand {
     const { args, flags } = await this.parse(RulesList);
     const { rules } = await loggedInClient(flags).listRules(args.monitor);
     if (this.jsonEnabled()) return rules;
-    if (rules.length === 0) return this.log(`No rules on ${args.monitor}: add one with \`pingmon rules add ${args.monitor} 'rowsProcessed < 1'\`.`);
-    printTable(['ID', 'RULE', 'CREATED'], rules.map((r) => [r.ruleId, formatRule(r), when(r.createdAt)]), (line) => this.log(line));
+    if (rules.length === 0)
+      return this.log(
+        `No rules on ${args.monitor}: add one with \`pingmon rules add ${args.monitor} 'rowsProcessed < 1'\`.`,
+      );
+    printTable(
+      ['ID', 'RULE', 'CREATED'],
+      rules.map((r) => [r.ruleId, formatRule(r), when(r.createdAt)]),
+      (line) => this.log(line),
+    );
   }
 }

@@ -73,7 +73,9 @@ export async function up(knex: Knex): Promise<void> {
     t.index(['channel_id']);
   });
   // The outbox the workers poll: only pending deliveries are in it.
-  await knex.schema.raw("create index alert_deliveries_due on alert_deliveries (next_attempt_at) where state = 'pending'");
+  await knex.schema.raw(
+    "create index alert_deliveries_due on alert_deliveries (next_attempt_at) where state = 'pending'",
+  );
   await knex.schema.createTable('delivery_attempts', (t) => {
     t.string('alert_id', 32).notNullable();
     t.string('channel_id', 32).notNullable();
@@ -83,7 +85,10 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('status_code').nullable();
     t.text('error').nullable();
     t.primary(['alert_id', 'channel_id', 'attempt']);
-    t.foreign(['alert_id', 'channel_id']).references(['alert_id', 'channel_id']).inTable('alert_deliveries').onDelete('CASCADE');
+    t.foreign(['alert_id', 'channel_id'])
+      .references(['alert_id', 'channel_id'])
+      .inTable('alert_deliveries')
+      .onDelete('CASCADE');
   });
 }
 

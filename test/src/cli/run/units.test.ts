@@ -26,9 +26,19 @@ t.test('OutputCapture head-tail keeps 2,000 + 8,000 characters and says how many
 
 t.test('OutputCapture head and tail modes', async (t) => {
   const text = 'a'.repeat(10_000) + 'b'.repeat(5_000);
-  t.equal(feed(new OutputCapture('head'), text), `${'a'.repeat(9_920)}\n[pingmon: 5080 bytes of output left out at the end]\n`);
-  t.equal(feed(new OutputCapture('tail'), text), `[pingmon: 5080 bytes of output left out at the start]\n${'a'.repeat(4_920)}${'b'.repeat(5_000)}`);
-  t.equal(feed(new OutputCapture('tail'), 'z'.repeat(10_000)), 'z'.repeat(10_000), 'exactly 10,000 characters need no marker');
+  t.equal(
+    feed(new OutputCapture('head'), text),
+    `${'a'.repeat(9_920)}\n[pingmon: 5080 bytes of output left out at the end]\n`,
+  );
+  t.equal(
+    feed(new OutputCapture('tail'), text),
+    `[pingmon: 5080 bytes of output left out at the start]\n${'a'.repeat(4_920)}${'b'.repeat(5_000)}`,
+  );
+  t.equal(
+    feed(new OutputCapture('tail'), 'z'.repeat(10_000)),
+    'z'.repeat(10_000),
+    'exactly 10,000 characters need no marker',
+  );
 });
 
 t.test('OutputCapture never splits a UTF-8 character across chunks', async (t) => {
@@ -40,7 +50,10 @@ t.test('OutputCapture counts the bytes it leaves out, whatever they are', async 
   // 3-byte characters, then invalid UTF-8: the count is of bytes, not of characters or replacement marks.
   const euros = Buffer.from('€'.repeat(20_000));
   const invalid = Buffer.alloc(30_000, 0xff);
-  for (const [name, bytes] of [['multi-byte', euros], ['invalid', invalid]] as const) {
+  for (const [name, bytes] of [
+    ['multi-byte', euros],
+    ['invalid', invalid],
+  ] as const) {
     for (const keep of ['head-tail', 'head', 'tail'] as const) {
       const capture = new OutputCapture(keep);
       for (let i = 0; i < bytes.length; i += 1_000) capture.add(bytes.subarray(i, i + 1_000));
@@ -65,14 +78,26 @@ t.test('OutputCapture memory stays bounded', async (t) => {
 });
 
 t.test('parseMetaLines', async (t) => {
-  t.same(parseMetaLines(['rows=12', ' seconds = 1.5 ', '', '# comment'], 'x'), { ok: true, meta: { rows: 12, seconds: 1.5 } });
+  t.same(parseMetaLines(['rows=12', ' seconds = 1.5 ', '', '# comment'], 'x'), {
+    ok: true,
+    meta: { rows: 12, seconds: 1.5 },
+  });
   for (const bad of ['rows', 'rows=', '=3', 'rows=many', 'rows=Infinity', `${'k'.repeat(65)}=1`]) {
     t.match(parseMetaLines([bad], '--meta'), { ok: false, error: /--meta: .* is not key=number/ }, bad);
   }
 });
 
 t.test('parseDuration', async (t) => {
-  const cases: Array<[string, number | undefined]> = [['90', 90_000], ['500ms', 500], ['30s', 30_000], ['15m', 900_000], ['2h', 7_200_000], ['1.5s', 1_500], ['soon', undefined], ['-1s', undefined]];
+  const cases: Array<[string, number | undefined]> = [
+    ['90', 90_000],
+    ['500ms', 500],
+    ['30s', 30_000],
+    ['15m', 900_000],
+    ['2h', 7_200_000],
+    ['1.5s', 1_500],
+    ['soon', undefined],
+    ['-1s', undefined],
+  ];
   for (const [text, ms] of cases) t.equal(parseDuration(text), ms, text);
 });
 
@@ -95,13 +120,24 @@ t.test('outcomeOf names the three outcomes and the exit code passed on', async (
 t.test('printTable fits the width, cutting the widest column first', async (t) => {
   const lines: string[] = [];
   printTable(['ID', 'NAME'], [['mon_1', 'a very long monitor name that will not fit']], (l) => lines.push(l), 30);
-  t.ok(lines.every((l) => l.length <= 30), lines.join('\n'));
+  t.ok(
+    lines.every((l) => l.length <= 30),
+    lines.join('\n'),
+  );
   t.match(lines[1], /…$/);
 });
 
 t.test('printTable measures display width: a wide character takes two columns, columns stay aligned', async (t) => {
   const lines: string[] = [];
-  printTable(['NAME', 'STATUS'], [['界界界', '✓ success'], ['abc', '✗ failed']], (l) => lines.push(l), 80);
+  printTable(
+    ['NAME', 'STATUS'],
+    [
+      ['界界界', '✓ success'],
+      ['abc', '✗ failed'],
+    ],
+    (l) => lines.push(l),
+    80,
+  );
   t.same(lines, ['NAME    STATUS', '界界界  ✓ success', 'abc     ✗ failed']);
   const narrow: string[] = [];
   printTable(['NAME', 'X'], [['界界界界界界界界', 'y']], (l) => narrow.push(l), 10);

@@ -16,12 +16,19 @@ import type { Screen } from './ink.js';
 // The dashboard against a real server through the real SDK client: only the terminal is simulated.
 
 const SECRET = 'tui-test-secret-tui-test-secret-tui-test-secret';
-const ANSI_LOG = Array.from({ length: 60 }, (_, i) => `\x1b[31mERROR\x1b[0m step ${i + 1}: tar: /data/file${i}: Permission denied\x1b[K`).join('\n');
+const ANSI_LOG = Array.from(
+  { length: 60 },
+  (_, i) => `\x1b[31mERROR\x1b[0m step ${i + 1}: tar: /data/file${i}: Permission denied\x1b[K`,
+).join('\n');
 const LONG_LINE = `${'w'.repeat(3000)} THE END`;
 
 async function seedRuns(api: TestServer, account: TestAccount, monitorId: string, count: number): Promise<void> {
   for (let i = 0; i < count; i += 25) {
-    await Promise.all(Array.from({ length: Math.min(25, count - i) }, () => api.ping(account, monitorId, 'success', { meta: { rows: 1 } })));
+    await Promise.all(
+      Array.from({ length: Math.min(25, count - i) }, () =>
+        api.ping(account, monitorId, 'success', { meta: { rows: 1 } }),
+      ),
+    );
   }
 }
 
@@ -57,7 +64,12 @@ t.test('the dashboard against a real server', async (t) => {
   const nightly = await api.monitor(account, 'nightly backup');
   await seedRuns(api, account, nightly, 3);
   await api.ping(account, nightly, 'start', { runId: 'run-failed-0001' });
-  await api.ping(account, nightly, 'fail', { runId: 'run-failed-0001', errorMessage: 'tar: /data: Permission denied\nsecond line', meta: { exitCode: 2 }, logOutput: `${ANSI_LOG}\n${LONG_LINE}` });
+  await api.ping(account, nightly, 'fail', {
+    runId: 'run-failed-0001',
+    errorMessage: 'tar: /data: Permission denied\nsecond line',
+    meta: { exitCode: 2 },
+    logOutput: `${ANSI_LOG}\n${LONG_LINE}`,
+  });
   const hourly = await api.monitor(account, 'hourly sync');
   await api.ping(account, hourly, 'success');
   const empty = await api.monitor(account, 'new job');
@@ -88,57 +100,68 @@ t.test('the dashboard against a real server', async (t) => {
     t.equal(calls.listRuns, 0, 'no request per monitor');
   });
 
-  t.test('monitor → runs → failed run; the log is read only when its run opens, starts collapsed, expands and scrolls', async (t) => {
-    let logReads = 0;
-    const counting: BrowseSource = { ...source, getLog: (...args) => (logReads++, source.getLog(...args)) };
-    const screen = open({ source: counting });
-    await screen.waitFor('nightly backup');
-    screen.press(KEYS.enter);
-    let frame = await screen.waitFor('4 runs');
-    t.match(lines(frame)[1], /^nightly backup › Runs · all · 4 runs/);
-    t.match(selected(frame), /^▸ ✗ failed\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+\d+ms\s+tar: \/data: Permission denied\s*$/, 'newest first, first line of the error');
-    t.notMatch(frame, /second line/);
-    t.equal(lines(frame).filter((line) => /✓ success/.test(line)).length, 3);
-    t.equal(logReads, 0, 'no log read for a list');
+  t.test(
+    'monitor → runs → failed run; the log is read only when its run opens, starts collapsed, expands and scrolls',
+    async (t) => {
+      let logReads = 0;
+      const counting: BrowseSource = { ...source, getLog: (...args) => (logReads++, source.getLog(...args)) };
+      const screen = open({ source: counting });
+      await screen.waitFor('nightly backup');
+      screen.press(KEYS.enter);
+      let frame = await screen.waitFor('4 runs');
+      t.match(lines(frame)[1], /^nightly backup › Runs · all · 4 runs/);
+      t.match(
+        selected(frame),
+        /^▸ ✗ failed\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+\d+ms\s+tar: \/data: Permission denied\s*$/,
+        'newest first, first line of the error',
+      );
+      t.notMatch(frame, /second line/);
+      t.equal(lines(frame).filter((line) => /✓ success/.test(line)).length, 3);
+      t.equal(logReads, 0, 'no log read for a list');
 
-    screen.press(KEYS.enter);
-    frame = await screen.waitFor('press e to expand');
-    t.equal(logReads, 1);
-    t.match(frame, /Status\s+✗ failed/);
-    t.match(frame, /Run\s+run-failed-0001/);
-    t.match(frame, /Started\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
-    t.match(frame, /Finished\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
-    t.match(frame, /Meta\s+exitCode=2/);
-    t.match(frame, /Error\s+tar: \/data: Permission denied\n\s+second line/);
-    t.match(frame, /Log\s+[\d,]+ characters, collapsed/);
-    t.match(frame, /│ ERROR step 1: tar: \/data\/file0: Permission denied\s+│/, 'escape sequences stripped');
-    t.notMatch(frame, /\[31m|\[0m|\[K/);
-    const hidden = Number(/([\d,]+) more characters hidden — press e to expand/.exec(frame)![1]!.replace(/,/g, ''));
-    t.ok(hidden > 3000 && hidden < ANSI_LOG.length + LONG_LINE.length, `${hidden} hidden`);
-    t.ok(lines(frame).indexOf(lines(frame).find((l) => l.startsWith('Error'))!) < lines(frame).findIndex((l) => l.startsWith('┌')), 'the log is below the error');
+      screen.press(KEYS.enter);
+      frame = await screen.waitFor('press e to expand');
+      t.equal(logReads, 1);
+      t.match(frame, /Status\s+✗ failed/);
+      t.match(frame, /Run\s+run-failed-0001/);
+      t.match(frame, /Started\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+      t.match(frame, /Finished\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC/);
+      t.match(frame, /Meta\s+exitCode=2/);
+      t.match(frame, /Error\s+tar: \/data: Permission denied\n\s+second line/);
+      t.match(frame, /Log\s+[\d,]+ characters, collapsed/);
+      t.match(frame, /│ ERROR step 1: tar: \/data\/file0: Permission denied\s+│/, 'escape sequences stripped');
+      t.notMatch(frame, /\[31m|\[0m|\[K/);
+      const hidden = Number(/([\d,]+) more characters hidden — press e to expand/.exec(frame)![1]!.replace(/,/g, ''));
+      t.ok(hidden > 3000 && hidden < ANSI_LOG.length + LONG_LINE.length, `${hidden} hidden`);
+      t.ok(
+        lines(frame).indexOf(lines(frame).find((l) => l.startsWith('Error'))!) <
+          lines(frame).findIndex((l) => l.startsWith('┌')),
+        'the log is below the error',
+      );
 
-    screen.press('e');
-    frame = await screen.waitFor('e collapses');
-    t.match(frame, /lines 1–\d+ of \d+/);
-    t.ok(widest(frame) <= 100, 'long lines are wrapped inside the block');
-    screen.press('G');
-    frame = await screen.waitFor(/lines \d+–(\d+) of \1 /);
-    t.match(frame, /w+ THE END\s+│/, 'the end of the longest line is reachable');
-    screen.press(KEYS.pageUp);
-    await screen.waitFor((f) => !/THE END/.test(f));
-    screen.press('g');
-    await screen.waitFor('lines 1–');
-    screen.press(KEYS.down, 'j');
-    await screen.waitFor('lines 3–');
-    screen.press('e');
-    await screen.waitFor('press e to expand');
-    t.equal(logReads, 1, 'the log is read once');
+      screen.press('e');
+      frame = await screen.waitFor('e collapses');
+      t.match(frame, /lines 1–\d+ of \d+/);
+      t.ok(widest(frame) <= 100, 'long lines are wrapped inside the block');
+      screen.press('G');
+      frame = await screen.waitFor(/lines \d+–(\d+) of \1 /);
+      t.match(frame, /w+ THE END\s+│/, 'the end of the longest line is reachable');
+      screen.press(KEYS.pageUp);
+      await screen.waitFor((f) => !/THE END/.test(f));
+      screen.press('g');
+      await screen.waitFor('lines 1–');
+      screen.press(KEYS.down, 'j');
+      await screen.waitFor('lines 3–');
+      screen.press('e');
+      await screen.waitFor('press e to expand');
+      t.equal(logReads, 1, 'the log is read once');
 
-    screen.press(KEYS.escape);
-    await screen.waitFor('› Runs');
-    screen.press(KEYS.backspace);
-    await screen.waitFor('Monitors ·');
-  });
+      screen.press(KEYS.escape);
+      await screen.waitFor('› Runs');
+      screen.press(KEYS.backspace);
+      await screen.waitFor('Monitors ·');
+    },
+  );
 
   t.test('/ filters monitors by name; f shows failed runs only; ? shows the keys', async (t) => {
     const screen = open();
@@ -201,7 +224,11 @@ t.test('the dashboard against a real server', async (t) => {
     t.ok(widest(frame) <= 60, frame);
     screen.press('f');
     frame = await screen.waitFor('failed only · 1 run');
-    t.match(selected(frame), /^▸ ✗ failed\s+\d\d-\d\d \d\d:\d\d:\d\d\s+\d+ms\s+tar: \/data: Permis…$/, 'the year goes first');
+    t.match(
+      selected(frame),
+      /^▸ ✗ failed\s+\d\d-\d\d \d\d:\d\d:\d\d\s+\d+ms\s+tar: \/data: Permis…$/,
+      'the year goes first',
+    );
     screen.press(KEYS.enter, 'e');
     frame = await screen.waitFor('e collapses');
     t.ok(widest(frame) <= 60, frame);
@@ -228,12 +255,18 @@ t.test('the dashboard against a real server', async (t) => {
 
   t.test('a silent failure is marked in every view, with the rules it matched', async (t) => {
     const imports = await api.monitor(account, 'imports');
-    const rule = await api.request(`/monitors/${imports}/rules`, { token: account.token, body: { metric: 'rows', op: 'lt', value: 1 } });
+    const rule = await api.request(`/monitors/${imports}/rules`, {
+      token: account.token,
+      body: { metric: 'rows', op: 'lt', value: 1 },
+    });
     t.equal(rule.status, 201, rule.text);
     await api.ping(account, imports, 'success', { meta: { rows: 0 } });
     const screen = open();
     let frame = await screen.waitFor('imports');
-    t.match(lines(frame).find((line) => line.includes('imports')), /✓ success ▲\s+imports/);
+    t.match(
+      lines(frame).find((line) => line.includes('imports')),
+      /✓ success ▲\s+imports/,
+    );
     screen.press('/', 'imports', KEYS.enter, KEYS.enter);
     frame = await screen.waitFor('imports › Runs · all · 1 run');
     t.match(selected(frame), /^▸ ✓ success ▲\s+.*silent failure: rows < 1 \(was 0\)/);
@@ -252,7 +285,10 @@ t.test('the dashboard against a real server', async (t) => {
 
   t.test('an expired login says to run pingmon login, and a new login is picked up by r', async (t) => {
     const now = Math.floor(Date.now() / 1000);
-    const expired = Jwt.token.generate({ sub: account.userId, acc: account.accountId, aud: 'pingmon', iss: 'pingmon', iat: now - 100, exp: now - 10 }, { key: SECRET, algorithm: 'HS256' });
+    const expired = Jwt.token.generate(
+      { sub: account.userId, acc: account.accountId, aud: 'pingmon', iss: 'pingmon', iat: now - 100, exp: now - 10 },
+      { key: SECRET, algorithm: 'HS256' },
+    );
     let token = expired;
     const screen = open({ source: createSource(() => createClient({ baseUrl: api.url, token })) });
     const frame = await screen.waitFor('Your login has expired: run `pingmon login`, then press r.');
@@ -276,7 +312,9 @@ t.test('the dashboard against a real server', async (t) => {
     const account2 = await api2.account('unlimited');
     await api2.monitor(account2, 'still here');
     const screen = open({
-      source: createSource(() => createClient({ baseUrl: api2.url, token: account2.token, retryBudgetMs: 500, timeoutMs: 500 })),
+      source: createSource(() =>
+        createClient({ baseUrl: api2.url, token: account2.token, retryBudgetMs: 500, timeoutMs: 500 }),
+      ),
       url: api2.url,
       refreshMs: 100,
     });

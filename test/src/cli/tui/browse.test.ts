@@ -22,31 +22,49 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
     await api.ping(account, nightly, 'success', { runId, meta: { rows: 10 } });
   }
   await api.ping(account, nightly, 'start', { runId: 'run-failed-000001' });
-  await api.ping(account, nightly, 'fail', { runId: 'run-failed-000001', errorMessage: 'tar: /data: Permission denied\nexit code 2', logOutput: LOG });
+  await api.ping(account, nightly, 'fail', {
+    runId: 'run-failed-000001',
+    errorMessage: 'tar: /data: Permission denied\nexit code 2',
+    logOutput: LOG,
+  });
   await api.ping(account, await api.monitor(account, 'hourly sync'), 'success');
 
   const env = { XDG_CONFIG_HOME: tempDir('pingmon-config-') };
-  const login = await pingmon(['login', '--url', api.url, '--email', account.email, '--password', account.password], env);
+  const login = await pingmon(
+    ['login', '--url', api.url, '--email', account.email, '--password', account.password],
+    env,
+  );
   t.equal(login.code, 0, login.stderr);
 
   const term = Tmux.start(t, [process.execPath, CLI, 'browse'], { columns: 100, rows: 30, env });
   let screen = await term.waitFor('Monitors · 2 · 1 failing');
   const failedRow = screen.split('\n').find((line) => line.includes('nightly backup'))!;
   t.match(failedRow, /^▸ ✗ failed\s+nightly backup\s+(just now|\d+s ago|\d+m ago)\s+(\d+ms|\d+s)\s+1\/4/);
-  const coloured = term.capture(true).split('\n').find((line) => line.includes('nightly backup'))!;
+  const coloured = term
+    .capture(true)
+    .split('\n')
+    .find((line) => line.includes('nightly backup'))!;
   t.match(coloured, /\x1b\[[0-9;]*31m/, 'the failed status is red as well');
 
   term.keys('Enter');
   screen = await term.waitFor('nightly backup › Runs · all · 4 runs');
   const runs = screen.split('\n').filter((line) => /^[▸ ] [✓✗]/.test(line));
   t.equal(runs.length, 4);
-  t.match(runs[0], /^▸ ✗ failed\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+(\d+ms|\d+s)\s+tar: \/data: Permission denied\s*$/, 'newest first, first line of the error');
+  t.match(
+    runs[0],
+    /^▸ ✗ failed\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+(\d+ms|\d+s)\s+tar: \/data: Permission denied\s*$/,
+    'newest first, first line of the error',
+  );
 
   term.keys('Enter');
   screen = await term.waitFor('press e to expand');
   t.match(screen, /Run\s+run-failed-000001/);
   t.match(screen, /Error\s+tar: \/data: Permission denied\n\s+exit code 2\n/);
-  t.match(screen, /Log\s+[\d,]+ characters, collapsed\n┌─+┐\n│ ERROR {3}tar: \/data\/part-0: Permission denied +│\n/, 'escape sequences gone, tab expanded');
+  t.match(
+    screen,
+    /Log\s+[\d,]+ characters, collapsed\n┌─+┐\n│ ERROR {3}tar: \/data\/part-0: Permission denied +│\n/,
+    'escape sequences gone, tab expanded',
+  );
   t.match(screen, /│ [\d,]+ more characters hidden — press e to expand +│\n└─+┘/);
 
   term.keys('e');
@@ -54,7 +72,10 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
   t.match(screen, /lines 1–\d+ of \d+/);
   t.notMatch(screen, /\[1;31m|\[0m|\[K/);
   const box = screen.split('\n').filter((line) => line.startsWith('│'));
-  t.ok(box.length > 5 && box.every((line) => line.length === 100 && line.endsWith('│')), 'every log row within the block');
+  t.ok(
+    box.length > 5 && box.every((line) => line.length === 100 && line.endsWith('│')),
+    'every log row within the block',
+  );
   term.keys('G');
   screen = await term.waitFor('THE END');
   t.match(screen, /lines \d+–(\d+) of \1 /, 'scrolled to the last line');
@@ -63,7 +84,13 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
 
   term.resize(60, 24);
   screen = await term.waitFor((s) => /^┌─{58}┐$/m.test(s));
-  t.ok(screen.split('\n').filter((line) => line.startsWith('│')).every((line) => line.length === 60), 'the block follows the new width');
+  t.ok(
+    screen
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .every((line) => line.length === 60),
+    'the block follows the new width',
+  );
   t.match(screen, /e collapses/);
 
   term.keys('Escape');
@@ -80,7 +107,11 @@ t.test('pingmon browse against a server that is down says so in the terminal', a
   const { port } = probe.address() as { port: number };
   await new Promise((resolve) => probe.close(resolve));
   const url = `http://127.0.0.1:${port}`;
-  const term = Tmux.start(t, [process.execPath, CLI, 'browse', '--refresh', '1'], { columns: 80, rows: 24, env: { XDG_CONFIG_HOME: tempDir('pingmon-config-'), PINGMON_URL: url, PINGMON_TOKEN: 'not-checked' } });
+  const term = Tmux.start(t, [process.execPath, CLI, 'browse', '--refresh', '1'], {
+    columns: 80,
+    rows: 24,
+    env: { XDG_CONFIG_HOME: tempDir('pingmon-config-'), PINGMON_URL: url, PINGMON_TOKEN: 'not-checked' },
+  });
   const screen = await term.waitFor('Cannot reach the pingmon server');
   t.match(screen, /Trying again\s+every 1 s/);
   term.keys('q');
@@ -94,6 +125,9 @@ t.test('pingmon browse without a login or without a terminal says what to do, in
   t.equal(out.stderr, 'pingmon: not logged in: run `pingmon login` first\n');
   const piped = await pingmon(['browse'], { ...env, PINGMON_URL: 'http://127.0.0.1:1', PINGMON_TOKEN: 'x' });
   t.equal(piped.code, 1);
-  t.match(piped.stderr, /^pingmon: pingmon browse needs an interactive terminal; in scripts use `pingmon monitors list`/);
+  t.match(
+    piped.stderr,
+    /^pingmon: pingmon browse needs an interactive terminal; in scripts use `pingmon monitors list`/,
+  );
   t.equal(piped.stdout, '', 'nothing drawn');
 });

@@ -30,7 +30,11 @@ export interface Screen {
   unmount(): void;
 }
 
-export function renderScreen<P extends object>(component: FunctionComponent<P>, props: P, size = { columns: 100, rows: 30 }): Screen {
+export function renderScreen<P extends object>(
+  component: FunctionComponent<P>,
+  props: P,
+  size = { columns: 100, rows: 30 },
+): Screen {
   const instance = render(createElement(component, props));
   const screen: Screen = {
     frame: () => (instance.lastFrame() ?? '').replace(ESCAPES, ''),
@@ -38,7 +42,10 @@ export function renderScreen<P extends object>(component: FunctionComponent<P>, 
       for (const key of keys) instance.stdin.write(key);
     },
     waitFor: async (ok, timeoutMs = 15_000) => {
-      const test = typeof ok === 'function' ? ok : (frame: string) => (typeof ok === 'string' ? frame.includes(ok) : ok.test(frame));
+      const test =
+        typeof ok === 'function'
+          ? ok
+          : (frame: string) => (typeof ok === 'string' ? frame.includes(ok) : ok.test(frame));
       let frame = '';
       // A frame changes only after an event turn: each pause gives the app one.
       const seen = await waitFor(() => (test((frame = screen.frame())) ? { frame } : undefined), {

@@ -13,7 +13,8 @@ t.test('10,000 runs: paged in as the cursor reaches the end, and every key still
   const api = await TestServer.start(t, 'sqlite');
   const account = await api.account('unlimited');
   const monitorId = await api.monitor(account, 'chatty');
-  for (let i = 0; i < RUNS; i += 50) await Promise.all(Array.from({ length: 50 }, () => api.ping(account, monitorId, 'success')));
+  for (let i = 0; i < RUNS; i += 50)
+    await Promise.all(Array.from({ length: 50 }, () => api.ping(account, monitorId, 'success')));
   await api.ping(account, monitorId, 'fail', { errorMessage: 'the newest run failed' });
 
   const source = createSource(() => createClient({ baseUrl: api.url, token: account.token }));
@@ -47,7 +48,11 @@ t.test('10,000 runs: paged in as the cursor reaches the end, and every key still
 
   const frame = screen.frame();
   t.equal(lines(frame).length, 29, 'one screen of rows, not 10,001');
-  t.equal(lines(frame).filter((line) => /^[▸ ] [✓✗]/.test(line)).length, 29 - 5, 'the visible rows only: all but header, title, notice, column names and footer');
+  t.equal(
+    lines(frame).filter((line) => /^[▸ ] [✓✗]/.test(line)).length,
+    29 - 5,
+    'the visible rows only: all but header, title, notice, column names and footer',
+  );
 });
 
 function runCount(frame: string): number {

@@ -41,17 +41,36 @@ const withMonitors = (rows: MonitorRow[]) => apply(initialState(SIZE), { type: '
 
 /** The runs view of monitor mon_a, with `loaded` runs and more on the server when `next` is given. */
 const withRuns = (loaded: Run[], next: string | null = null) =>
-  apply(withMonitors([monitor('mon_a', 'a')]), { type: 'open' }, { type: 'runsLoaded', monitorId: 'mon_a', failedOnly: false, page: { runs: loaded, nextCursor: next }, at: 2 });
+  apply(
+    withMonitors([monitor('mon_a', 'a')]),
+    { type: 'open' },
+    { type: 'runsLoaded', monitorId: 'mon_a', failedOnly: false, page: { runs: loaded, nextCursor: next }, at: 2 },
+  );
 
-t.test('monitors are listed failing first, then by name, and the cursor follows its monitor when the order changes', async (t) => {
-  let state = withMonitors([monitor('mon_b', 'beta'), monitor('mon_c', 'gamma', 'failed'), monitor('mon_a', 'alpha'), monitor('mon_n', 'new', null)]);
-  t.same(state.monitors.rows!.map((row) => row.name), ['gamma', 'alpha', 'beta', 'new']);
-  state = apply(state, key('j'), key('j'));
-  t.equal(state.monitors.cursor, 2, 'on beta');
-  state = apply(state, { type: 'monitorsLoaded', rows: [monitor('mon_b', 'beta', 'failed'), monitor('mon_c', 'gamma'), monitor('mon_a', 'alpha')], at: 3 });
-  t.equal(state.monitors.rows![state.monitors.cursor]!.name, 'beta', 'still on beta, now first');
-  t.equal(state.updatedAt, 3);
-});
+t.test(
+  'monitors are listed failing first, then by name, and the cursor follows its monitor when the order changes',
+  async (t) => {
+    let state = withMonitors([
+      monitor('mon_b', 'beta'),
+      monitor('mon_c', 'gamma', 'failed'),
+      monitor('mon_a', 'alpha'),
+      monitor('mon_n', 'new', null),
+    ]);
+    t.same(
+      state.monitors.rows!.map((row) => row.name),
+      ['gamma', 'alpha', 'beta', 'new'],
+    );
+    state = apply(state, key('j'), key('j'));
+    t.equal(state.monitors.cursor, 2, 'on beta');
+    state = apply(state, {
+      type: 'monitorsLoaded',
+      rows: [monitor('mon_b', 'beta', 'failed'), monitor('mon_c', 'gamma'), monitor('mon_a', 'alpha')],
+      at: 3,
+    });
+    t.equal(state.monitors.rows![state.monitors.cursor]!.name, 'beta', 'still on beta, now first');
+    t.equal(state.updatedAt, 3);
+  },
+);
 
 t.test('moving stops at both ends and keeps the cursor inside the window of visible rows', async (t) => {
   const rows = Array.from({ length: 100 }, (_, i) => monitor(`mon_${i}`, `m${String(i).padStart(3, '0')}`));
@@ -69,11 +88,18 @@ t.test('moving stops at both ends and keeps the cursor inside the window of visi
   state = apply(state, key('g'));
   t.same([state.monitors.cursor, state.monitors.offset], [0, 0]);
   state = apply(state, key('j'), key('j'), { type: 'resize', size: { columns: 60, rows: 12 } });
-  t.ok(state.monitors.cursor - state.monitors.offset < listRows(state.size), 'a smaller terminal keeps the cursor on screen');
+  t.ok(
+    state.monitors.cursor - state.monitors.offset < listRows(state.size),
+    'a smaller terminal keeps the cursor on screen',
+  );
 });
 
 t.test('the filter keeps monitors whose name or id contains the text, ignoring case', async (t) => {
-  let state = withMonitors([monitor('mon_x1', 'Nightly Backup'), monitor('mon_x2', 'hourly sync'), monitor('mon_back', 'reports')]);
+  let state = withMonitors([
+    monitor('mon_x1', 'Nightly Backup'),
+    monitor('mon_x2', 'hourly sync'),
+    monitor('mon_back', 'reports'),
+  ]);
   state = apply(state, key('/'), key('B'), key('a'), key('c'), key('k'));
   t.equal(state.monitors.filter, 'Back');
   t.ok(state.monitors.filtering, 'letters are typed, not keys: k did not move');
@@ -82,7 +108,11 @@ t.test('the filter keeps monitors whose name or id contains the text, ignoring c
   state = apply(state, key('', { escape: true }));
   t.same([state.monitors.filter, state.monitors.filtering], ['', false], 'Esc clears');
   state = apply(state, key('/'), key('BACK'), key('', { return: true }));
-  t.same([state.monitors.filter, state.monitors.filtering], ['BACK', false], 'Enter keeps the filter, pasted text arrives at once');
+  t.same(
+    [state.monitors.filter, state.monitors.filtering],
+    ['BACK', false],
+    'Enter keeps the filter, pasted text arrives at once',
+  );
   state = apply(state, key('', { return: true }));
   t.equal(state.screen, 'runs');
   t.equal(state.runs!.name, 'Nightly Backup', 'Enter opens the first match');
@@ -103,7 +133,16 @@ t.test('Enter opens, Esc and Backspace go back, and answers for a view that was 
   const left = apply(state, key('', { escape: true }));
   t.equal(left.screen, 'monitors');
   t.equal(left.runs, null);
-  t.same(apply(left, { type: 'runsLoaded', monitorId: 'mon_a', failedOnly: false, page: { runs: [], nextCursor: null }, at: 9 }), left);
+  t.same(
+    apply(left, {
+      type: 'runsLoaded',
+      monitorId: 'mon_a',
+      failedOnly: false,
+      page: { runs: [], nextCursor: null },
+      at: 9,
+    }),
+    left,
+  );
   t.same(apply(left, { type: 'logLoaded', runId: 'run_00002', result: { hasLog: true, content: 'x' } }), left);
 });
 
@@ -111,43 +150,96 @@ t.test('f shows failed runs only and back; the list starts again from the top', 
   let state = apply(withRuns(runs(10)), key('j'), key('j'), key('f'));
   t.equal(state.runs!.failedOnly, true);
   t.same([state.runs!.runs, state.runs!.cursor], [null, 0]);
-  const stale = apply(state, { type: 'runsLoaded', monitorId: 'mon_a', failedOnly: false, page: { runs: runs(3), nextCursor: null }, at: 5 });
+  const stale = apply(state, {
+    type: 'runsLoaded',
+    monitorId: 'mon_a',
+    failedOnly: false,
+    page: { runs: runs(3), nextCursor: null },
+    at: 5,
+  });
   t.equal(stale.runs!.runs, null, 'a page of all runs does not fill the failed-only list');
   state = apply(state, key('f'));
   t.equal(state.runs!.failedOnly, false);
   t.same(apply(withMonitors([monitor('mon_a', 'a')]), key('f')).runs, null, 'f means nothing on the monitors view');
 });
 
-t.test('a refresh puts new runs on top, updates changed ones, keeps the runs loaded by scrolling and the cursor on its run', async (t) => {
-  let state = withRuns(runs(100, 300), 'c1');
-  state = apply(state, { type: 'moreStarted' }, { type: 'moreLoaded', monitorId: 'mon_a', failedOnly: false, after: 'c1', page: { runs: runs(100, 200), nextCursor: 'c2' } });
-  t.equal(state.runs!.runs!.length, 200);
-  t.equal(state.runs!.nextCursor, 'c2');
-  state = apply(state, key('G'));
-  t.equal(state.runs!.cursor, 199);
-  const page = [run(302), run(301, { status: 'running' }), ...runs(98, 300)];
-  page[2] = { ...page[2]!, status: 'failed' };
-  state = apply(state, { type: 'runsLoaded', monitorId: 'mon_a', failedOnly: false, page: { runs: page, nextCursor: 'c1b' }, at: 9 });
-  const list = state.runs!.runs!;
-  t.equal(list.length, 202);
-  t.same(list.slice(0, 3).map((r) => [r.runId, r.status]), [['run_00302', 'success'], ['run_00301', 'running'], ['run_00300', 'failed']]);
-  t.equal(new Set(list.map((r) => r.runId)).size, 202, 'no run twice');
-  t.equal(list[state.runs!.cursor]!.runId, 'run_00101', 'the cursor is still on the oldest run');
-  t.equal(state.runs!.nextCursor, 'c2', 'more still loads from where scrolling stopped');
-});
+t.test(
+  'a refresh puts new runs on top, updates changed ones, keeps the runs loaded by scrolling and the cursor on its run',
+  async (t) => {
+    let state = withRuns(runs(100, 300), 'c1');
+    state = apply(
+      state,
+      { type: 'moreStarted' },
+      {
+        type: 'moreLoaded',
+        monitorId: 'mon_a',
+        failedOnly: false,
+        after: 'c1',
+        page: { runs: runs(100, 200), nextCursor: 'c2' },
+      },
+    );
+    t.equal(state.runs!.runs!.length, 200);
+    t.equal(state.runs!.nextCursor, 'c2');
+    state = apply(state, key('G'));
+    t.equal(state.runs!.cursor, 199);
+    const page = [run(302), run(301, { status: 'running' }), ...runs(98, 300)];
+    page[2] = { ...page[2]!, status: 'failed' };
+    state = apply(state, {
+      type: 'runsLoaded',
+      monitorId: 'mon_a',
+      failedOnly: false,
+      page: { runs: page, nextCursor: 'c1b' },
+      at: 9,
+    });
+    const list = state.runs!.runs!;
+    t.equal(list.length, 202);
+    t.same(
+      list.slice(0, 3).map((r) => [r.runId, r.status]),
+      [
+        ['run_00302', 'success'],
+        ['run_00301', 'running'],
+        ['run_00300', 'failed'],
+      ],
+    );
+    t.equal(new Set(list.map((r) => r.runId)).size, 202, 'no run twice');
+    t.equal(list[state.runs!.cursor]!.runId, 'run_00101', 'the cursor is still on the oldest run');
+    t.equal(state.runs!.nextCursor, 'c2', 'more still loads from where scrolling stopped');
+  },
+);
 
-t.test('loading more: appended once, a failure is not retried until a refresh succeeds, a page that no longer follows on is dropped', async (t) => {
-  const state = apply(withRuns(runs(5, 10), 'c1'), { type: 'moreStarted' });
-  t.equal(state.runs!.loadingMore, true);
-  const failed = apply(state, { type: 'moreFailed', problem: { kind: 'unreachable', message: 'down' } });
-  t.same([failed.runs!.loadingMore, failed.runs!.moreFailed, failed.problem?.kind], [false, true, 'unreachable']);
-  const refreshed = apply(failed, { type: 'runsLoaded', monitorId: 'mon_a', failedOnly: false, page: { runs: runs(5, 10), nextCursor: 'c1' }, at: 3 });
-  t.same([refreshed.runs!.moreFailed, refreshed.problem], [false, null]);
-  const moved = apply(state, { type: 'moreLoaded', monitorId: 'mon_a', failedOnly: false, after: 'other', page: { runs: runs(5, 5), nextCursor: null } });
-  t.same([moved.runs!.runs!.length, moved.runs!.loadingMore], [5, false]);
-  const done = apply(state, { type: 'moreLoaded', monitorId: 'mon_a', failedOnly: false, after: 'c1', page: { runs: runs(5, 5), nextCursor: null } });
-  t.same([done.runs!.runs!.length, done.runs!.nextCursor, done.runs!.loadingMore], [10, null, false]);
-});
+t.test(
+  'loading more: appended once, a failure is not retried until a refresh succeeds, a page that no longer follows on is dropped',
+  async (t) => {
+    const state = apply(withRuns(runs(5, 10), 'c1'), { type: 'moreStarted' });
+    t.equal(state.runs!.loadingMore, true);
+    const failed = apply(state, { type: 'moreFailed', problem: { kind: 'unreachable', message: 'down' } });
+    t.same([failed.runs!.loadingMore, failed.runs!.moreFailed, failed.problem?.kind], [false, true, 'unreachable']);
+    const refreshed = apply(failed, {
+      type: 'runsLoaded',
+      monitorId: 'mon_a',
+      failedOnly: false,
+      page: { runs: runs(5, 10), nextCursor: 'c1' },
+      at: 3,
+    });
+    t.same([refreshed.runs!.moreFailed, refreshed.problem], [false, null]);
+    const moved = apply(state, {
+      type: 'moreLoaded',
+      monitorId: 'mon_a',
+      failedOnly: false,
+      after: 'other',
+      page: { runs: runs(5, 5), nextCursor: null },
+    });
+    t.same([moved.runs!.runs!.length, moved.runs!.loadingMore], [5, false]);
+    const done = apply(state, {
+      type: 'moreLoaded',
+      monitorId: 'mon_a',
+      failedOnly: false,
+      after: 'c1',
+      page: { runs: runs(5, 5), nextCursor: null },
+    });
+    t.same([done.runs!.runs!.length, done.runs!.nextCursor, done.runs!.loadingMore], [10, null, false]);
+  },
+);
 
 t.test('the refresh timer waits for a load under way; r always loads again', async (t) => {
   let state = apply(withMonitors([]), { type: 'loadStarted' });
@@ -161,7 +253,11 @@ t.test('the refresh timer waits for a load under way; r always loads again', asy
 t.test('run detail: e expands the log, arrows scroll it within bounds, a collapsed log does not scroll', async (t) => {
   const log = Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join('\n');
   let state = apply(withRuns([run(1, { status: 'failed', hasLog: true })]), key('', { return: true }));
-  state = apply(state, { type: 'logStarted', runId: 'run_00001' }, { type: 'logLoaded', runId: 'run_00001', result: { hasLog: true, content: log } });
+  state = apply(
+    state,
+    { type: 'logStarted', runId: 'run_00001' },
+    { type: 'logLoaded', runId: 'run_00001', result: { hasLog: true, content: log } },
+  );
   t.equal(apply(state, key('j')).detail!.scroll, 0, 'collapsed');
   state = apply(state, key('e'));
   t.equal(state.detail!.expanded, true);

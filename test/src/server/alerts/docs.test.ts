@@ -8,14 +8,28 @@ const docs = (name: string) => readFileSync(new URL(`../../../../docs/${name}`, 
 // The alerts the documented examples show (docs/alerts.md, "Payloads").
 const FIXTURES: Record<string, AlertContent> = {
   fail: {
-    event: 'fail', alertId: 'alert_0mwrksul2SsbNAWELdY', monitorId: 'mon_0mwrksujegHscDsv5wx', monitorName: 'nightly backup',
-    runId: '8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10', status: 'failed', errorMessage: 'backup.sh exited with code 2',
-    logSnippet: 'tar: /data/db: Cannot open: Permission denied\ntar: Exiting with failure status due to previous errors\n',
-    meta: { exitCode: 2 }, matchedRules: [], createdAt: Date.parse('2026-11-22T08:29:29.942Z'),
+    event: 'fail',
+    alertId: 'alert_0mwrksul2SsbNAWELdY',
+    monitorId: 'mon_0mwrksujegHscDsv5wx',
+    monitorName: 'nightly backup',
+    runId: '8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10',
+    status: 'failed',
+    errorMessage: 'backup.sh exited with code 2',
+    logSnippet:
+      'tar: /data/db: Cannot open: Permission denied\ntar: Exiting with failure status due to previous errors\n',
+    meta: { exitCode: 2 },
+    matchedRules: [],
+    createdAt: Date.parse('2026-11-22T08:29:29.942Z'),
   },
   silent_failure: {
-    event: 'silent_failure', alertId: 'alert_0mwrltn4Xw2bQe8VZ1s', monitorId: 'mon_0mwrltmy9ImY4CyHsUL', monitorName: 'orders export',
-    runId: '01a2027a-b2dc-76ed-9e66-ad7a75f39d78', status: 'success', errorMessage: null, logSnippet: null,
+    event: 'silent_failure',
+    alertId: 'alert_0mwrltn4Xw2bQe8VZ1s',
+    monitorId: 'mon_0mwrltmy9ImY4CyHsUL',
+    monitorName: 'orders export',
+    runId: '01a2027a-b2dc-76ed-9e66-ad7a75f39d78',
+    status: 'success',
+    errorMessage: null,
+    logSnippet: null,
     meta: { rowsProcessed: 0, durationSeconds: 4210, exitCode: 0 },
     matchedRules: [
       { ruleId: 'rule_0mwrltq0islLxFVKxio', metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0 },
@@ -24,15 +38,25 @@ const FIXTURES: Record<string, AlertContent> = {
     createdAt: Date.parse('2026-11-22T08:58:45.893Z'),
   },
   backticks: {
-    event: 'fail', alertId: 'alert_0mwrm2c8Tq4kHLz0aJm', monitorId: 'mon_0mwrm2bx3PjR8sWq5nE', monitorName: 'docs build',
-    runId: '01a2027f-61c2-7d6e-8f0a-3b9c2d4e5f60', status: 'failed', errorMessage: 'exit code 1',
-    logSnippet: 'README.md:12: unclosed ``` block\n', meta: { exitCode: 1 }, matchedRules: [], createdAt: Date.parse('2026-11-22T09:03:51.204Z'),
+    event: 'fail',
+    alertId: 'alert_0mwrm2c8Tq4kHLz0aJm',
+    monitorId: 'mon_0mwrm2bx3PjR8sWq5nE',
+    monitorName: 'docs build',
+    runId: '01a2027f-61c2-7d6e-8f0a-3b9c2d4e5f60',
+    status: 'failed',
+    errorMessage: 'exit code 1',
+    logSnippet: 'README.md:12: unclosed ``` block\n',
+    meta: { exitCode: 1 },
+    matchedRules: [],
+    createdAt: Date.parse('2026-11-22T09:03:51.204Z'),
   },
 };
 const BUILD = { slack: slackPayload, discord: discordPayload, webhook: webhookPayload } as const;
 
 t.test('every payload example in docs/alerts.md is exactly what the server sends for its alert', async (t) => {
-  const examples = [...docs('alerts.md').matchAll(/<!-- example: (slack|discord|webhook) (\w+) -->\n```json\n([\s\S]*?)```\n/g)];
+  const examples = [
+    ...docs('alerts.md').matchAll(/<!-- example: (slack|discord|webhook) (\w+) -->\n```json\n([\s\S]*?)```\n/g),
+  ];
   t.equal(examples.length, 7, 'all the examples were found');
   for (const [, type, fixture, json] of examples) {
     t.ok(FIXTURES[fixture!], `${fixture} is a known alert`);
@@ -42,6 +66,10 @@ t.test('every payload example in docs/alerts.md is exactly what the server sends
 
 t.test('so are the Slack, Discord and webhook examples of docs/api.md', async (t) => {
   const examples = [...docs('api.md').matchAll(/#### (Slack|Discord|Webhook)\n[\s\S]*?```json\n([\s\S]*?)```\n/g)];
-  t.same(examples.map((m) => m[1]), ['Slack', 'Discord', 'Webhook']);
-  for (const [, type, json] of examples) t.strictSame(JSON.parse(json!), BUILD[type!.toLowerCase() as keyof typeof BUILD](FIXTURES.fail!), type);
+  t.same(
+    examples.map((m) => m[1]),
+    ['Slack', 'Discord', 'Webhook'],
+  );
+  for (const [, type, json] of examples)
+    t.strictSame(JSON.parse(json!), BUILD[type!.toLowerCase() as keyof typeof BUILD](FIXTURES.fail!), type);
 });

@@ -6,24 +6,51 @@ import type { RuleCondition } from '../../../../server/dist/domain/rules.js';
 import { afterAttempt, backoffMs, parseRetryAfter, verdictOf } from '../../../../server/dist/domain/delivery.js';
 import type { AttemptResult, RetryPolicy } from '../../../../server/dist/domain/delivery.js';
 import { maskUrl } from '../../../../server/dist/domain/channels.js';
-import { breakFences, buildRequest, discordPayload, signature, slackPayload } from '../../../../server/dist/alerts/payloads.js';
+import {
+  breakFences,
+  buildRequest,
+  discordPayload,
+  signature,
+  slackPayload,
+} from '../../../../server/dist/alerts/payloads.js';
 import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
 import type { RuleOp } from '@pingmon/sdk';
 
-const rule = (op: RuleOp, value: number, metric = 'rows'): RuleCondition => ({ ruleId: `rule_${op}`, metric, op, value });
+const rule = (op: RuleOp, value: number, metric = 'rows'): RuleCondition => ({
+  ruleId: `rule_${op}`,
+  metric,
+  op,
+  value,
+});
 
 t.test('every operator matches exactly when its comparison holds', async (t) => {
   const cases: Array<[RuleOp, number, number, boolean]> = [
-    ['lt', 1, 0, true], ['lt', 1, 1, false], ['lt', 1, 2, false],
-    ['lte', 1, 0, true], ['lte', 1, 1, true], ['lte', 1, 2, false],
-    ['gt', 1, 0, false], ['gt', 1, 1, false], ['gt', 1, 2, true],
-    ['gte', 1, 0, false], ['gte', 1, 1, true], ['gte', 1, 2, true],
-    ['eq', 1, 0, false], ['eq', 1, 1, true], ['eq', 0.5, 0.5, true],
-    ['neq', 1, 0, true], ['neq', 1, 1, false], ['neq', -1, 1, true],
+    ['lt', 1, 0, true],
+    ['lt', 1, 1, false],
+    ['lt', 1, 2, false],
+    ['lte', 1, 0, true],
+    ['lte', 1, 1, true],
+    ['lte', 1, 2, false],
+    ['gt', 1, 0, false],
+    ['gt', 1, 1, false],
+    ['gt', 1, 2, true],
+    ['gte', 1, 0, false],
+    ['gte', 1, 1, true],
+    ['gte', 1, 2, true],
+    ['eq', 1, 0, false],
+    ['eq', 1, 1, true],
+    ['eq', 0.5, 0.5, true],
+    ['neq', 1, 0, true],
+    ['neq', 1, 1, false],
+    ['neq', -1, 1, true],
   ];
   for (const [op, value, actual, matches] of cases) {
     const matched = matchRules([rule(op, value)], { rows: actual });
-    t.same(matched, matches ? [{ ruleId: `rule_${op}`, metric: 'rows', op, value, actual }] : null, `${actual} ${op} ${value}`);
+    t.same(
+      matched,
+      matches ? [{ ruleId: `rule_${op}`, metric: 'rows', op, value, actual }] : null,
+      `${actual} ${op} ${value}`,
+    );
   }
 });
 
@@ -31,23 +58,47 @@ t.test('a rule whose metric is missing never matches, and all matching rules are
   t.equal(matchRules([rule('lt', 1)], {}), null);
   t.equal(matchRules([rule('neq', 5)], { other: 1 }), null, 'not even neq');
   t.equal(matchRules([rule('eq', 0, 'toString')], {}), null, 'inherited properties are not metrics');
-  const matched = matchRules([rule('lt', 10), rule('gt', 100, 'ms'), rule('eq', 3), rule('gte', 0, 'ms')], { rows: 3, ms: 50 });
-  t.same(matched!.map((m) => m.ruleId), ['rule_lt', 'rule_eq', 'rule_gte']);
+  const matched = matchRules([rule('lt', 10), rule('gt', 100, 'ms'), rule('eq', 3), rule('gte', 0, 'ms')], {
+    rows: 3,
+    ms: 50,
+  });
+  t.same(
+    matched!.map((m) => m.ruleId),
+    ['rule_lt', 'rule_eq', 'rule_gte'],
+  );
 });
 
 const policy: RetryPolicy = { maxAttempts: 8, baseDelayMs: 30_000, maxDelayMs: 3_600_000 };
-const result = (statusCode: number | null, retryAfterMs: number | null = null): AttemptResult => ({ statusCode, error: null, durationMs: 5, retryAfterMs });
+const result = (statusCode: number | null, retryAfterMs: number | null = null): AttemptResult => ({
+  statusCode,
+  error: null,
+  durationMs: 5,
+  retryAfterMs,
+});
 
 t.test('attempt results: 2xx delivered; no answer, 429 and 5xx retried; other statuses permanent', async (t) => {
   const cases: Array<[number | null, string]> = [
-    [200, 'delivered'], [204, 'delivered'], [null, 'retry'], [429, 'retry'], [500, 'retry'], [503, 'retry'],
-    [400, 'permanent'], [401, 'permanent'], [404, 'permanent'], [410, 'permanent'], [301, 'permanent'], [302, 'permanent'],
+    [200, 'delivered'],
+    [204, 'delivered'],
+    [null, 'retry'],
+    [429, 'retry'],
+    [500, 'retry'],
+    [503, 'retry'],
+    [400, 'permanent'],
+    [401, 'permanent'],
+    [404, 'permanent'],
+    [410, 'permanent'],
+    [301, 'permanent'],
+    [302, 'permanent'],
   ];
   for (const [status, verdict] of cases) t.equal(verdictOf(result(status)), verdict, String(status));
 });
 
 t.test('backoff doubles from the base, ±20%, capped, about an hour over 8 attempts', async (t) => {
-  t.same([1, 2, 3, 7].map((n) => backoffMs(n, policy, 0.5)), [30_000, 60_000, 120_000, 1_920_000]);
+  t.same(
+    [1, 2, 3, 7].map((n) => backoffMs(n, policy, 0.5)),
+    [30_000, 60_000, 120_000, 1_920_000],
+  );
   t.equal(backoffMs(1, policy, 0), 24_000);
   t.equal(backoffMs(1, policy, 0.999999), 36_000);
   t.equal(backoffMs(20, policy, 0.5), 3_600_000, 'capped');
@@ -55,16 +106,23 @@ t.test('backoff doubles from the base, ±20%, capped, about an hour over 8 attem
   t.equal(total, 3_810_000, '63.5 minutes between the first and the eighth attempt');
 });
 
-t.test('after an attempt: the next one is scheduled, Retry-After wins, and the last attempt fails the delivery', async (t) => {
-  const now = 1_000_000;
-  t.same(afterAttempt(result(200), 1, policy, now, 0.5), { state: 'delivered', nextAttemptAt: now });
-  t.same(afterAttempt(result(500), 1, policy, now, 0.5), { state: 'pending', nextAttemptAt: now + 30_000 });
-  t.same(afterAttempt(result(null), 2, policy, now, 0.5), { state: 'pending', nextAttemptAt: now + 60_000 });
-  t.same(afterAttempt(result(429, 5_000), 1, policy, now, 0.5), { state: 'pending', nextAttemptAt: now + 5_000 });
-  t.same(afterAttempt(result(429, 10 * 3_600_000), 1, policy, now, 0.5), { state: 'pending', nextAttemptAt: now + 3_600_000 }, 'Retry-After capped');
-  t.same(afterAttempt(result(400), 1, policy, now, 0.5), { state: 'failed', nextAttemptAt: now });
-  t.same(afterAttempt(result(500), 8, policy, now, 0.5), { state: 'failed', nextAttemptAt: now });
-});
+t.test(
+  'after an attempt: the next one is scheduled, Retry-After wins, and the last attempt fails the delivery',
+  async (t) => {
+    const now = 1_000_000;
+    t.same(afterAttempt(result(200), 1, policy, now, 0.5), { state: 'delivered', nextAttemptAt: now });
+    t.same(afterAttempt(result(500), 1, policy, now, 0.5), { state: 'pending', nextAttemptAt: now + 30_000 });
+    t.same(afterAttempt(result(null), 2, policy, now, 0.5), { state: 'pending', nextAttemptAt: now + 60_000 });
+    t.same(afterAttempt(result(429, 5_000), 1, policy, now, 0.5), { state: 'pending', nextAttemptAt: now + 5_000 });
+    t.same(
+      afterAttempt(result(429, 10 * 3_600_000), 1, policy, now, 0.5),
+      { state: 'pending', nextAttemptAt: now + 3_600_000 },
+      'Retry-After capped',
+    );
+    t.same(afterAttempt(result(400), 1, policy, now, 0.5), { state: 'failed', nextAttemptAt: now });
+    t.same(afterAttempt(result(500), 8, policy, now, 0.5), { state: 'failed', nextAttemptAt: now });
+  },
+);
 
 t.test('Retry-After in seconds or as an HTTP date', async (t) => {
   const now = Date.parse('2026-11-22T03:20:00.000Z');
@@ -76,17 +134,24 @@ t.test('Retry-After in seconds or as an HTTP date', async (t) => {
   t.equal(parseRetryAfter(null, now), null);
 });
 
-t.test('Retry-After that is neither seconds nor an HTTP date is no Retry-After (the backoff applies), not "now"', async (t) => {
-  const now = Date.parse('2026-11-22T03:20:00.000Z');
-  // Date.parse reads each of these as a date in 2001 or earlier, which would have meant "retry at once".
-  for (const junk of ['-5', '1.2.3', '120 seconds', '0x10', '1e3', 'Infinity', '2026-11-22', 'Nov 22 2026']) {
-    t.equal(parseRetryAfter(junk, now), null, JSON.stringify(junk));
-  }
-  t.equal(parseRetryAfter('1.5', now), 1_500, 'decimal seconds, though not in the RFC, mean what they say');
-  t.equal(parseRetryAfter('Sunday, 22-Nov-26 03:20:30 GMT', now), 30_000, 'the obsolete RFC 850 form');
-  t.equal(parseRetryAfter('Sun Nov 22 03:20:30 2026', now), 30_000, "and asctime's, in GMT whatever the server's time zone");
-  t.equal(parseRetryAfter('99999999999999999999999', now), 1e23 * 1000, 'huge: capped by the policy, not here');
-});
+t.test(
+  'Retry-After that is neither seconds nor an HTTP date is no Retry-After (the backoff applies), not "now"',
+  async (t) => {
+    const now = Date.parse('2026-11-22T03:20:00.000Z');
+    // Date.parse reads each of these as a date in 2001 or earlier, which would have meant "retry at once".
+    for (const junk of ['-5', '1.2.3', '120 seconds', '0x10', '1e3', 'Infinity', '2026-11-22', 'Nov 22 2026']) {
+      t.equal(parseRetryAfter(junk, now), null, JSON.stringify(junk));
+    }
+    t.equal(parseRetryAfter('1.5', now), 1_500, 'decimal seconds, though not in the RFC, mean what they say');
+    t.equal(parseRetryAfter('Sunday, 22-Nov-26 03:20:30 GMT', now), 30_000, 'the obsolete RFC 850 form');
+    t.equal(
+      parseRetryAfter('Sun Nov 22 03:20:30 2026', now),
+      30_000,
+      "and asctime's, in GMT whatever the server's time zone",
+    );
+    t.equal(parseRetryAfter('99999999999999999999999', now), 1e23 * 1000, 'huge: capped by the policy, not here');
+  },
+);
 
 t.test('URLs are masked down to their origin', async (t) => {
   t.equal(maskUrl('https://hooks.slack.com/services/T0/B0/XXXX'), 'https://hooks.slack.com/…');
@@ -95,8 +160,17 @@ t.test('URLs are masked down to their origin', async (t) => {
 });
 
 const failAlert = (over: Partial<AlertContent> = {}): AlertContent => ({
-  event: 'fail', alertId: 'alert_1', monitorId: 'mon_1', monitorName: 'nightly backup', runId: 'run_1', status: 'failed',
-  errorMessage: 'exit code 2', logSnippet: 'line 1\nline 2', meta: { exitCode: 2 }, matchedRules: [], createdAt: Date.parse('2026-11-22T03:20:00.000Z'),
+  event: 'fail',
+  alertId: 'alert_1',
+  monitorId: 'mon_1',
+  monitorName: 'nightly backup',
+  runId: 'run_1',
+  status: 'failed',
+  errorMessage: 'exit code 2',
+  logSnippet: 'line 1\nline 2',
+  meta: { exitCode: 2 },
+  matchedRules: [],
+  createdAt: Date.parse('2026-11-22T03:20:00.000Z'),
   ...over,
 });
 
@@ -106,14 +180,26 @@ function codeBlock(text: string): string | undefined {
 }
 
 t.test('backticks in a snippet never close its code block, in Slack or Discord', async (t) => {
-  const snippets = ['```', 'a ``` b', '````````', '`', 'ends with ``', '``` starts', '`\n``\n```', 'x'.repeat(10) + '`'.repeat(490)];
+  const snippets = [
+    '```',
+    'a ``` b',
+    '````````',
+    '`',
+    'ends with ``',
+    '``` starts',
+    '`\n``\n```',
+    'x'.repeat(10) + '`'.repeat(490),
+  ];
   for (const snippet of snippets) {
     t.notMatch(breakFences(snippet), /``/, JSON.stringify(snippet).slice(0, 30));
     t.equal(breakFences(snippet).replace(/\u200b/g, ''), snippet, 'reads the same without the zero-width spaces');
     const slack = slackPayload(failAlert({ logSnippet: snippet }));
     const slackBlock = (slack.blocks[1] as { text: { text: string } }).text.text;
     t.equal(slackBlock.match(/```/g)!.length, 2, 'slack: one opening and one closing fence');
-    t.equal(codeBlock(slackBlock)!.replace(/\u200b/g, ''), snippet.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'));
+    t.equal(
+      codeBlock(slackBlock)!.replace(/\u200b/g, ''),
+      snippet.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;'),
+    );
     const discord = discordPayload(failAlert({ logSnippet: snippet })).content;
     t.equal(discord.match(/```/g)!.length, 2, 'discord: one opening and one closing fence');
     t.equal(codeBlock(discord)!.replace(/\u200b/g, ''), snippet);
@@ -127,55 +213,109 @@ t.test('an error message with fences cannot open a block in Discord or Slack eit
   t.notMatch((slack.blocks[0] as { text: { text: string } }).text.text, /```/);
 });
 
-t.test('Discord messages stay within 2,000 characters, the snippet giving way first and the block closed', async (t) => {
-  const rules = Array.from({ length: 20 }, (_, i) => ({ ruleId: `rule_${i}`, metric: `m${i}`.padEnd(64, 'x'), op: 'lt' as const, value: 1e20, actual: -1e20 }));
-  const cases: AlertContent[] = [
-    failAlert({ monitorName: 'n'.repeat(200), errorMessage: '*'.repeat(500), logSnippet: '`'.repeat(500) }),
-    failAlert({ monitorName: '_'.repeat(200), errorMessage: 'e'.repeat(500), logSnippet: 'l'.repeat(500) }),
-    failAlert({ event: 'silent_failure', status: 'success', errorMessage: null, logSnippet: null, matchedRules: rules, monitorName: '*'.repeat(200) }),
-  ];
-  for (const alert of cases) {
-    const content = discordPayload(alert).content;
-    t.ok(content.length <= 2_000, `${content.length} characters`);
-    if (alert.logSnippet) {
-      t.equal(content.match(/```/g)!.length, 2, 'the block is closed');
-      t.match(content, /run run\\_1 · monitor mon\\_1/, 'the footer is kept');
+t.test(
+  'Discord messages stay within 2,000 characters, the snippet giving way first and the block closed',
+  async (t) => {
+    const rules = Array.from({ length: 20 }, (_, i) => ({
+      ruleId: `rule_${i}`,
+      metric: `m${i}`.padEnd(64, 'x'),
+      op: 'lt' as const,
+      value: 1e20,
+      actual: -1e20,
+    }));
+    const cases: AlertContent[] = [
+      failAlert({ monitorName: 'n'.repeat(200), errorMessage: '*'.repeat(500), logSnippet: '`'.repeat(500) }),
+      failAlert({ monitorName: '_'.repeat(200), errorMessage: 'e'.repeat(500), logSnippet: 'l'.repeat(500) }),
+      failAlert({
+        event: 'silent_failure',
+        status: 'success',
+        errorMessage: null,
+        logSnippet: null,
+        matchedRules: rules,
+        monitorName: '*'.repeat(200),
+      }),
+    ];
+    for (const alert of cases) {
+      const content = discordPayload(alert).content;
+      t.ok(content.length <= 2_000, `${content.length} characters`);
+      if (alert.logSnippet) {
+        t.equal(content.match(/```/g)!.length, 2, 'the block is closed');
+        t.match(content, /run run\\_1 · monitor mon\\_1/, 'the footer is kept');
+      }
     }
-  }
-  const short = discordPayload(failAlert());
-  t.same(short.allowed_mentions, { parse: [] }, 'mentions ping nobody');
-  t.equal(short.content, '🔴 **nightly backup** failed\nexit code 2\n```\nline 1\nline 2\n```\nrun run\\_1 · monitor mon\\_1 · 2026-11-22T03:20:00.000Z');
-});
+    const short = discordPayload(failAlert());
+    t.same(short.allowed_mentions, { parse: [] }, 'mentions ping nobody');
+    t.equal(
+      short.content,
+      '🔴 **nightly backup** failed\nexit code 2\n```\nline 1\nline 2\n```\nrun run\\_1 · monitor mon\\_1 · 2026-11-22T03:20:00.000Z',
+    );
+  },
+);
 
 t.test('Slack: text, a section with the headline, the snippet block, a context line; &, < and > escaped', async (t) => {
   const slack = slackPayload(failAlert({ monitorName: 'a<b>&c', errorMessage: '<!channel> boom' }));
   t.equal(slack.text, 'a&lt;b&gt;&amp;c failed: &lt;!channel&gt; boom');
-  t.same(slack.blocks.map((b) => (b as { type: string }).type), ['section', 'section', 'context']);
-  t.equal((slack.blocks[0] as { text: { text: string } }).text.text, ':red_circle: *a&lt;b&gt;&amp;c* failed\n&lt;!channel&gt; boom');
+  t.same(
+    slack.blocks.map((b) => (b as { type: string }).type),
+    ['section', 'section', 'context'],
+  );
+  t.equal(
+    (slack.blocks[0] as { text: { text: string } }).text.text,
+    ':red_circle: *a&lt;b&gt;&amp;c* failed\n&lt;!channel&gt; boom',
+  );
   const noLog = slackPayload(failAlert({ logSnippet: null }));
-  t.same(noLog.blocks.map((b) => (b as { type: string }).type), ['section', 'context'], 'no empty block without a log');
+  t.same(
+    noLog.blocks.map((b) => (b as { type: string }).type),
+    ['section', 'context'],
+    'no empty block without a log',
+  );
 });
 
-t.test('webhook requests carry the JSON payload, a user agent and, with a secret, a verifiable signature', async (t) => {
-  const content = failAlert();
-  const unsigned = buildRequest({ type: 'webhook', secret: null }, content, 1_795_320_000);
-  t.equal(unsigned.headers['content-type'], 'application/json');
-  t.match(unsigned.headers['user-agent'], /^pingmon\/\d+\.\d+\.\d+/);
-  t.notOk('x-pingmon-signature' in unsigned.headers);
-  t.same(Object.keys(JSON.parse(unsigned.body)), ['event', 'alertId', 'monitorId', 'monitorName', 'runId', 'status', 'errorMessage', 'logSnippet', 'meta', 'matchedRules', 'timestamp']);
-  const signed = buildRequest({ type: 'webhook', secret: 'whsec_0123456789' }, content, 1_795_320_000);
-  const expected = createHmac('sha256', 'whsec_0123456789').update(`1795320000.${signed.body}`).digest('hex');
-  t.equal(signed.headers['x-pingmon-signature'], `t=1795320000,v1=${expected}`);
-  t.equal(signature('k', 'body', 1), `t=1,v1=${createHmac('sha256', 'k').update('1.body').digest('hex')}`);
-  t.notOk('x-pingmon-signature' in buildRequest({ type: 'slack', secret: 'ignored-here' }, content, 1).headers, 'only webhooks are signed');
-});
+t.test(
+  'webhook requests carry the JSON payload, a user agent and, with a secret, a verifiable signature',
+  async (t) => {
+    const content = failAlert();
+    const unsigned = buildRequest({ type: 'webhook', secret: null }, content, 1_795_320_000);
+    t.equal(unsigned.headers['content-type'], 'application/json');
+    t.match(unsigned.headers['user-agent'], /^pingmon\/\d+\.\d+\.\d+/);
+    t.notOk('x-pingmon-signature' in unsigned.headers);
+    t.same(Object.keys(JSON.parse(unsigned.body)), [
+      'event',
+      'alertId',
+      'monitorId',
+      'monitorName',
+      'runId',
+      'status',
+      'errorMessage',
+      'logSnippet',
+      'meta',
+      'matchedRules',
+      'timestamp',
+    ]);
+    const signed = buildRequest({ type: 'webhook', secret: 'whsec_0123456789' }, content, 1_795_320_000);
+    const expected = createHmac('sha256', 'whsec_0123456789').update(`1795320000.${signed.body}`).digest('hex');
+    t.equal(signed.headers['x-pingmon-signature'], `t=1795320000,v1=${expected}`);
+    t.equal(signature('k', 'body', 1), `t=1,v1=${createHmac('sha256', 'k').update('1.body').digest('hex')}`);
+    t.notOk(
+      'x-pingmon-signature' in buildRequest({ type: 'slack', secret: 'ignored-here' }, content, 1).headers,
+      'only webhooks are signed',
+    );
+  },
+);
 
 t.test('alert delivery settings come from PINGMON_ALERT_* in seconds', async (t) => {
   const defaults = loadConfig({});
   t.match(defaults, { alertTimeoutMs: 10_000, alertRetryBaseMs: 30_000, alertMaxAttempts: 8, alertPollMs: 1_000 });
-  const set = loadConfig({ PINGMON_ALERT_TIMEOUT: '2.5', PINGMON_ALERT_RETRY_BASE: '0.05', PINGMON_ALERT_MAX_ATTEMPTS: '3' });
+  const set = loadConfig({
+    PINGMON_ALERT_TIMEOUT: '2.5',
+    PINGMON_ALERT_RETRY_BASE: '0.05',
+    PINGMON_ALERT_MAX_ATTEMPTS: '3',
+  });
   t.match(set, { alertTimeoutMs: 2_500, alertRetryBaseMs: 50, alertMaxAttempts: 3 });
-  t.throws(() => loadConfig({ PINGMON_ALERT_TIMEOUT: '0' }), /PINGMON_ALERT_TIMEOUT must be a number of seconds above 0/);
+  t.throws(
+    () => loadConfig({ PINGMON_ALERT_TIMEOUT: '0' }),
+    /PINGMON_ALERT_TIMEOUT must be a number of seconds above 0/,
+  );
   t.throws(() => loadConfig({ PINGMON_ALERT_RETRY_BASE: 'soon' }), /PINGMON_ALERT_RETRY_BASE/);
   t.throws(() => loadConfig({ PINGMON_ALERT_MAX_ATTEMPTS: '0' }), /PINGMON_ALERT_MAX_ATTEMPTS/);
 });

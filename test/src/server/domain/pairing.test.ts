@@ -9,9 +9,17 @@ const NOW = 1_000_000;
 function run(runId: string, status: RunStatus): RunRecord {
   const finished = status !== 'running';
   return {
-    runId, monitorId: 'mon_1', accountId: 'acc_1', status,
-    startedAt: NOW - 5_000, finishedAt: finished ? NOW - 1_000 : null, durationMs: finished ? 4_000 : null,
-    meta: {}, errorMessage: null, hasLog: false, matchedRules: null,
+    runId,
+    monitorId: 'mon_1',
+    accountId: 'acc_1',
+    status,
+    startedAt: NOW - 5_000,
+    finishedAt: finished ? NOW - 1_000 : null,
+    durationMs: finished ? 4_000 : null,
+    meta: {},
+    errorMessage: null,
+    hasLog: false,
+    matchedRules: null,
   };
 }
 
@@ -73,12 +81,17 @@ t.test('pairPing decides every combination, with the rate limit asked only of op
     for (const [opening, lastOpenedAt, intervalMs, limited] of OPENINGS) {
       const existing = existingStatus === 'none' ? undefined : named[existingStatus];
       const state: PairingState = { existing, open: hasOpen ? open : undefined, lastOpenedAt, intervalMs };
-      const want: Pairing = expected === 'replay' ? { action: 'replay', run: existing! }
-        : expected === 'finish the named run' ? { action: 'finish', run: existing! }
-          : expected === 'finish the open run' ? { action: 'finish', run: open }
-            : limited ?? { action: 'open' };
-      const name = `${kind}, runId ${runIdGiven ? 'given' : 'not given'}, named run ${existingStatus}, `
-        + `${hasOpen ? 'an' : 'no'} open run, ${opening}`;
+      const want: Pairing =
+        expected === 'replay'
+          ? { action: 'replay', run: existing! }
+          : expected === 'finish the named run'
+            ? { action: 'finish', run: existing! }
+            : expected === 'finish the open run'
+              ? { action: 'finish', run: open }
+              : (limited ?? { action: 'open' });
+      const name =
+        `${kind}, runId ${runIdGiven ? 'given' : 'not given'}, named run ${existingStatus}, ` +
+        `${hasOpen ? 'an' : 'no'} open run, ${opening}`;
       t.same(pairPing(kind, runIdGiven, state, NOW), want, name);
     }
   }

@@ -15,25 +15,51 @@ t.test('truncate keeps the first characters and never splits a surrogate pair', 
   for (const [text, max, expected] of cases) t.equal(truncate(text, max), expected, `${text} to ${max}`);
 });
 
-t.test('storableText truncates first, then keeps NUL as U+FFFD (one character for one: the length stays within max)', async (t) => {
-  const cases: Array<[string, number, string]> = [
-    ['a\u0000b', 10, 'a\uFFFDb'],
-    ['\u0000\u0000\u0000', 2, '\uFFFD\uFFFD'],
-    ['ab😀\u0000', 3, 'ab'],
-    ['no nul', 100, 'no nul'],
-  ];
-  for (const [text, max, expected] of cases) t.equal(storableText(text, max), expected, JSON.stringify([text, max]));
-  t.same(parsePingBody('fail', 'text/plain', Buffer.from('disk\u0000full')), { ok: true, input: { logOutput: 'disk\uFFFDfull' } }, 'a text/plain log');
-  t.same(parsePingBody('fail', 'application/json', Buffer.from('{"errorMessage":"a\\u0000b"}')), { ok: true, input: { errorMessage: 'a\uFFFDb' } }, 'a JSON errorMessage');
-});
+t.test(
+  'storableText truncates first, then keeps NUL as U+FFFD (one character for one: the length stays within max)',
+  async (t) => {
+    const cases: Array<[string, number, string]> = [
+      ['a\u0000b', 10, 'a\uFFFDb'],
+      ['\u0000\u0000\u0000', 2, '\uFFFD\uFFFD'],
+      ['ab😀\u0000', 3, 'ab'],
+      ['no nul', 100, 'no nul'],
+    ];
+    for (const [text, max, expected] of cases) t.equal(storableText(text, max), expected, JSON.stringify([text, max]));
+    t.same(
+      parsePingBody('fail', 'text/plain', Buffer.from('disk\u0000full')),
+      { ok: true, input: { logOutput: 'disk\uFFFDfull' } },
+      'a text/plain log',
+    );
+    t.same(
+      parsePingBody('fail', 'application/json', Buffer.from('{"errorMessage":"a\\u0000b"}')),
+      { ok: true, input: { errorMessage: 'a\uFFFDb' } },
+      'a JSON errorMessage',
+    );
+  },
+);
 
 t.test('parsePingBody', async (t) => {
   t.same(parsePingBody('success', undefined, null), { ok: true, input: {} });
   t.same(parsePingBody('success', 'application/json', Buffer.from('null')), { ok: true, input: {} });
-  t.same(parsePingBody('start', 'application/json', Buffer.from('{"runId":"abcdefgh","meta":{"a":"x"}}')), { ok: true, input: { runId: 'abcdefgh' } }, 'start ignores meta');
-  t.same(parsePingBody('success', 'application/json', Buffer.from('{"errorMessage":"x","meta":{"a":1}}')), { ok: true, input: { meta: { a: 1 } } }, 'success ignores fail fields');
-  t.same(parsePingBody('fail', 'text/plain; charset=utf-8', Buffer.from('{"meta":1}')), { ok: true, input: { logOutput: '{"meta":1}' } });
-  t.same(parsePingBody('success', 'text/plain', Buffer.from('{"meta":{"a":2}}')), { ok: true, input: { meta: { a: 2 } } }, 'text/plain is only a log on fail');
+  t.same(
+    parsePingBody('start', 'application/json', Buffer.from('{"runId":"abcdefgh","meta":{"a":"x"}}')),
+    { ok: true, input: { runId: 'abcdefgh' } },
+    'start ignores meta',
+  );
+  t.same(
+    parsePingBody('success', 'application/json', Buffer.from('{"errorMessage":"x","meta":{"a":1}}')),
+    { ok: true, input: { meta: { a: 1 } } },
+    'success ignores fail fields',
+  );
+  t.same(parsePingBody('fail', 'text/plain; charset=utf-8', Buffer.from('{"meta":1}')), {
+    ok: true,
+    input: { logOutput: '{"meta":1}' },
+  });
+  t.same(
+    parsePingBody('success', 'text/plain', Buffer.from('{"meta":{"a":2}}')),
+    { ok: true, input: { meta: { a: 2 } } },
+    'text/plain is only a log on fail',
+  );
   const infinite = parsePingBody('success', 'application/json', Buffer.from('{"meta":{"a":1e999}}'));
   t.match(infinite, { ok: false, error: { code: 'invalid_meta' } });
 });
@@ -43,16 +69,23 @@ t.test('rateDecision', async (t) => {
     [null, 60_000, 1_000, { allowed: true }],
     [0, 0, 0, { allowed: true }],
     [1_000, 60_000, 61_000, { allowed: true }],
-    [1_000, 60_000, 56_000, { allowed: true }, ],
+    [1_000, 60_000, 56_000, { allowed: true }],
     [1_000, 60_000, 55_999, { allowed: false, retryAfterSeconds: 1 }],
     [1_000, 60_000, 1_001, { allowed: false, retryAfterSeconds: 55 }],
     [1_000, 60_000, 31_500, { allowed: false, retryAfterSeconds: 25 }],
   ];
-  for (const [last, interval, now, expected] of cases) t.same(rateDecision(last, interval, now), expected, `${last}+${interval} at ${now}`);
+  for (const [last, interval, now, expected] of cases)
+    t.same(rateDecision(last, interval, now), expected, `${last}+${interval} at ${now}`);
 });
 
 t.test('the enforced interval forgives 10% of jitter, at most 5 s', async (t) => {
-  const cases: Array<[number, number]> = [[0, 0], [1_000, 900], [10_000, 9_000], [60_000, 55_000], [600_000, 595_000]];
+  const cases: Array<[number, number]> = [
+    [0, 0],
+    [1_000, 900],
+    [10_000, 9_000],
+    [60_000, 55_000],
+    [600_000, 595_000],
+  ];
   for (const [interval, gap] of cases) t.equal(enforcedIntervalMs(interval), gap, `${interval} ms`);
 });
 
@@ -61,8 +94,22 @@ t.test('newRun and finishedRun', async (t) => {
   const started = newRun(ids, 'start', {}, 1_000);
   t.match(started, { status: 'running', startedAt: 1_000, finishedAt: null, durationMs: null });
   const failed = finishedRun(started, 'fail', { errorMessage: 'e', logOutput: 'l', meta: { a: 1 } }, 4_500);
-  t.match(failed, { status: 'failed', finishedAt: 4_500, durationMs: 3_500, errorMessage: 'e', hasLog: true, meta: { a: 1 } });
+  t.match(failed, {
+    status: 'failed',
+    finishedAt: 4_500,
+    durationMs: 3_500,
+    errorMessage: 'e',
+    hasLog: true,
+    meta: { a: 1 },
+  });
   const direct = newRun(ids, 'success', { meta: { rows: 0 } }, 2_000);
-  t.match(direct, { status: 'success', startedAt: 2_000, finishedAt: 2_000, durationMs: null, hasLog: false, meta: { rows: 0 } });
+  t.match(direct, {
+    status: 'success',
+    startedAt: 2_000,
+    finishedAt: 2_000,
+    durationMs: null,
+    hasLog: false,
+    meta: { rows: 0 },
+  });
   t.equal(finishedRun(started, 'fail', { logOutput: '' }, 2_000).hasLog, false, 'an empty log is no log');
 });
