@@ -1,5 +1,5 @@
 // One lint configuration for the whole monorepo. Layout is Prettier's job (.prettierrc.json): no rule
-// here is about formatting.
+// here is about formatting, except max-len, for what Prettier does not break (strings, regexes, comments).
 import js from '@eslint/js';
 import { defineConfig, globalIgnores } from 'eslint/config';
 import globals from 'globals';
@@ -27,6 +27,9 @@ export default defineConfig(
       'no-regex-spaces': 'off',
       // `_`-prefixed names are placeholders a signature requires (hapi handlers, callbacks).
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // Prettier's printWidth, for what it leaves long: split strings with +, break comments, build a long
+      // pattern from parts. Only a line with a URL in it may be longer.
+      'max-len': ['error', { code: 120, tabWidth: 2, ignoreUrls: true }],
     },
   },
   {

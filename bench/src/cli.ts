@@ -62,7 +62,9 @@ export async function startupBench(env: Record<string, string>, rounds = 15): Pr
   }
   const [a, b] = [median(ours), median(minimal)];
   console.log(
-    `\npingmon run -- true: median ${a.toFixed(0)} ms; a minimal Node script sending the same two pings: ${b.toFixed(0)} ms; ratio ${(a / b).toFixed(2)} (${rounds} rounds each)`,
+    `\npingmon run -- true: median ${a.toFixed(0)} ms; ` +
+      `a minimal Node script sending the same two pings: ${b.toFixed(0)} ms; ` +
+      `ratio ${(a / b).toFixed(2)} (${rounds} rounds each)`,
   );
 }
 
@@ -73,7 +75,9 @@ export async function throughputBench(env: Record<string, string>, bytes = 1024 
   const wrapped = await timed(`${source} | node ${CLI} run -- cat > /dev/null`, env, /run\.js run/);
   const mbps = (t: Timed) => (bytes / 1024 ** 2 / (t.ms / 1000)).toFixed(0);
   console.log(
-    `${(bytes / 1024 ** 3).toFixed(2)} GiB through cat: alone ${mbps(alone)} MiB/s; through pingmon run ${mbps(wrapped)} MiB/s; ` +
-      `throughput ratio ${(alone.ms / wrapped.ms).toFixed(2)}; pingmon run peak RSS ${(wrapped.peakRss / 1024 ** 2).toFixed(0)} MiB`,
+    `${(bytes / 1024 ** 3).toFixed(2)} GiB through cat: alone ${mbps(alone)} MiB/s; ` +
+      `through pingmon run ${mbps(wrapped)} MiB/s; ` +
+      `throughput ratio ${(alone.ms / wrapped.ms).toFixed(2)}; ` +
+      `pingmon run peak RSS ${(wrapped.peakRss / 1024 ** 2).toFixed(0)} MiB`,
   );
 }

@@ -13,7 +13,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const WARMUP_SECONDS = 2;
 const POSTGRES_URL = process.env.PINGMON_BENCH_DATABASE_URL ?? process.env.PINGMON_TEST_DATABASE_URL;
 const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
-/** PostgreSQL is also loaded across this many monitors, next to one: a rate-limited monitor's pings take its row in turn. */
+/**
+ * PostgreSQL is also loaded across this many monitors, next to one: a rate-limited monitor's pings take its row in
+ * turn.
+ */
 const PG_MONITORS = 50;
 const BODY = JSON.stringify({ meta: { rowsProcessed: 42 } });
 

@@ -25,5 +25,6 @@ await build({
   banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
 });
 console.log(
-  `pingmon: ${Object.keys(plugin.manifest.commands).length} commands in oclif.manifest.json, dist/run-bundle.js written`,
+  `pingmon: ${Object.keys(plugin.manifest.commands).length} commands in oclif.manifest.json, ` +
+    'dist/run-bundle.js written',
 );

@@ -24,7 +24,8 @@ export function loggedInClient(
   const token = resolveSetting('token', undefined, sameServer ? stored : {});
   if (!baseUrl || !token)
     throw new NotLoggedInError(
-      `not logged in${sameServer ? '' : ` to ${baseUrl}`}: run \`pingmon login${sameServer ? '' : ` --url ${baseUrl}`}\` first`,
+      `not logged in${sameServer ? '' : ` to ${baseUrl}`}: ` +
+        `run \`pingmon login${sameServer ? '' : ` --url ${baseUrl}`}\` first`,
     );
   return createClient({ baseUrl, token, ...timing });
 }

@@ -30,7 +30,10 @@ export class PingmonError extends Error {
   }
 }
 
-/** `text` with the `user:password@` of every URL in it removed (up to the last `@` before the host, as URL parsers do). */
+/**
+ * `text` with the `user:password@` of every URL in it removed (up to the last `@` before the host, as URL parsers
+ * do).
+ */
 export function withoutUserinfo(text: string): string {
   return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/?#\s]*@/gi, '$1');
 }

@@ -61,8 +61,10 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
           401,
           sentKey ? 'user_token_required' : 'missing_token',
           sentKey
-            ? 'This endpoint needs a user token, not an API key: log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.'
-            : 'Missing user token. Log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.',
+            ? 'This endpoint needs a user token, not an API key: ' +
+                'log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.'
+            : 'Missing user token. ' +
+                'Log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.',
         );
       }
       const user = verifyUserToken(token, options.jwtSecret);

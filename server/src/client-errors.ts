@@ -33,7 +33,8 @@ export function registerClientErrors(server: Server): void {
     if (socket._httpMessage && hapiHandler) return hapiHandler(err, socket);
     server.log(
       ['client', 'info'],
-      `malformed HTTP request from ${socket.remoteAddress ?? 'unknown'}: ${err.code ?? 'error'} ${err.reason ?? err.message}`,
+      `malformed HTTP request from ${socket.remoteAddress ?? 'unknown'}: ` +
+        `${err.code ?? 'error'} ${err.reason ?? err.message}`,
     );
     if (!socket.writable) return socket.destroy();
     socket.end(rawResponse(errorFor(err)));
@@ -53,7 +54,8 @@ function errorFor(err: ClientError): ErrorBody {
       return body(
         431,
         'headers_too_large',
-        'The request line and headers are larger than this server reads (16 KB in all). Send a shorter URL or fewer headers.',
+        'The request line and headers are larger than this server reads (16 KB in all). ' +
+          'Send a shorter URL or fewer headers.',
       );
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return body(408, 'request_timeout', 'The request did not arrive in time. Send it again.');

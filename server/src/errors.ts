@@ -66,7 +66,9 @@ function errorBody(request: Request, err: Boom.Boom): ErrorBody {
     body.message = 'The request body is not valid JSON. Send a JSON object with Content-Type: application/json.';
   }
   if (statusCode === 413)
-    body.message = `The request body is larger than this server accepts (${payload.message.replace(/\D+/g, '')} bytes). Send less.`;
+    body.message =
+      `The request body is larger than this server accepts (${payload.message.replace(/\D+/g, '')} bytes). ` +
+      'Send less.';
   if (statusCode === 415) body.message = 'Unsupported Content-Type. Send JSON with Content-Type: application/json.';
   return body;
 }

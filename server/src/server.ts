@@ -134,7 +134,8 @@ function requestLogOptions(config: Config): HapiPino.Options {
     // Bound at response time instead of in a per-request child logger, which costs more.
     getChildBindings: () => ({}),
     customRequestCompleteMessage: (request: Request, responseTime: number) =>
-      `${request.method.toUpperCase()} ${request.path} ${request.raw.res.statusCode} ${responseTime}ms ${request.info.remoteAddress}`,
+      `${request.method.toUpperCase()} ${request.path} ${request.raw.res.statusCode} ` +
+      `${responseTime}ms ${request.info.remoteAddress}`,
     serializers: {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },

@@ -6,8 +6,9 @@ import { forgetContinuousIntegration, readSettings, resolveSetting } from '../se
 export default class Browse extends BaseCommand {
   static override summary = 'Browse monitors, runs and logs in a terminal dashboard';
   static override description =
-    "Monitors with their last run, a monitor's runs, and a run's details with its log. Keyboard driven (press ? inside for the keys); " +
-    'the open view refreshes itself. Needs an interactive terminal at least 60 columns wide.';
+    "Monitors with their last run, a monitor's runs, and a run's details with its log. " +
+    'Keyboard driven (press ? inside for the keys); the open view refreshes itself. ' +
+    'Needs an interactive terminal at least 60 columns wide.';
   static override examples = ['<%= config.bin %> browse', '<%= config.bin %> browse --refresh 15'];
   static override flags = {
     ...serverFlags,
@@ -20,7 +21,8 @@ export default class Browse extends BaseCommand {
     connect(); // not logged in: said now, in one line, before the screen is taken over
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new Error(
-        'pingmon browse needs an interactive terminal; in scripts use `pingmon monitors list`, `pingmon runs` and `pingmon logs`',
+        'pingmon browse needs an interactive terminal; ' +
+          'in scripts use `pingmon monitors list`, `pingmon runs` and `pingmon logs`',
       );
     }
     const url = resolveSetting('url', flags.url, readSettings())!;

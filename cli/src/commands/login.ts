@@ -8,7 +8,8 @@ import { readSettings, resolveSetting, writeSettings } from '../settings.js';
 export default class Login extends BaseCommand {
   static override summary = 'Log in and remember the server and your token';
   static override description =
-    'Asks for what is not given (in a terminal), then stores the URL and a user token in $XDG_CONFIG_HOME/pingmon/config.json, readable by you only.';
+    'Asks for what is not given (in a terminal), then stores the URL and a user token in ' +
+    '$XDG_CONFIG_HOME/pingmon/config.json, readable by you only.';
   static override examples = ['<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com'];
   static override flags = {
     url: Flags.string({ description: 'pingmon server [env: PINGMON_URL; default: the stored one]' }),
@@ -26,7 +27,8 @@ export default class Login extends BaseCommand {
     const login = await createClient({ baseUrl: url }).login(email, password);
     const path = writeSettings({ ...stored, url, token: login.token });
     this.log(
-      `Logged in as ${login.user.email} (account ${login.account.accountId}, plan ${login.account.plan}) until ${login.expiresAt}.`,
+      `Logged in as ${login.user.email} ` +
+        `(account ${login.account.accountId}, plan ${login.account.plan}) until ${login.expiresAt}.`,
     );
     this.log(`Saved to ${path}.`);
   }

@@ -45,7 +45,8 @@ function stopNotices(alertTimeoutMs: number): StopHooks {
 export default class Server extends BaseCommand {
   static override summary = 'Run the pingmon API server';
   static override description =
-    'Serves the API under /api/v1, on embedded SQLite by default or PostgreSQL with --database-url, applying migrations itself. Stops cleanly on SIGINT or SIGTERM.';
+    'Serves the API under /api/v1, on embedded SQLite by default or PostgreSQL with --database-url, ' +
+    'applying migrations itself. Stops cleanly on SIGINT or SIGTERM.';
   static override examples = [
     '<%= config.bin %> server',
     '<%= config.bin %> server --host 0.0.0.0 --port 8080 --data-dir /var/lib/pingmon',

@@ -109,7 +109,8 @@ function title(state: State): string {
   const runs = state.runs;
   if (state.screen === 'runs' && runs) {
     const loaded = runs.runs
-      ? ` · ${count(runs.runs.length)}${runs.nextCursor ? '+' : ''} run${runs.runs.length === 1 && !runs.nextCursor ? '' : 's'}`
+      ? ` · ${count(runs.runs.length)}${runs.nextCursor ? '+' : ''}` +
+        ` run${runs.runs.length === 1 && !runs.nextCursor ? '' : 's'}`
       : '';
     const more = runs.loadingMore ? ' · loading more…' : '';
     return `${clean(runs.name)} › Runs · ${runs.failedOnly ? 'failed only' : 'all'}${loaded}${more}`;

@@ -29,7 +29,9 @@ export function Help({ refreshSeconds }: { refreshSeconds: number }) {
       ))}
       <Text bold>Symbols</Text>
       <Text wrap="truncate-end">{`  ${symbols}`}</Text>
-      <Text wrap="truncate-end">{`  ${SILENT_MARK} silent failure: the run succeeded, but its meta matched an alert rule`}</Text>
+      <Text wrap="truncate-end">
+        {`  ${SILENT_MARK} silent failure: ` + 'the run succeeded, but its meta matched an alert rule'}
+      </Text>
       <Text wrap="truncate-end">{`  ${FAILS_LEGEND}`}</Text>
       <Text wrap="truncate-end">{`  Times are UTC. The open view refreshes itself every ${refreshSeconds} s.`}</Text>
     </Box>

@@ -65,7 +65,8 @@ function MonitorLine({
     <Text wrap="truncate-end" inverse={selected} bold={status === 'failed'}>
       {selected ? '▸ ' : '  '}
       <Text color={statusColor(status, silent)}>{cell(statusText(status, silent), 11)}</Text>
-      {`  ${cell(clean(row.name), nameWidth)}  ${cell(ago(last?.startedAt ?? null, now), 9)}  ${cell(duration(last?.durationMs ?? null), 8)}  `}
+      {`  ${cell(clean(row.name), nameWidth)}  ${cell(ago(last?.startedAt ?? null, now), 9)}  ` +
+        `${cell(duration(last?.durationMs ?? null), 8)}  `}
       <Text color={row.recentFailures > 0 ? 'red' : undefined}>{cell(fails, 5)}</Text>
     </Text>
   );

@@ -5,8 +5,16 @@ import { charWidth, fit, graphemes } from '../width.js';
 // columns ../width.ts measures, so that no string can move the cursor or push the layout past the terminal's edge.
 
 // CSI (ESC [ … final), OSC (ESC ] … BEL or ST), DCS/SOS/PM/APC (ESC P|X|^|_ … ST), and two-byte ESC sequences.
-const ESCAPES =
-  /\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|\x1b[PX^_][^\x1b]*(?:\x1b\\)?|\x1b[ -/]*[0-~]?|\x9b[0-?]*[ -/]*[@-~]/g;
+const ESCAPES = new RegExp(
+  [
+    String.raw`\x1b\[[0-?]*[ -/]*[@-~]`,
+    String.raw`\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?`,
+    String.raw`\x1b[PX^_][^\x1b]*(?:\x1b\\)?`,
+    String.raw`\x1b[ -/]*[0-~]?`,
+    String.raw`\x9b[0-?]*[ -/]*[@-~]`,
+  ].join('|'),
+  'g',
+);
 // C0 and C1 controls except tab and newline, and the bidi overrides that reorder what follows them.
 const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
 const TAB_STOP = 8;

@@ -198,7 +198,8 @@ export class DeliveryWorker {
     if (next.state === 'failed') {
       this.options.log(
         ['alerts', 'warn'],
-        `alert ${alert.alertId} could not be delivered to channel ${channel.channelId} after ${claimed.attempt} attempt(s): ${result.error}`,
+        `alert ${alert.alertId} could not be delivered to channel ${channel.channelId} ` +
+          `after ${claimed.attempt} attempt(s): ${result.error}`,
       );
     }
   }

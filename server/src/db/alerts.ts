@@ -53,14 +53,16 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
 }
 
 const INSERT_ALERT =
-  'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, matched_rules, created_at) ' +
+  'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, ' +
+  'matched_rules, created_at) ' +
   'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, run_id, event) do nothing';
 
 // One delivery per enabled channel of the account that takes this monitor's alerts.
 const QUEUE_DELIVERIES =
   'insert into alert_deliveries (alert_id, channel_id, state, attempts, next_attempt_at) ' +
   "select ?, c.id, 'pending', 0, ? from channels c where c.account_id = ? and c.enabled = ? " +
-  'and (c.restricted = ? or exists (select 1 from channel_monitors cm where cm.channel_id = c.id and cm.monitor_id = ?))';
+  'and (c.restricted = ? or exists ' +
+  '(select 1 from channel_monitors cm where cm.channel_id = c.id and cm.monitor_id = ?))';
 
 /**
  * Writes the alert and its outbox of deliveries, in the ping's transaction: the alert exists if and only
@@ -86,7 +88,8 @@ export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Prom
 }
 
 const ALERT_COLUMNS =
-  'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.meta, a.matched_rules, a.created_at, m.name as monitor_name';
+  'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.meta, ' +
+  'a.matched_rules, a.created_at, m.name as monitor_name';
 
 /** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
 export async function listAlerts(
@@ -106,7 +109,8 @@ export async function listAlerts(
     params.push(...start.params);
   }
   const rows = await sql.rows<AlertRow>(
-    `select ${ALERT_COLUMNS} from alerts a join monitors m on m.id = a.monitor_id where ${where.join(' and ')} order by a.created_at desc, a.id desc limit ?`,
+    `select ${ALERT_COLUMNS} from alerts a join monitors m on m.id = a.monitor_id ` +
+      `where ${where.join(' and ')} order by a.created_at desc, a.id desc limit ?`,
     [...params, page.limit],
   );
   return rows.map(toRecord);

@@ -37,7 +37,8 @@ async function withMonitors(sql: Sql, rows: ChannelRow[]): Promise<ChannelRecord
   const monitors = new Map<string, string[]>();
   if (restricted.length > 0) {
     const links = await sql.rows<{ channel_id: string; monitor_id: string }>(
-      `select channel_id, monitor_id from channel_monitors where channel_id in (${marks(restricted)}) order by monitor_id`,
+      `select channel_id, monitor_id from channel_monitors ` +
+        `where channel_id in (${marks(restricted)}) order by monitor_id`,
       restricted,
     );
     for (const link of links)

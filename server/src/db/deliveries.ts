@@ -17,7 +17,9 @@ const SET_CLAIM = 'set claimed_until = ?, claim_token = ?, attempts = attempts +
 
 // PostgreSQL: the rows are chosen and locked once, in a materialized CTE. (In an `in (subquery … limit)`
 // the subquery can run again for rows that concurrent writes touched, and then claims more rows than asked.)
-const CLAIM_POSTGRES = `with due as materialized (select alert_id, channel_id from alert_deliveries where ${DUE} order by next_attempt_at limit ? for update skip locked)
+const CLAIM_POSTGRES =
+  `with due as materialized (select alert_id, channel_id from alert_deliveries where ${DUE} ` +
+  `order by next_attempt_at limit ? for update skip locked)
    update alert_deliveries d ${SET_CLAIM} from due
    where d.alert_id = due.alert_id and d.channel_id = due.channel_id
    returning d.alert_id, d.channel_id, d.attempts`;
@@ -102,7 +104,9 @@ export async function recordAttempt(
 export async function abandonDelivery(sql: Sql, claimed: ClaimedDelivery, reason: string): Promise<void> {
   await sql.changes(
     // The claim counted an attempt that is not made.
-    "update alert_deliveries set state = 'failed', attempts = attempts - 1, claimed_until = null, claim_token = null, last_error = ? where alert_id = ? and channel_id = ? and claim_token = ?",
+    "update alert_deliveries set state = 'failed', attempts = attempts - 1, " +
+      'claimed_until = null, claim_token = null, last_error = ? ' +
+      'where alert_id = ? and channel_id = ? and claim_token = ?',
     [reason, claimed.alertId, claimed.channelId, claimed.token],
   );
 }
@@ -110,7 +114,8 @@ export async function abandonDelivery(sql: Sql, claimed: ClaimedDelivery, reason
 /** Gives a claim back uncounted, for any server to take at once (this one is stopping mid-attempt). */
 export async function releaseDelivery(sql: Sql, claimed: ClaimedDelivery): Promise<void> {
   await sql.changes(
-    'update alert_deliveries set claimed_until = null, claim_token = null, attempts = attempts - 1 where alert_id = ? and channel_id = ? and claim_token = ?',
+    'update alert_deliveries set claimed_until = null, claim_token = null, attempts = attempts - 1 ' +
+      'where alert_id = ? and channel_id = ? and claim_token = ?',
     [claimed.alertId, claimed.channelId, claimed.token],
   );
 }
@@ -164,7 +169,8 @@ export async function listDeliveries(sql: Sql, alertIds: readonly string[]): Pro
   const byAlert = new Map<string, DeliveryRecord[]>();
   if (alertIds.length === 0) return byAlert;
   const rows = await sql.rows<DeliveryRow & AttemptColumns>(
-    `select d.alert_id, d.channel_id, c.name as channel_name, c.type as channel_type, d.state, d.attempts, d.next_attempt_at, d.delivered_at, d.last_error,
+    `select d.alert_id, d.channel_id, c.name as channel_name, c.type as channel_type, ` +
+      `d.state, d.attempts, d.next_attempt_at, d.delivered_at, d.last_error,
        a.attempt, a.attempted_at, a.duration_ms, a.status_code, a.error
      from alert_deliveries d
      join channels c on c.id = d.channel_id

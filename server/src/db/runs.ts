@@ -54,11 +54,15 @@ function toRow(run: RunRecord): RunRow {
 }
 
 const COLUMNS =
-  'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log, matched_rules';
+  'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log, ' +
+  'matched_rules';
 // Built once: the SQLite statement cache is keyed by the text.
 const FIND_RUN = `select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`;
-const FIND_OPEN_RUN = `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' order by started_at desc, id desc limit 1`;
-const INSERT_RUN = `insert into runs (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, id) do nothing`;
+const FIND_OPEN_RUN =
+  `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' ` +
+  'order by started_at desc, id desc limit 1';
+const INSERT_RUN =
+  `insert into runs (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` + 'on conflict (monitor_id, id) do nothing';
 
 export async function findRun(
   sql: Sql,
@@ -102,7 +106,8 @@ export async function insertRun(sql: Sql, run: RunRecord): Promise<boolean> {
 /** Finishes a run that is still running; false when another ping finished it first. */
 export async function finishRun(sql: Sql, run: RunRecord): Promise<boolean> {
   const updated = await sql.changes(
-    "update runs set status = ?, finished_at = ?, duration_ms = ?, meta = ?, error_message = ?, has_log = ?, matched_rules = ? where monitor_id = ? and id = ? and status = 'running'",
+    'update runs set status = ?, finished_at = ?, duration_ms = ?, meta = ?, error_message = ?, has_log = ?, ' +
+      "matched_rules = ? where monitor_id = ? and id = ? and status = 'running'",
     [
       run.status,
       run.finishedAt,

@@ -59,8 +59,12 @@ export function afterAttempt(
 }
 
 // The three forms of HTTP-date (RFC 9110 §5.6.7): IMF-fixdate, RFC 850 and asctime. All are GMT.
-const HTTP_DATE =
-  /^(?:(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT|(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4})$/;
+const IMF_FIXDATE = String.raw`(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT`;
+const RFC_850_DATE =
+  String.raw`(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, ` +
+  String.raw`\d{2}-[A-Z][a-z]{2}-\d{2} \d{2}:\d{2}:\d{2} GMT`;
+const ASCTIME_DATE = String.raw`(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}`;
+const HTTP_DATE = new RegExp(`^(?:${IMF_FIXDATE}|${RFC_850_DATE}|${ASCTIME_DATE})$`);
 
 /**
  * Retry-After as seconds ("120", and "1.5" though the RFC has no fractions) or an HTTP date, in

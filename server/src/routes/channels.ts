@@ -42,7 +42,8 @@ const url = Joi.string()
   .messages({
     'string.uriCustomScheme': '"url" must be an http:// or https:// URL',
     'string.credentials':
-      '"url" must not contain a user name or password (user:password@): put a credential in the path or query, as Slack and Discord do',
+      '"url" must not contain a user name or password (user:password@): ' +
+      'put a credential in the path or query, as Slack and Discord do',
   });
 const secret = Joi.string().min(8).max(256);
 const monitorIds = Joi.array()

@@ -50,7 +50,8 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'PATCH',
       path: '/monitors/{monitorId}',
       options: {
-        // At least one known field: a body of nothing we know (a form-encoded JSON string, say) changes nothing silently otherwise.
+        // At least one known field: a body of nothing we know (a form-encoded JSON string, say) changes nothing
+        // silently otherwise.
         validate: {
           params,
           payload: Joi.object({ name }).min(1).options({ stripUnknown: true }),

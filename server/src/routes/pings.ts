@@ -46,7 +46,8 @@ async function ping(
     throw apiError(
       404,
       'monitor_not_found',
-      `No monitor ${monitorId} in the account of this API key. Check the monitor id (GET /api/v1/monitors lists yours).`,
+      `No monitor ${monitorId} in the account of this API key. ` +
+        'Check the monitor id (GET /api/v1/monitors lists yours).',
     );
   }
   if (outcome.kind === 'rate_limited') {
@@ -54,7 +55,8 @@ async function ping(
     throw apiError(
       429,
       'rate_limited',
-      `This monitor opened a run less than ${intervalMs / 1000} seconds ago, the minimum interval of the ${grant.plan} plan. ${waitFor(seconds)} before sending the next ping.`,
+      `This monitor opened a run less than ${intervalMs / 1000} seconds ago, ` +
+        `the minimum interval of the ${grant.plan} plan. ${waitFor(seconds)} before sending the next ping.`,
       { retryAfter: seconds },
     );
   }

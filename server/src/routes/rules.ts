@@ -69,7 +69,8 @@ async function create(ctx: RouteContext, request: MonitorRequest, h: ResponseToo
     throw apiError(
       400,
       'rule_limit_reached',
-      `Monitor ${monitorId} already has ${MAX_RULES_PER_MONITOR} rules, the most a monitor can have. Delete one first (DELETE /api/v1/monitors/${monitorId}/rules/:ruleId).`,
+      `Monitor ${monitorId} already has ${MAX_RULES_PER_MONITOR} rules, the most a monitor can have. ` +
+        `Delete one first (DELETE /api/v1/monitors/${monitorId}/rules/:ruleId).`,
     );
   }
   return h.response(presentRule(outcome.rule)).code(201);

@@ -57,8 +57,10 @@ async function checkSignature(
   t.equal(shell.stdout.trim(), v1, `the documented openssl line prints v1 (${shell.stderr.trim()})`);
 }
 
-const USAGE_HINT =
-  /^pingmon: .* expected METRIC OP NUMBER \(OP: < <= > >= == != or lt lte gt gte eq neq\), e\.g\. pingmon rules add mon_\w+ 'rowsProcessed < 1'\n$/;
+const USAGE_HINT = new RegExp(
+  String.raw`^pingmon: .* expected METRIC OP NUMBER \(OP: < <= > >= == != or lt lte gt gte eq neq\), ` +
+    String.raw`e\.g\. pingmon rules add mon_\w+ 'rowsProcessed < 1'\n$`,
+);
 
 t.test('rules, channels and alerts from the command line against a real server', async (t) => {
   // A failed delivery waits a minute before its retry, so `pingmon alerts` can be caught showing it pending.
@@ -101,7 +103,8 @@ t.test('rules, channels and alerts from the command line against a real server',
       t.match(
         result.stdout,
         new RegExp(
-          `^Added rule_\\w+ to ${m}: a success with rowsProcessed \\S+ ${forms[i]![2]} raises a silent_failure alert\\.\\n$`,
+          `^Added rule_\\w+ to ${m}: a success with rowsProcessed \\S+ ${forms[i]![2]} ` +
+            'raises a silent_failure alert\\.\\n$',
         ),
       );
     }
@@ -297,7 +300,8 @@ t.test('rules, channels and alerts from the command line against a real server',
       t.equal(moved.code, 0, moved.stderr);
       t.equal(
         moved.stdout,
-        `Updated ${hook.channelId} (webhook channel, webhook, signed) for the alerts of ${m1}.\nSend it a test message: pingmon channels test ${hook.channelId}\n`,
+        `Updated ${hook.channelId} (webhook channel, webhook, signed) for the alerts of ${m1}.\n` +
+          `Send it a test message: pingmon channels test ${hook.channelId}\n`,
       );
       t.equal((await cli('channels', 'test', hook.channelId)).code, 0);
       t.equal(receiver.received.at(-1)!.url, '/new', 'the test went to the new URL');
@@ -447,7 +451,10 @@ t.test('rules, channels and alerts from the command line against a real server',
       t.match(lines[2], /^ {2}incident bot {2}✓ delivered \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       t.match(
         lines[3],
-        /^ {2}ops discord {3}… pending \(attempt 1, next at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\): HTTP 503: \{"error":"busy"\}$/,
+        new RegExp(
+          String.raw`^ {2}ops discord {3}… pending \(attempt 1, next at \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}\): ` +
+            String.raw`HTTP 503: \{"error":"busy"\}$`,
+        ),
       );
       t.match(lines[4], /^ {2}ops slack {5}✗ failed after 1 attempt: HTTP 400: \{"error":"bad payload"\}$/);
       const narrow = await as(alice, { COLUMNS: '50' }).cli('alerts');

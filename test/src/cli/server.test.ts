@@ -212,7 +212,11 @@ t.test(
     t.equal(result.code, 1);
     t.match(
       result.stderr,
-      /^pingmon server: not stopped 3 s after the second signal \(requests in flight or the database\); exiting now\n$/m,
+      new RegExp(
+        String.raw`^pingmon server: not stopped 3 s after the second signal \(requests in flight or the database\); ` +
+          String.raw`exiting now\n$`,
+        'm',
+      ),
     );
     req.destroy();
   },

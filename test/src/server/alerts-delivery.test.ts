@@ -600,7 +600,8 @@ for (const kind of DATABASE_KINDS) {
 
 for (const kind of DATABASE_KINDS) {
   t.test(
-    `on ${kind}, each retry a server schedules is made when due, not only the earliest, even with no poll to fall back on`,
+    `on ${kind}, each retry a server schedules is made when due, not only the earliest, ` +
+      'even with no poll to fall back on',
     async (t) => {
       // An hour between polls: only the worker's own schedule can bring the retries.
       const api = await TestServer.start(t, kind, {

@@ -143,7 +143,8 @@ for (const kind of DATABASE_KINDS) {
 
 for (const kind of DATABASE_KINDS) {
   t.test(
-    `a pingmon server on ${kind} stopped by a signal finishes its alert attempts in flight; a second signal leaves them to the next start`,
+    `a pingmon server on ${kind} stopped by a signal finishes its alert attempts in flight; ` +
+      'a second signal leaves them to the next start',
     async (t) => {
       const db = await createTestDatabase(kind);
       t.teardown(() => db.drop());

@@ -77,7 +77,8 @@ t.test('requests the HTTP parser refuses get the error shape, and no secret reac
       status: 400,
       code: 'malformed_request',
       bytes:
-        `POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +
+        `POST /api/v1/auth/login HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n` +
+        `Content-Type: application/json\r\n` +
         `Content-Length: 10\r\nTransfer-Encoding: chunked\r\n\r\n{"email":"ops@example.com","password":"${PASSWORD}"}`,
     },
     {

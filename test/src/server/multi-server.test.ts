@@ -59,7 +59,8 @@ for (const kind of DATABASE_KINDS) {
         t.equal(success.status, 200, `round ${i}: the result is accepted: ${start.text} ${success.text}`);
         const runs = await first.query((knex) => knex('runs').where({ monitor_id: monitorId }));
         const statuses = runs.map((r: { status: string }) => r.status);
-        // The result finished the start's run, or reached the server first (and the start, a second opening, was limited).
+        // The result finished the start's run, or reached the server first (and the start, a second opening, was
+        // limited).
         t.notOk(statuses.includes('running'), `round ${i}: no run left open: ${statuses}`);
       }
     });

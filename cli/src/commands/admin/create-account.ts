@@ -8,7 +8,8 @@ import { serverEnvironment } from '../../settings.js';
 export default class CreateAccount extends BaseCommand {
   static override summary = 'Create an account with its first user and API key';
   static override description =
-    'Works on the database directly, with the same database settings as `pingmon server`; no server needs to run. The API key is shown once: store it.';
+    'Works on the database directly, with the same database settings as `pingmon server`; no server needs to run. ' +
+    'The API key is shown once: store it.';
   static override examples = [
     '<%= config.bin %> admin create-account --email ops@example.com --password "correct horse battery"',
     '<%= config.bin %> admin create-account --email ops@example.com --password "$PW" --plan pro --json',

@@ -10,7 +10,8 @@ export default class ChannelsAdd extends BaseCommand {
     'The URL is not contacted now: try it with `pingmon channels test`. It is never shown in full again.';
   static override examples = [
     '<%= config.bin %> channels add --type slack --url https://hooks.slack.com/services/T000/B000/XXXX --name ops',
-    '<%= config.bin %> channels add --type webhook --url https://hooks.example.com/pingmon --secret whsec_0123456789abcdef --monitor mon_0mwrksujegHscDsv5wx',
+    '<%= config.bin %> channels add --type webhook --url https://hooks.example.com/pingmon ' +
+      '--secret whsec_0123456789abcdef --monitor mon_0mwrksujegHscDsv5wx',
   ];
   // --url is the channel's URL here, so the server is --server.
   static override enableJsonFlag = true;
@@ -51,7 +52,8 @@ export default class ChannelsAdd extends BaseCommand {
     });
     if (this.jsonEnabled()) return channel;
     this.log(
-      `Added ${channel.channelId} (${channel.name}, ${channelKind(channel)}) for the alerts of ${channelScope(channel)}.`,
+      `Added ${channel.channelId} (${channel.name}, ${channelKind(channel)}) ` +
+        `for the alerts of ${channelScope(channel)}.`,
     );
     this.log(`Send it a test message: pingmon channels test ${channel.channelId}`);
   }

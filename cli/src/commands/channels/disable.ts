@@ -11,7 +11,8 @@ export default class ChannelsDisable extends BaseCommand {
     const { args, flags } = await this.parse(ChannelsDisable);
     const channel = await loggedInClient(flags).updateChannel(args.channel, { enabled: false });
     this.log(
-      `Disabled ${channel.channelId} (${channel.name}): it gets no new alerts, and deliveries still pending for it end as failed.`,
+      `Disabled ${channel.channelId} (${channel.name}): ` +
+        'it gets no new alerts, and deliveries still pending for it end as failed.',
     );
   }
 }

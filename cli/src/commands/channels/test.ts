@@ -7,7 +7,8 @@ import { loggedInClient, serverFlags } from '../../client.js';
 export default class ChannelsTest extends BaseCommand {
   static override summary = 'Send a test message to a channel now, enabled or not, and say how it went';
   static override description =
-    'One attempt, no retry; nothing is recorded. Exits 1 when the channel did not accept it (answered other than 2xx, or not at all).';
+    'One attempt, no retry; nothing is recorded. ' +
+    'Exits 1 when the channel did not accept it (answered other than 2xx, or not at all).';
   static override args = { channel: Args.string({ description: 'channel id (ch_…)', required: true }) };
   static override enableJsonFlag = true;
   static override flags = { ...serverFlags };

@@ -11,7 +11,8 @@ export default class ChannelsUpdate extends BaseCommand {
     'To switch a channel off and on, use `pingmon channels disable|enable`.';
   static override examples = [
     '<%= config.bin %> channels update ch_0mwrksuk86Pj3ilrMTe --url https://hooks.slack.com/services/T000/B000/YYYY',
-    '<%= config.bin %> channels update ch_0mwrksuk86Pj3ilrMTe --monitor mon_0mwrksujegHscDsv5wx --monitor mon_0mwrkt0b1kQp2bGx7Aa',
+    '<%= config.bin %> channels update ch_0mwrksuk86Pj3ilrMTe ' +
+      '--monitor mon_0mwrksujegHscDsv5wx --monitor mon_0mwrkt0b1kQp2bGx7Aa',
     '<%= config.bin %> channels update ch_0mwrksuk86Pj3ilrMTe --all-monitors --remove-secret',
   ];
   static override args = { channel: Args.string({ description: 'channel id (ch_…)', required: true }) };
@@ -56,7 +57,8 @@ export default class ChannelsUpdate extends BaseCommand {
     const channel = await loggedInClient({ url: flags.server }).updateChannel(args.channel, changes);
     if (this.jsonEnabled()) return channel;
     this.log(
-      `Updated ${channel.channelId} (${channel.name}, ${channelKind(channel)}) for the alerts of ${channelScope(channel)}.`,
+      `Updated ${channel.channelId} (${channel.name}, ${channelKind(channel)}) ` +
+        `for the alerts of ${channelScope(channel)}.`,
     );
     if (changes.url !== undefined) this.log(`Send it a test message: pingmon channels test ${channel.channelId}`);
   }

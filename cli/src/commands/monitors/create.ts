@@ -14,7 +14,8 @@ export default class MonitorsCreate extends BaseCommand {
     const monitor = await loggedInClient(flags).createMonitor({ name: args.name });
     if (this.jsonEnabled()) return monitor;
     this.log(
-      `Created ${monitor.monitorId} (${monitor.name}). Wrap the job with: pingmon run --monitor ${monitor.monitorId} -- COMMAND`,
+      `Created ${monitor.monitorId} (${monitor.name}). ` +
+        `Wrap the job with: pingmon run --monitor ${monitor.monitorId} -- COMMAND`,
     );
   }
 }

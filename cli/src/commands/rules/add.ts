@@ -7,7 +7,8 @@ import { RULE_FORM, formatRule, parseRuleExpression } from '../../rule-expressio
 export default class RulesAdd extends BaseCommand {
   static override summary =
     'Add an alert rule to a monitor: a success whose meta matches it raises a silent_failure alert';
-  static override description = `The rule is ${RULE_FORM}, in one argument or several. A metric the run does not report never matches.`;
+  static override description =
+    `The rule is ${RULE_FORM}, in one argument or several. ` + 'A metric the run does not report never matches.';
   static override examples = [
     "<%= config.bin %> rules add mon_0mwrksujegHscDsv5wx 'rowsProcessed < 1'",
     '<%= config.bin %> rules add mon_0mwrksujegHscDsv5wx durationSeconds gt 3600',

@@ -208,7 +208,8 @@ t.test(
 );
 
 t.test(
-  'loading more: appended once, a failure is not retried until a refresh succeeds, a page that no longer follows on is dropped',
+  'loading more: appended once, a failure is not retried until a refresh succeeds, ' +
+    'a page that no longer follows on is dropped',
   async (t) => {
     const state = apply(withRuns(runs(5, 10), 'c1'), { type: 'moreStarted' });
     t.equal(state.runs!.loadingMore, true);

@@ -247,7 +247,8 @@ t.test(
     t.same(short.allowed_mentions, { parse: [] }, 'mentions ping nobody');
     t.equal(
       short.content,
-      '🔴 **nightly backup** failed\nexit code 2\n```\nline 1\nline 2\n```\nrun run\\_1 · monitor mon\\_1 · 2026-11-22T03:20:00.000Z',
+      '🔴 **nightly backup** failed\nexit code 2\n```\nline 1\nline 2\n```\n' +
+        'run run\\_1 · monitor mon\\_1 · 2026-11-22T03:20:00.000Z',
     );
   },
 );
