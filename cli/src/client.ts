@@ -10,8 +10,11 @@ export const serverFlags = {
 
 export class NotLoggedInError extends Error {}
 
-/** A management client with the stored login (or PINGMON_URL / PINGMON_TOKEN); `timing` for slow calls. */
-export function loggedInClient(flags: { url?: string }, timing: Pick<ClientOptions, 'timeoutMs' | 'retryBudgetMs'> = {}): Client {
+/** A management client with the stored login (or PINGMON_URL / PINGMON_TOKEN); `timing` for slow or eager calls. */
+export function loggedInClient(
+  flags: { url?: string },
+  timing: Pick<ClientOptions, 'timeoutMs' | 'retryBudgetMs' | 'maxRetries'> = {},
+): Client {
   const stored = readSettings();
   const baseUrl = resolveSetting('url', flags.url, stored);
   // The stored token belongs to the stored server: it is never sent to another one.

@@ -80,9 +80,16 @@ t.test('pingmon browse against a server that is down says so in the terminal', a
   const { port } = probe.address() as { port: number };
   await new Promise((resolve) => probe.close(resolve));
   const url = `http://127.0.0.1:${port}`;
-  const term = Tmux.start(t, [process.execPath, CLI, 'browse', '--refresh', '1'], { columns: 80, rows: 24, env: { XDG_CONFIG_HOME: tempDir('pingmon-config-'), PINGMON_URL: url, PINGMON_TOKEN: 'not-checked' } });
-  const screen = await term.waitFor('Cannot reach the pingmon server');
-  t.match(screen, /Trying again\s+every 1 s/);
+  const env = { XDG_CONFIG_HOME: tempDir('pingmon-config-'), PINGMON_URL: url, PINGMON_TOKEN: 'not-checked' };
+  const term = Tmux.start(t, [process.execPath, CLI, 'browse', '--refresh', '5'], { columns: 80, rows: 24, env });
+  // From the first frame on: the connection is refused at once, so saying so must not wait for retries (with the
+  // client's default backoff it took 6 to 12 s), nor for the next refresh (5 s).
+  await term.waitFor((s) => s.includes('Loading monitors…') || s.includes('Cannot reach'));
+  const drawnAt = Date.now();
+  const screen = await term.waitFor('Cannot reach the pingmon server', 4_000);
+  const tookMs = Date.now() - drawnAt;
+  t.ok(tookMs < 4_000, `said ${tookMs} ms after the first frame`);
+  t.match(screen, /Trying again\s+every 5 s/);
   term.keys('q');
   t.equal(EXITED.exec(await term.waitFor(EXITED))![1], '0');
 });
