@@ -73,8 +73,11 @@ type Token = NonNullable<ReturnType<typeof parseArgs>['tokens']>[number];
 function tokensOf(args: readonly string[]): Token[] {
   let words = [...args];
   for (;;) {
-    const { tokens } = parseArgs({ args: words, options: RUN_OPTIONS, strict: false, allowPositionals: true, tokens: true });
-    const swallowing = tokens.find((token) => token.kind === 'option' && !token.inlineValue && token.value?.startsWith('-'));
+    const { tokens } = parseArgs({
+      args: words, options: RUN_OPTIONS, strict: false, allowPositionals: true, tokens: true,
+    });
+    const swallowing = tokens.find((token) => token.kind === 'option' && !token.inlineValue
+      && token.value?.startsWith('-'));
     if (!swallowing || swallowing.kind !== 'option') return tokens;
     // `--name=` is the same flag with an empty value; each pass settles one more word, so this ends.
     words = [...words.slice(0, swallowing.index), `--${swallowing.name}=`, ...words.slice(swallowing.index + 1)];

@@ -42,9 +42,9 @@ function planFrom(argv: string[]): { job: Job; warnings: string[] } {
   const [command, ...args] = argv.slice(dash + 1) as [string, ...string[]];
   const flags = readFlags(argv.slice(0, dash));
   const warnings = [...flags.ignored];
-  for (const name of flags.valueless) {
-    if (name !== 'timeout' && name !== 'kill-grace' && name !== 'ping-timeout') warnings.push(`--${name} has no value: ignored`);
-  }
+  // A duration without its value is said where it is read (and --timeout, --kill-grace refuse to run).
+  const durations = new Set<RunFlag>(['timeout', 'kill-grace', 'ping-timeout']);
+  for (const name of flags.valueless) if (!durations.has(name)) warnings.push(`--${name} has no value: ignored`);
   const timeoutMs = duration(flags, 'timeout', '0');
   const killGraceMs = duration(flags, 'kill-grace', RUN_OPTIONS['kill-grace'].default);
   const report = reportTo(flags, warnings);
@@ -54,8 +54,10 @@ function planFrom(argv: string[]): { job: Job; warnings: string[] } {
 }
 
 const HOW_TO_SET: Record<'monitor' | 'api-key' | 'url', string> = {
-  monitor: 'missing the monitor: add --monitor mon_… (or set PINGMON_MONITOR, or run `pingmon config set monitor mon_…`)',
-  'api-key': 'missing the API key: add --api-key pm_… (or set PINGMON_API_KEY, or run `pingmon config set api-key pm_…`)',
+  monitor: 'missing the monitor: add --monitor mon_… '
+    + '(or set PINGMON_MONITOR, or run `pingmon config set monitor mon_…`)',
+  'api-key': 'missing the API key: add --api-key pm_… '
+    + '(or set PINGMON_API_KEY, or run `pingmon config set api-key pm_…`)',
   url: 'missing the server URL: add --url http://host:8080 (or set PINGMON_URL, or run `pingmon login`)',
 };
 
@@ -69,11 +71,14 @@ function reportTo(flags: ReadFlags, warnings: string[]): ReportTo | undefined {
   };
   const [monitorId, apiKey, url] = [setting('monitor'), setting('api-key'), setting('url')];
   if (url && (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))) {
-    warnings.push(`the server URL must be http(s)://host[:port] (got "${url}"): fix --url, PINGMON_URL or \`pingmon config set url\``);
+    warnings.push(`the server URL must be http(s)://host[:port] (got "${url}"): `
+      + 'fix --url, PINGMON_URL or `pingmon config set url`');
     return undefined;
   }
   if (!monitorId || !apiKey || !url) return undefined;
-  const budget = flags.valueless.has('ping-timeout') ? '' : flags.values['ping-timeout'] ?? RUN_OPTIONS['ping-timeout'].default;
+  const budget = flags.valueless.has('ping-timeout')
+    ? ''
+    : flags.values['ping-timeout'] ?? RUN_OPTIONS['ping-timeout'].default;
   let pingBudgetMs = parseDuration(budget);
   if (!pingBudgetMs) {
     warnings.push(`--ping-timeout must be a duration longer than 0 such as 20s (got "${budget}"): using 20s`);
@@ -108,7 +113,9 @@ function storedSettings(warnings: string[]): StoredSettings {
 
 /** --timeout and --kill-grace say how the job runs: pingmon does not guess them, it refuses to run. */
 function duration(flags: ReadFlags, name: 'timeout' | 'kill-grace', fallback: string): number {
-  if (flags.valueless.has(name)) throw new UsageError(`--${name} needs a duration such as 90s, 15m or 2h; the job was not run`);
+  if (flags.valueless.has(name)) {
+    throw new UsageError(`--${name} needs a duration such as 90s, 15m or 2h; the job was not run`);
+  }
   const value = flags.values[name] ?? fallback;
   const ms = parseDuration(value);
   if (ms === undefined) {

@@ -32,7 +32,7 @@ export function when(iso: string | null, short = false): string {
   return short ? text.slice(5) : text;
 }
 
-/** "2026-11-22 04:37:35.412" (UTC), to the millisecond: the run detail's times, which a short duration must agree with. */
+/** "2026-11-22 04:37:35.412" (UTC), to the millisecond: the run detail's times, which a short duration must match. */
 export function exactWhen(iso: string | null): string {
   return iso ? iso.replace('T', ' ').slice(0, 23) : '—';
 }

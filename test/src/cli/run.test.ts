@@ -151,15 +151,15 @@ t.test('pingmon run', async (t) => {
     t.match(noDash.stderr, /^pingmon: missing the command to run: put it after --/);
     t.equal(noDash.stdout, '');
     const ran = join(dir, 'ran-although-refused');
-    const refused: Array<[string[], RegExp]> = [
-      [['--timeout', '5x'], /^pingmon: --timeout must be a duration such as 90s, 15m or 2h \(got "5x"\); the job was not run\n$/],
-      [['--timeout', '--monitor', 'mon_x'], /^pingmon: --timeout needs a duration such as 90s, 15m or 2h; the job was not run\n$/],
-      [['--kill-grace', 'soon'], /^pingmon: --kill-grace must be a duration/],
+    const refused: Array<[string[], string]> = [
+      [['--timeout', '5x'], '--timeout must be a duration such as 90s, 15m or 2h (got "5x")'],
+      [['--timeout', '-m', 'mon_x'], '--timeout needs a duration such as 90s, 15m or 2h'],
+      [['--kill-grace', 'soon'], '--kill-grace must be a duration such as 90s, 15m or 2h (got "soon")'],
     ];
     for (const [flags, message] of refused) {
       const result = await pingmon(['run', ...flags, '--', 'touch', ran], env('mon_x'));
       t.equal(result.code, 2, flags.join(' '));
-      t.match(result.stderr, message);
+      t.equal(result.stderr, `pingmon: ${message}; the job was not run\n`);
       t.notOk(existsSync(ran), 'the job did not run');
     }
   });
@@ -168,22 +168,25 @@ t.test('pingmon run', async (t) => {
     const receiver = await startReceiver(t, (_, __, res) => json(res, 500, {}));
     const job = ['sh', '-c', 'echo out; echo err >&2; echo rows=1 >> "$PINGMON_META_FILE"; exit 3'];
     const settings = { PINGMON_URL: receiver.url, PINGMON_API_KEY: account.apiKey, PINGMON_MONITOR: 'mon_x' };
+    // Each warning says what is missing and how to set it.
     const cases: Array<[string, Record<string, string>, RegExp]> = [
-      ['no API key', { PINGMON_API_KEY: '' }, /^\[pingmon\] missing the API key: add --api-key pm_… \(or set PINGMON_API_KEY/m],
-      ['no monitor', { PINGMON_MONITOR: '' }, /^\[pingmon\] missing the monitor: add --monitor mon_… \(or set PINGMON_MONITOR/m],
-      ['no URL', { PINGMON_URL: '' }, /^\[pingmon\] missing the server URL: add --url http:\/\/host:8080 \(or set PINGMON_URL/m],
-      ['an unparseable URL', { PINGMON_URL: 'example.com' }, /^\[pingmon\] the server URL must be http\(s\):\/\/host\[:port\] \(got "example.com"\)/m],
+      ['no API key', { PINGMON_API_KEY: '' }, /^\[pingmon\] missing the API key: add --api-key .*PINGMON_API_KEY/m],
+      ['no monitor', { PINGMON_MONITOR: '' }, /^\[pingmon\] missing the monitor: add --monitor .*PINGMON_MONITOR/m],
+      ['no URL', { PINGMON_URL: '' }, /^\[pingmon\] missing the server URL: add --url .*PINGMON_URL/m],
+      ['a bad URL', { PINGMON_URL: 'example.com' }, /^\[pingmon\] the server URL must be http.*"example\.com"/m],
     ];
+    const unreported = /^\[pingmon\] this run is NOT reported to pingmon: the job runs as usual, and nothing is sent$/m;
     for (const [what, change, warning] of cases) {
       const result = await pingmon(['run', '--', ...job], { ...settings, ...change, XDG_CONFIG_HOME: dir });
       t.equal(result.code, 3, `${what}: the job's exit code`);
       t.equal(result.stdout, 'out\n', what);
       t.match(result.stderr, warning, what);
-      t.match(result.stderr, /^\[pingmon\] this run is NOT reported to pingmon: the job runs as usual, and nothing is sent$/m);
+      t.match(result.stderr, unreported, what);
       t.match(result.stderr, /^err$/m, `${what}: the job's own stderr`);
     }
     const data = randomBytes(200_000);
-    const piped = await pingmonRaw(['run', '--', 'cat'], { ...settings, PINGMON_API_KEY: '', XDG_CONFIG_HOME: dir }, data);
+    const noKey = { ...settings, PINGMON_API_KEY: '', XDG_CONFIG_HOME: dir };
+    const piped = await pingmonRaw(['run', '--', 'cat'], noKey, data);
     t.equal(piped.code, 0);
     t.ok(piped.stdout.equals(data), 'stdin and stdout untouched');
     t.equal(receiver.received.length, 0, 'nothing was sent');
@@ -191,8 +194,8 @@ t.test('pingmon run', async (t) => {
 
   t.test('flags pingmon cannot read are left out with a warning, and the run is reported without them', async (t) => {
     const m = await api.monitor(account, 'odd flags');
-    const flags = ['--bogus', '--meta', 'rows=b', '--meta', 'rows=5', '--log-keep', 'middle', '--ping-timeout', '0', 'stray'];
-    const result = await pingmon(['run', ...flags, '--', 'sh', '-c', 'echo ran; exit 1'], env(m));
+    const flags = ['--bogus', '--meta', 'rows=b', '--meta', 'rows=5', '--log-keep', 'middle', '--ping-timeout', '0'];
+    const result = await pingmon(['run', ...flags, 'stray', '--', 'sh', '-c', 'echo ran; exit 1'], env(m));
     t.equal(result.code, 1);
     t.equal(result.stdout, 'ran\n');
     const warnings = result.stderr.split('\n').filter(Boolean);
@@ -215,7 +218,8 @@ t.test('pingmon run', async (t) => {
     const refused = await pingmon(['run', '--', 'sh', '-c', 'exit 5'], { ...env(m), PINGMON_API_KEY: 'pm_revoked_or_wrong' });
     t.equal(refused.code, 5);
     t.match(refused.stderr, /\[pingmon\] Invalid or revoked API key/);
-    t.match(refused.stderr, /\n\[pingmon\] the fail was refused too, for the same reason as the start \(invalid_api_key\)\. This run is NOT recorded\.\n$/);
+    const sameReason = '[pingmon] the fail was refused too, for the same reason as the start (invalid_api_key). ';
+    t.ok(refused.stderr.endsWith(`\n${sameReason}This run is NOT recorded.\n`), refused.stderr);
     t.equal(refused.stderr.match(/Invalid or revoked API key/g)?.length, 1, 'the message is said once');
     const free = await api.account('free');
     const limited = await api.monitor(free, 'limited');
@@ -224,11 +228,13 @@ t.test('pingmon run', async (t) => {
     t.equal(slow.code, 0);
     t.match(slow.stderr, /\[pingmon\] .*Wait \d+ seconds/);
     // Its start refused, the success opens the run itself and is refused as well: one message, then what it means.
-    t.same(slow.stderr.split('\n').filter(Boolean).map((line) => line.replace(/Wait \d+ seconds/, 'Wait N seconds')), [
-      '[pingmon] This monitor opened a run less than 60 seconds ago, the minimum interval of the free plan. Wait N seconds before sending the next ping.',
-      "[pingmon] the success was refused too (rate_limited): with its start refused, the result opens the run itself, and the plan's interval had not passed. This run is NOT recorded.",
-    ]);
-    t.equal((await api.request(`/monitors/${limited}/runs`, { token: free.token })).body.runs.length, 1, 'no second run');
+    const lines = slow.stderr.split('\n').filter(Boolean);
+    t.equal(lines.length, 2, slow.stderr);
+    t.match(lines[0], /^\[pingmon\] This monitor opened a run less than 60 seconds ago, .* Wait \d+ seconds/);
+    t.equal(lines[1], '[pingmon] the success was refused too (rate_limited): with its start refused, the result '
+      + "opens the run itself, and the plan's interval had not passed. This run is NOT recorded.");
+    const runs = (await api.request(`/monitors/${limited}/runs`, { token: free.token })).body.runs;
+    t.equal(runs.length, 1, 'no second run');
   });
 
   t.test('a command that leaves children behind still ends the wrapper, and a timeout kills them all', async (t) => {

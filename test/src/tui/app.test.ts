@@ -107,12 +107,15 @@ t.test('the dashboard against a real server', async (t) => {
     t.match(frame, /Status\s+✗ failed/);
     t.match(frame, /Run\s+run-failed-0001/);
     // To the millisecond (was to the second), so that the two times agree with the duration under them.
-    const time = (label: string) => new RegExp(`${label}\\s+(\\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d{3}) UTC`).exec(frame)?.[1];
-    const [started, finished] = [time('Started'), time('Finished')].map((at) => Date.parse(`${at?.replace(' ', 'T')}Z`));
+    const time = (label: string) => {
+      const at = new RegExp(`${label}\\s+(\\d{4}-\\d\\d-\\d\\d) (\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) UTC`).exec(frame);
+      return Date.parse(`${at?.[1]}T${at?.[2]}Z`);
+    };
+    const [started, finished] = [time('Started'), time('Finished')];
     t.ok(Number.isFinite(started) && Number.isFinite(finished), frame);
     const shown = /Duration\s+(\d+)ms|Duration\s+(\d+\.\d{3})s/.exec(frame);
     const durationMs = shown?.[1] ? Number(shown[1]) : Math.round(Number(shown?.[2]) * 1000);
-    t.equal(finished! - started!, durationMs, 'Finished − Started is the duration shown');
+    t.equal(finished - started, durationMs, 'Finished − Started is the duration shown');
     t.match(frame, /Meta\s+exitCode=2/);
     t.match(frame, /Error\s+tar: \/data: Permission denied\n\s+second line/);
     t.match(frame, /Log\s+[\d,]+ characters, collapsed/);
