@@ -20,7 +20,7 @@ export interface Job {
   timeoutMs: number;
   killGraceMs: number;
   /** Where the run is reported; none when a setting is missing: the job runs all the same, unreported. */
-  report: ReportTo | undefined;
+  reportTo: ReportTo | undefined;
 }
 
 /**
@@ -48,7 +48,7 @@ export const warn = (message: string) => void process.stderr.write(`[pingmon] ${
  * The job's exit code always wins: pings that cannot be delivered only print a warning.
  */
 export async function runJob(job: Job): Promise<number> {
-  const report = job.report && startReport(job.report, warn);
+  const report = job.reportTo && startReport(job.reportTo, warn);
   // The job gets its meta file even unreported: a job writing to "$PINGMON_META_FILE" must not fail for it.
   const metaFile = createMetaFile();
   const removeMetaFile = () => metaFile && rmSync(metaFile, { force: true });

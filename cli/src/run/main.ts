@@ -47,10 +47,10 @@ function planFrom(argv: string[]): { job: Job; warnings: string[] } {
   for (const name of flags.valueless) if (!durations.has(name)) warnings.push(`--${name} has no value: ignored`);
   const timeoutMs = duration(flags, 'timeout', '0');
   const killGraceMs = duration(flags, 'kill-grace', RUN_OPTIONS['kill-grace'].default);
-  const report = reportTo(flags, warnings);
+  const destination = reportTo(flags, warnings);
   const sent = reported(flags, warnings);
-  if (!report) warnings.push('this run is NOT reported to pingmon: the job runs as usual, and nothing is sent');
-  return { job: { command, args, timeoutMs, killGraceMs, ...sent, report }, warnings };
+  if (!destination) warnings.push('this run is NOT reported to pingmon: the job runs as usual, and nothing is sent');
+  return { job: { command, args, timeoutMs, killGraceMs, ...sent, reportTo: destination }, warnings };
 }
 
 const HOW_TO_SET: Record<'monitor' | 'api-key' | 'url', string> = {

@@ -12,6 +12,15 @@ const LOG = [
   `${'z'.repeat(1500)} THE END`,
 ].join('\n');
 
+/**
+ * A frame that has reached the terminal whole: `text`, and below it the footer, the frame's last line. ink writes a
+ * frame at once, but the terminal may be read while it is still taking it in (the box half drawn).
+ */
+const whole = (text: string | RegExp, footer: string) => (screen: string) => {
+  const at = typeof text === 'string' ? screen.indexOf(text) : (text.exec(screen)?.index ?? -1);
+  return at >= 0 && screen.lastIndexOf(footer) > at;
+};
+
 t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log expanded', async (t) => {
   const api = await TestServer.start(t, 'sqlite');
   const account = await api.account('unlimited');
@@ -43,26 +52,26 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
   t.match(runs[0], /^▸ ✗ failed\s+\d{4}-\d\d-\d\d \d\d:\d\d:\d\d\s+(\d+ms|\d+s)\s+tar: \/data: Permission denied\s*$/, 'newest first, first line of the error');
 
   term.keys('Enter');
-  screen = await term.waitFor('press e to expand');
+  screen = await term.waitFor(whole('press e to expand', 'e expand log'));
   t.match(screen, /Run\s+run-failed-000001/);
   t.match(screen, /Error\s+tar: \/data: Permission denied\n\s+exit code 2\n/);
   t.match(screen, /Log\s+[\d,]+ characters, collapsed\n┌─+┐\n│ ERROR {3}tar: \/data\/part-0: Permission denied +│\n/, 'escape sequences gone, tab expanded');
   t.match(screen, /│ [\d,]+ more characters hidden — press e to expand +│\n└─+┘/);
 
   term.keys('e');
-  screen = await term.waitFor('e collapses');
+  screen = await term.waitFor(whole('e collapses', 'e collapse log'));
   t.match(screen, /lines 1–\d+ of \d+/);
   t.notMatch(screen, /\[1;31m|\[0m|\[K/);
   const box = screen.split('\n').filter((line) => line.startsWith('│'));
   t.ok(box.length > 5 && box.every((line) => line.length === 100 && line.endsWith('│')), 'every log row within the block');
   term.keys('G');
-  screen = await term.waitFor('THE END');
+  screen = await term.waitFor(whole('THE END', 'e collapse log'));
   t.match(screen, /lines \d+–(\d+) of \1 /, 'scrolled to the last line');
   term.keys('PageUp');
   await term.waitFor((s) => !s.includes('THE END'));
 
   term.resize(60, 24);
-  screen = await term.waitFor((s) => /^┌─{58}┐$/m.test(s));
+  screen = await term.waitFor(whole(/^┌─{58}┐$/m, 'e collapse log'));
   t.ok(screen.split('\n').filter((line) => line.startsWith('│')).every((line) => line.length === 60), 'the block follows the new width');
   t.match(screen, /e collapses/);
 
@@ -86,7 +95,7 @@ t.test('pingmon browse against a server that is down says so in the terminal', a
   // client's default backoff it took 6 to 12 s), nor for the next refresh (5 s).
   await term.waitFor((s) => s.includes('Loading monitors…') || s.includes('Cannot reach'));
   const drawnAt = Date.now();
-  const screen = await term.waitFor('Cannot reach the pingmon server', 4_000);
+  const screen = await term.waitFor(whole('Cannot reach the pingmon server', '? help · q quit'), 4_000);
   const tookMs = Date.now() - drawnAt;
   t.ok(tookMs < 4_000, `said ${tookMs} ms after the first frame`);
   t.match(screen, /Trying again\s+every 5 s/);
