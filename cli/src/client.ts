@@ -12,10 +12,10 @@ export const serverFlags = {
 
 export class NotLoggedInError extends Error {}
 
-/** A management client with the stored login (or PINGMON_URL / PINGMON_TOKEN); `timing` for slow calls. */
+/** A management client with the stored login (or PINGMON_URL / PINGMON_TOKEN); `timing` for slow or eager calls. */
 export function loggedInClient(
   flags: { url?: string },
-  timing: Pick<ClientOptions, 'timeoutMs' | 'retryBudgetMs'> = {},
+  timing: Pick<ClientOptions, 'timeoutMs' | 'retryBudgetMs' | 'maxRetries'> = {},
 ): Client {
   const stored = readSettings();
   const baseUrl = resolveSetting('url', flags.url, stored);

@@ -38,6 +38,15 @@ export function duration(ms: number | null): string {
   return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
 }
 
+/**
+ * A duration as exact as a time to the millisecond: "8ms", "1.520s", then as `duration` from a minute on. For
+ * the run detail, whose times show milliseconds: 13:30:24.998 to 13:30:25.006 reads as 8ms.
+ */
+export function exactDuration(ms: number | null): string {
+  if (ms === null || ms < 1_000 || ms >= 60_000) return duration(ms);
+  return `${(ms / 1_000).toFixed(3)}s`;
+}
+
 /** "1 run", "2 runs" */
 export function plural(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;

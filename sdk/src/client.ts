@@ -33,6 +33,11 @@ export interface ClientOptions {
   retryBudgetMs?: number;
   /** Time one attempt may take, cut to what is left of the budget (default 10 s). */
   timeoutMs?: number;
+  /**
+   * At most this many attempts after the first (default: as many as retryBudgetMs allows). 0 for a caller that
+   * tries again on its own, such as a dashboard that refreshes: it hears of a refused connection at once.
+   */
+  maxRetries?: number;
 }
 
 /** The management API (user token): monitors, runs, logs, API keys, alert rules, channels and alerts. */
@@ -70,17 +75,21 @@ export function createClient(options: ClientOptions = {}): Client {
   // Shorter than the pinger's 30 s: a person is usually waiting for the answer.
   const retryBudgetMs = positiveMs('retryBudgetMs', options.retryBudgetMs, 15_000);
   const attemptTimeoutMs = positiveMs('timeoutMs', options.timeoutMs, 10_000);
+  const maxRetries = options.maxRetries;
+  if (maxRetries !== undefined && !(Number.isInteger(maxRetries) && maxRetries >= 0)) {
+    throw new RangeError(`maxRetries must be a whole number, 0 or more (got ${String(maxRetries)})`);
+  }
   let token = options.token;
-  const connect = (headers: Record<string, string>): Http =>
-    createHttp({
-      baseUrl,
-      headers,
-      // Only reads and renames are sent again: a second POST creates twice, and a second DELETE after a lost
-      // answer would report 404 for what was in fact deleted.
-      retryMethods: ['GET', 'PATCH'],
-      retryBudgetMs,
-      attemptTimeoutMs,
-    });
+  const connect = (headers: Record<string, string>): Http => createHttp({
+    baseUrl,
+    headers,
+    // Only reads and renames are sent again: a second POST creates twice, and a second DELETE after a lost
+    // answer would report 404 for what was in fact deleted.
+    retryMethods: ['GET', 'PATCH'],
+    retryBudgetMs,
+    attemptTimeoutMs,
+    maxRetries,
+  });
   let http = connect(token ? { authorization: `Bearer ${token}` } : {});
   const id = encodeURIComponent;
 

@@ -15,6 +15,8 @@ export interface HttpOptions {
   retryBudgetMs: number;
   /** Time one attempt may take, cut to what is left of the budget. */
   attemptTimeoutMs: number;
+  /** At most this many attempts after the first (default: as many as the budget allows). */
+  maxRetries?: number;
 }
 
 export interface CallOptions {
@@ -66,9 +68,10 @@ export function createHttp(options: HttpOptions): Http {
     retry: {
       methods: options.retryMethods,
       statusCodes: RETRIED_STATUSES,
-      // The call's deadline ends the retries (retriesUntil), not a count; and got's default maxRetryAfter, the
-      // attempt timeout, would refuse a Retry-After longer than one attempt that still fits the budget.
-      limit: Number.POSITIVE_INFINITY,
+      // The call's deadline ends the retries (retriesUntil), not a count, unless maxRetries sets one; and got's
+      // default maxRetryAfter, the attempt timeout, would refuse a Retry-After longer than one attempt that still
+      // fits the budget.
+      limit: options.maxRetries ?? Number.POSITIVE_INFINITY,
       maxRetryAfter: Number.POSITIVE_INFINITY,
     },
   });

@@ -17,7 +17,9 @@ export default class Browse extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(Browse);
-    const connect = () => loggedInClient(flags);
+    // One attempt per request: the dashboard tries again on its own at every refresh, and a person looking at
+    // "Loading…" should hear at once that the server refuses connections, not after the backoff's waits.
+    const connect = () => loggedInClient(flags, { maxRetries: 0 });
     connect(); // not logged in: said now, in one line, before the screen is taken over
     if (!process.stdin.isTTY || !process.stdout.isTTY) {
       throw new Error(

@@ -4,26 +4,23 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
-import { createPinger } from '@pingmon/sdk';
-import type { PingmonError } from '@pingmon/sdk';
 import { META_MAX_KEYS } from '@pingmon/sdk/wire';
 import type { LogKeep } from './capture.js';
 import { OutputCapture } from './capture.js';
 import { parseMetaLines } from './meta.js';
+import { startReport } from './report.js';
+import type { ReportTo } from './report.js';
 
 export interface Job {
   command: string;
   args: string[];
-  monitorId: string;
-  apiKey: string;
-  url: string;
   meta: Record<string, number>;
   logKeep: LogKeep;
   /** Kill the command after this long (0: never); TERM first, KILL after the grace. */
   timeoutMs: number;
   killGraceMs: number;
-  /** How long each ping may take, retries included, before a warning. */
-  pingBudgetMs: number;
+  /** Where the run is reported; none when a setting is missing: the job runs all the same, unreported. */
+  reportTo: ReportTo | undefined;
 }
 
 /**
@@ -44,53 +41,38 @@ const DRAIN_MS = 1_000;
 /** The meta file is read up to this size; a job that writes more gets the first part. */
 const META_FILE_MAX_BYTES = 64 * 1024;
 
-const warn = (message: string) => process.stderr.write(`[pingmon] ${message}\n`);
+export const warn = (message: string) => void process.stderr.write(`[pingmon] ${message}\n`);
 
 /**
- * Runs the job with its stdio passed through unchanged, reporting start and result to pingmon.
+ * Runs the job with its stdio passed through unchanged, reporting start and result to pingmon when it can.
  * The job's exit code always wins: pings that cannot be delivered only print a warning.
  */
 export async function runJob(job: Job): Promise<number> {
-  const onError = (err: PingmonError) => warn(err.message);
-  const monitor = createPinger({
-    monitorId: job.monitorId,
-    apiKey: job.apiKey,
-    baseUrl: job.url,
-    retryBudgetMs: job.pingBudgetMs,
-    timeoutMs: Math.min(10_000, job.pingBudgetMs),
-    onError,
-  });
-  // The job does not wait for the server: start travels while it runs.
-  const started = monitor.start().then(() => undefined, onError);
-
+  const report = job.reportTo && startReport(job.reportTo, warn);
+  // The job gets its meta file even unreported: a job writing to "$PINGMON_META_FILE" must not fail for it.
   const metaFile = createMetaFile();
   const removeMetaFile = () => metaFile && rmSync(metaFile, { force: true });
   process.once('exit', removeMetaFile);
-  const capture = new OutputCapture(job.logKeep);
+  const capture = report && new OutputCapture(job.logKeep);
   let outcome: Outcome;
   let fileMeta: Record<string, number> = {};
   try {
     outcome = await execute(job, capture, metaFile);
   } finally {
-    if (metaFile) fileMeta = readMetaFile(metaFile);
+    if (metaFile && report) fileMeta = readMetaFile(metaFile);
     removeMetaFile();
     process.off('exit', removeMetaFile);
   }
   if (outcome.kind === 'not-started') process.stderr.write(`pingmon: ${outcome.failure}\n`);
+  if (!report) return outcome.exitCode;
 
   const meta = boundedMeta({ ...job.meta, ...fileMeta });
   meta.exitCode = outcome.exitCode;
-  // The result waits for a start still on its way, within the same --ping-timeout: pingmon ends at most
-  // that long after the job, whatever the server does.
-  const result =
-    outcome.kind === 'success'
-      ? monitor.success({ meta })
-      : monitor.fail({ message: outcome.failure, log: capture.text(), meta });
-  await Promise.all([started, result.catch(onError)]);
+  await report.finish(outcome, capture?.text() ?? '', meta);
   return outcome.exitCode;
 }
 
-async function execute(job: Job, capture: OutputCapture, metaFile: string | undefined): Promise<Outcome> {
+async function execute(job: Job, capture: OutputCapture | undefined, metaFile: string | undefined): Promise<Outcome> {
   // Without a terminal the command gets a process group of its own, so that a signal or a timeout
   // reaches every process it started. With one, it stays in the terminal's foreground group, where it
   // may read the terminal, and Ctrl-C reaches it directly.
@@ -137,7 +119,7 @@ async function execute(job: Job, capture: OutputCapture, metaFile: string | unde
     [subprocess.stderr!, process.stderr],
   ];
   for (const [from, to] of streams) {
-    from.on('data', (chunk: Buffer) => capture.add(chunk));
+    if (capture) from.on('data', (chunk: Buffer) => capture.add(chunk));
     from.pipe(to, { end: false });
   }
   const stopReading = () => {

@@ -1,61 +1,39 @@
-import { parseArgs } from 'node:util';
 import { parseDuration } from '../duration.js';
 import { readSettings, resolveSetting } from '../settings.js';
-import type { StoredSettings } from '../settings.js';
+import type { SettingKey, StoredSettings } from '../settings.js';
 import type { LogKeep } from './capture.js';
-import { runJob } from './job.js';
+import { RUN_OPTIONS, readFlags } from './flags.js';
+import type { ReadFlags, RunFlag } from './flags.js';
+import { runJob, warn } from './job.js';
 import type { Job } from './job.js';
 import { parseMetaLines } from './meta.js';
+import type { ReportTo } from './report.js';
 
-export interface RunOption {
-  type: 'string';
-  short?: string;
-  multiple?: boolean;
-  default?: string;
-  choices?: readonly string[];
-  description: string;
-}
-
-/** The flags of `pingmon run`, defined once: parsed here, and shown by `pingmon run --help`. */
-export const RUN_OPTIONS = {
-  monitor: { type: 'string', short: 'm', description: 'monitor to report to [env: PINGMON_MONITOR]' },
-  'api-key': { type: 'string', description: 'account API key [env: PINGMON_API_KEY]' },
-  url: { type: 'string', description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL]' },
-  meta: { type: 'string', multiple: true, description: 'numeric metadata key=number for alert rules (repeatable)' },
-  'log-keep': {
-    type: 'string',
-    default: 'head-tail',
-    choices: ['head-tail', 'head', 'tail'],
-    description: 'which part of the output to keep as the log',
-  },
-  timeout: { type: 'string', description: 'kill the command after this long (e.g. 90s, 15m, 2h) and report it failed' },
-  'kill-grace': { type: 'string', default: '10s', description: 'after a timeout, time between SIGTERM and SIGKILL' },
-  'ping-timeout': {
-    type: 'string',
-    default: '20s',
-    description: 'time each ping may take, retries included, before a warning',
-  },
-} as const satisfies Record<string, RunOption>;
-
+/** A command line pingmon cannot run at all: no command, or flags that say how to run it that it cannot read. */
 class UsageError extends Error {}
 
 /**
  * `pingmon run [flags] -- command [args…]`; answers the exit code to leave with. Started without
  * oclif (see bin/run.js): it sits on the path of every cron job.
+ *
+ * Monitoring never stops the job: what pingmon cannot use for reporting (a missing API key, monitor or URL, an
+ * unknown flag, a bad --meta) is said on stderr and the job runs. Only a command line that does not say what to
+ * run, or how (--timeout, --kill-grace), is refused, with exit 2.
  */
 export async function main(argv: string[]): Promise<number> {
-  let job;
+  let plan: { job: Job; warnings: string[] };
   try {
-    job = jobFrom(argv);
+    plan = planFrom(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`pingmon: ${err.message}\n`);
     return 2;
   }
-  return runJob(job);
+  for (const warning of plan.warnings) warn(warning);
+  return runJob(plan.job);
 }
 
-function jobFrom(argv: string[]): Job {
+function planFrom(argv: string[]): { job: Job; warnings: string[] } {
   // The command is taken from the raw arguments after --, exactly as given.
   const dash = argv.indexOf('--');
   if (dash === -1 || dash === argv.length - 1) {
@@ -64,75 +42,86 @@ function jobFrom(argv: string[]): Job {
     );
   }
   const [command, ...args] = argv.slice(dash + 1) as [string, ...string[]];
-  let values: Record<string, string | string[] | undefined>;
-  try {
-    ({ values } = parseArgs({
-      args: argv.slice(0, dash),
-      options: RUN_OPTIONS,
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message.split('\n')[0]} (see pingmon run --help)`);
-  }
-  const flag = (name: keyof typeof RUN_OPTIONS) => values[name] as string | undefined;
-  const stored = storedSettings();
-  const monitorId = resolveSetting('monitor', flag('monitor'), stored);
-  const apiKey = resolveSetting('api-key', flag('api-key'), stored);
-  const url = resolveSetting('url', flag('url'), stored);
-  if (!monitorId)
-    throw new UsageError(
-      'missing the monitor: add --monitor mon_… (or set PINGMON_MONITOR, or run `pingmon config set monitor mon_…`)',
-    );
-  if (!apiKey)
-    throw new UsageError(
-      'missing the API key: add --api-key pm_… (or set PINGMON_API_KEY, or run `pingmon config set api-key pm_…`)',
-    );
-  if (!url)
-    throw new UsageError(
-      'missing the server URL: add --url http://host:8080 (or set PINGMON_URL, or run `pingmon login`)',
-    );
-  if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))
-    throw new UsageError(`the server URL must be http(s)://host[:port] (got "${url}")`);
-  const meta = parseMetaLines((values.meta as string[] | undefined) ?? [], '--meta');
-  if (!meta.ok) throw new UsageError(meta.error);
-  const logKeep = flag('log-keep') ?? RUN_OPTIONS['log-keep'].default;
-  if (!RUN_OPTIONS['log-keep'].choices.includes(logKeep as LogKeep))
-    throw new UsageError(`--log-keep must be one of head-tail, head, tail (got "${logKeep}")`);
-  return {
-    command,
-    args,
-    monitorId,
-    apiKey,
-    url,
-    meta: meta.meta,
-    logKeep: logKeep as LogKeep,
-    timeoutMs: duration('timeout', flag('timeout') ?? '0'),
-    killGraceMs: duration('kill-grace', flag('kill-grace') ?? RUN_OPTIONS['kill-grace'].default),
-    pingBudgetMs: positive(
-      'ping-timeout',
-      duration('ping-timeout', flag('ping-timeout') ?? RUN_OPTIONS['ping-timeout'].default),
-    ),
+  const flags = readFlags(argv.slice(0, dash));
+  const warnings = [...flags.ignored];
+  // A duration without its value is said where it is read (and --timeout, --kill-grace refuse to run).
+  const durations = new Set<RunFlag>(['timeout', 'kill-grace', 'ping-timeout']);
+  for (const name of flags.valueless) if (!durations.has(name)) warnings.push(`--${name} has no value: ignored`);
+  const timeoutMs = duration(flags, 'timeout', '0');
+  const killGraceMs = duration(flags, 'kill-grace', RUN_OPTIONS['kill-grace'].default);
+  const destination = reportTo(flags, warnings);
+  const sent = reported(flags, warnings);
+  if (!destination) warnings.push('this run is NOT reported to pingmon: the job runs as usual, and nothing is sent');
+  return { job: { command, args, timeoutMs, killGraceMs, ...sent, reportTo: destination }, warnings };
+}
+
+const HOW_TO_SET: Record<'monitor' | 'api-key' | 'url', string> = {
+  monitor: 'missing the monitor: add --monitor mon_… '
+    + '(or set PINGMON_MONITOR, or run `pingmon config set monitor mon_…`)',
+  'api-key': 'missing the API key: add --api-key pm_… '
+    + '(or set PINGMON_API_KEY, or run `pingmon config set api-key pm_…`)',
+  url: 'missing the server URL: add --url http://host:8080 (or set PINGMON_URL, or run `pingmon login`)',
+};
+
+/** Where to report, from flags, environment and config file; undefined, with the reasons in `warnings`, if nowhere. */
+function reportTo(flags: ReadFlags, warnings: string[]): ReportTo | undefined {
+  const stored = storedSettings(warnings);
+  const setting = (key: SettingKey & RunFlag) => {
+    const value = resolveSetting(key, flags.values[key], stored);
+    if (!value) warnings.push(HOW_TO_SET[key]);
+    return value;
   };
+  const [monitorId, apiKey, url] = [setting('monitor'), setting('api-key'), setting('url')];
+  if (url && (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))) {
+    warnings.push(`the server URL must be http(s)://host[:port] (got "${url}"): `
+      + 'fix --url, PINGMON_URL or `pingmon config set url`');
+    return undefined;
+  }
+  if (!monitorId || !apiKey || !url) return undefined;
+  const budget = flags.valueless.has('ping-timeout')
+    ? ''
+    : flags.values['ping-timeout'] ?? RUN_OPTIONS['ping-timeout'].default;
+  let pingBudgetMs = parseDuration(budget);
+  if (!pingBudgetMs) {
+    warnings.push(`--ping-timeout must be a duration longer than 0 such as 20s (got "${budget}"): using 20s`);
+    pingBudgetMs = parseDuration(RUN_OPTIONS['ping-timeout'].default)!;
+  }
+  return { monitorId, apiKey, url, pingBudgetMs };
+}
+
+/** What is sent with the result: a flag pingmon cannot read is left out with a warning, never a reason not to run. */
+function reported(flags: ReadFlags, warnings: string[]): Pick<Job, 'meta' | 'logKeep'> {
+  const meta: Record<string, number> = {};
+  for (const value of flags.meta) {
+    const parsed = parseMetaLines([value], '--meta');
+    if (parsed.ok) Object.assign(meta, parsed.meta);
+    else warnings.push(`${parsed.error}: ignored`);
+  }
+  const logKeep = flags.values['log-keep'] ?? RUN_OPTIONS['log-keep'].default;
+  if (RUN_OPTIONS['log-keep'].choices.includes(logKeep as LogKeep)) return { meta, logKeep: logKeep as LogKeep };
+  warnings.push(`--log-keep must be one of head-tail, head, tail (got "${logKeep}"): using head-tail`);
+  return { meta, logKeep: 'head-tail' };
 }
 
 /** The config file's settings; a file that cannot be read is reported and left out, never a reason not to run. */
-function storedSettings(): StoredSettings {
+function storedSettings(warnings: string[]): StoredSettings {
   try {
     return readSettings();
   } catch (err) {
-    process.stderr.write(`[pingmon] ${(err as Error).message}\n`);
+    warnings.push((err as Error).message);
     return {};
   }
 }
 
-function positive(name: string, ms: number): number {
-  if (ms <= 0) throw new UsageError(`--${name} must be longer than 0 (e.g. 20s)`);
-  return ms;
-}
-
-function duration(name: string, value: string): number {
+/** --timeout and --kill-grace say how the job runs: pingmon does not guess them, it refuses to run. */
+function duration(flags: ReadFlags, name: 'timeout' | 'kill-grace', fallback: string): number {
+  if (flags.valueless.has(name)) {
+    throw new UsageError(`--${name} needs a duration such as 90s, 15m or 2h; the job was not run`);
+  }
+  const value = flags.values[name] ?? fallback;
   const ms = parseDuration(value);
-  if (ms === undefined) throw new UsageError(`--${name} must be a duration such as 90s, 15m or 2h (got "${value}")`);
+  if (ms === undefined) {
+    throw new UsageError(`--${name} must be a duration such as 90s, 15m or 2h (got "${value}"); the job was not run`);
+  }
   return ms;
 }

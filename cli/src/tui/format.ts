@@ -2,7 +2,7 @@ import type { Meta, Run, RunStatus } from '@pingmon/sdk';
 import { formatMatch } from '../rule-expression.js';
 import { clean } from './text.js';
 
-export { SILENT_MARK, STATUS, duration, statusText } from '../output.js';
+export { SILENT_MARK, STATUS, duration, exactDuration, statusText } from '../output.js';
 
 /** Every status has its colour; the symbol and the word (STATUS) read without it. */
 const STATUS_COLOR: Record<RunStatus | 'none', string> = {
@@ -33,6 +33,11 @@ export function when(iso: string | null, short = false): string {
   if (!iso) return '—';
   const text = iso.replace('T', ' ').slice(0, 19);
   return short ? text.slice(5) : text;
+}
+
+/** "2026-11-22 04:37:35.412" (UTC), to the millisecond: the run detail's times, which a short duration must match. */
+export function exactWhen(iso: string | null): string {
+  return iso ? iso.replace('T', ' ').slice(0, 23) : '—';
 }
 
 /** "just now", "42s ago", "3m ago", "5h ago", "2d ago": relative to `now`, the time the data was fetched. */

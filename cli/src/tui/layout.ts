@@ -1,5 +1,5 @@
 import type { LogResult, Run } from '@pingmon/sdk';
-import { count, duration, matchedRules, metaText, statusText, when } from './format.js';
+import { count, exactDuration, exactWhen, matchedRules, metaText, statusText } from './format.js';
 import { capRows, clean, wrap, wrapLine } from './text.js';
 
 // Where every row of the screen goes, as pure functions of the terminal size and the data: the reducer
@@ -56,9 +56,10 @@ export function detailFields(run: Run, monitorName: string, size: Size): Field[]
     },
     { label: 'Run', rows: [run.runId] },
     { label: 'Monitor', rows: [`${clean(monitorName)} (${run.monitorId})`] },
-    { label: 'Started', rows: [`${when(run.startedAt)} UTC`] },
-    { label: 'Finished', rows: [run.finishedAt ? `${when(run.finishedAt)} UTC` : '— (still running)'] },
-    { label: 'Duration', rows: [duration(run.durationMs)] },
+    // To the millisecond, as is the duration under a minute: 13:30:24 to 13:30:25 in 8ms would not add up.
+    { label: 'Started', rows: [`${exactWhen(run.startedAt)} UTC`] },
+    { label: 'Finished', rows: [run.finishedAt ? `${exactWhen(run.finishedAt)} UTC` : '— (still running)'] },
+    { label: 'Duration', rows: [exactDuration(run.durationMs)] },
     { label: 'Meta', rows: capRows(wrap(metaText(run.meta), width), 2, width) },
   ];
   if (rules.length > 0) fields.push({ label: 'Rules', rows: capRows(wrap(rules.join(', '), width), 2, width) });

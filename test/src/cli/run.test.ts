@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { tempDir } from '../helpers/databases.js';
 import { finished, pingmon, pingmonRaw, spawnCli, waitForLine } from '../helpers/cli.js';
-import { deadUrl } from '../helpers/receiver.js';
+import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -186,19 +186,68 @@ t.test('pingmon run', async (t) => {
     t.equal(result.stdout, '--monitor x -- a a --json\n');
   });
 
-  t.test('usage errors exit 2 and say what to add', async (t) => {
+  t.test('a command line that does not say what to run, or how, exits 2 and runs nothing', async (t) => {
     const noDash = await pingmon(['run', 'echo', 'hi'], env('mon_x'));
     t.equal(noDash.code, 2);
     t.match(noDash.stderr, /^pingmon: missing the command to run: put it after --/);
-    const noMonitor = await pingmon(['run', '--', 'true'], {
-      PINGMON_URL: api.url,
-      PINGMON_API_KEY: account.apiKey,
-      XDG_CONFIG_HOME: dir,
-    });
-    t.equal(noMonitor.code, 2);
-    t.match(noMonitor.stderr, /missing the monitor: add --monitor/);
-    const badMeta = await pingmon(['run', '--meta', 'x', '--', 'true'], env('mon_x'));
-    t.equal(badMeta.code, 2);
+    t.equal(noDash.stdout, '');
+    const ran = join(dir, 'ran-although-refused');
+    const refused: Array<[string[], string]> = [
+      [['--timeout', '5x'], '--timeout must be a duration such as 90s, 15m or 2h (got "5x")'],
+      [['--timeout', '-m', 'mon_x'], '--timeout needs a duration such as 90s, 15m or 2h'],
+      [['--kill-grace', 'soon'], '--kill-grace must be a duration such as 90s, 15m or 2h (got "soon")'],
+    ];
+    for (const [flags, message] of refused) {
+      const result = await pingmon(['run', ...flags, '--', 'touch', ran], env('mon_x'));
+      t.equal(result.code, 2, flags.join(' '));
+      t.equal(result.stderr, `pingmon: ${message}; the job was not run\n`);
+      t.notOk(existsSync(ran), 'the job did not run');
+    }
+  });
+
+  t.test('without an API key, a monitor or a usable URL the job runs as usual, unreported, and says so', async (t) => {
+    const receiver = await startReceiver(t, (_, __, res) => json(res, 500, {}));
+    const job = ['sh', '-c', 'echo out; echo err >&2; echo rows=1 >> "$PINGMON_META_FILE"; exit 3'];
+    const settings = { PINGMON_URL: receiver.url, PINGMON_API_KEY: account.apiKey, PINGMON_MONITOR: 'mon_x' };
+    // Each warning says what is missing and how to set it.
+    const cases: Array<[string, Record<string, string>, RegExp]> = [
+      ['no API key', { PINGMON_API_KEY: '' }, /^\[pingmon\] missing the API key: add --api-key .*PINGMON_API_KEY/m],
+      ['no monitor', { PINGMON_MONITOR: '' }, /^\[pingmon\] missing the monitor: add --monitor .*PINGMON_MONITOR/m],
+      ['no URL', { PINGMON_URL: '' }, /^\[pingmon\] missing the server URL: add --url .*PINGMON_URL/m],
+      ['a bad URL', { PINGMON_URL: 'example.com' }, /^\[pingmon\] the server URL must be http.*"example\.com"/m],
+    ];
+    const unreported = /^\[pingmon\] this run is NOT reported to pingmon: the job runs as usual, and nothing is sent$/m;
+    for (const [what, change, warning] of cases) {
+      const result = await pingmon(['run', '--', ...job], { ...settings, ...change, XDG_CONFIG_HOME: dir });
+      t.equal(result.code, 3, `${what}: the job's exit code`);
+      t.equal(result.stdout, 'out\n', what);
+      t.match(result.stderr, warning, what);
+      t.match(result.stderr, unreported, what);
+      t.match(result.stderr, /^err$/m, `${what}: the job's own stderr`);
+    }
+    const data = randomBytes(200_000);
+    const noKey = { ...settings, PINGMON_API_KEY: '', XDG_CONFIG_HOME: dir };
+    const piped = await pingmonRaw(['run', '--', 'cat'], noKey, data);
+    t.equal(piped.code, 0);
+    t.ok(piped.stdout.equals(data), 'stdin and stdout untouched');
+    t.equal(receiver.received.length, 0, 'nothing was sent');
+  });
+
+  t.test('flags pingmon cannot read are left out with a warning, and the run is reported without them', async (t) => {
+    const m = await api.monitor(account, 'odd flags');
+    const flags = ['--bogus', '--meta', 'rows=b', '--meta', 'rows=5', '--log-keep', 'middle', '--ping-timeout', '0'];
+    const result = await pingmon(['run', ...flags, 'stray', '--', 'sh', '-c', 'echo ran; exit 1'], env(m));
+    t.equal(result.code, 1);
+    t.equal(result.stdout, 'ran\n');
+    const warnings = result.stderr.split('\n').filter(Boolean);
+    t.same(warnings, [
+      '[pingmon] unknown option --bogus: ignored (see pingmon run --help)',
+      '[pingmon] unexpected argument "stray" before --: ignored (see pingmon run --help)',
+      '[pingmon] --ping-timeout must be a duration longer than 0 such as 20s (got "0"): using 20s',
+      '[pingmon] --meta: "rows=b" is not key=number (e.g. rowsProcessed=120): ignored',
+      '[pingmon] --log-keep must be one of head-tail, head, tail (got "middle"): using head-tail',
+    ]);
+    t.match(await lastRun(m), { status: 'failed', errorMessage: 'exit code 1', meta: { rows: 5, exitCode: 1 } });
   });
 
   t.test('the job runs and keeps its exit code when the server is down, refuses the key or limits it', async (t) => {
@@ -216,6 +265,9 @@ t.test('pingmon run', async (t) => {
     });
     t.equal(refused.code, 5);
     t.match(refused.stderr, /\[pingmon\] Invalid or revoked API key/);
+    const sameReason = '[pingmon] the fail was refused too, for the same reason as the start (invalid_api_key). ';
+    t.ok(refused.stderr.endsWith(`\n${sameReason}This run is NOT recorded.\n`), refused.stderr);
+    t.equal(refused.stderr.match(/Invalid or revoked API key/g)?.length, 1, 'the message is said once');
     const free = await api.account('free');
     const limited = await api.monitor(free, 'limited');
     await api.ping(free, limited, 'success');
@@ -225,6 +277,14 @@ t.test('pingmon run', async (t) => {
     });
     t.equal(slow.code, 0);
     t.match(slow.stderr, /\[pingmon\] .*Wait \d+ seconds/);
+    // Its start refused, the success opens the run itself and is refused as well: one message, then what it means.
+    const lines = slow.stderr.split('\n').filter(Boolean);
+    t.equal(lines.length, 2, slow.stderr);
+    t.match(lines[0], /^\[pingmon\] This monitor opened a run less than 60 seconds ago, .* Wait \d+ seconds/);
+    t.equal(lines[1], '[pingmon] the success was refused too (rate_limited): with its start refused, the result '
+      + "opens the run itself, and the plan's interval had not passed. This run is NOT recorded.");
+    const runs = (await api.request(`/monitors/${limited}/runs`, { token: free.token })).body.runs;
+    t.equal(runs.length, 1, 'no second run');
   });
 
   t.test('a command that leaves children behind still ends the wrapper, and a timeout kills them all', async (t) => {

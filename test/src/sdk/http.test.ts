@@ -97,6 +97,23 @@ t.test('the retry budget bounds a call, every attempt and wait included', async 
   });
 });
 
+t.test('maxRetries bounds the attempts: with 0 a refused connection is an error at once', async (t) => {
+  const dead = await deadUrl();
+  const before = Date.now();
+  const err = await rejection(createClient({ baseUrl: dead, token: 'tok', maxRetries: 0 }).listMonitors());
+  const tookMs = Date.now() - before;
+  t.match(err, { status: 0, code: 'network_error' });
+  t.ok(tookMs < 900, `answered after ${tookMs} ms, before got's first wait of 1 s`);
+
+  const busy = await startReceiver(t, (_req, _n, res) => json(res, 503, { code: 'unavailable', message: 'busy' }));
+  const once = createClient({ baseUrl: busy.url, token: 'tok', maxRetries: 1, retryBudgetMs: 10_000 });
+  t.match(await rejection(once.getMonitor('mon_x')), { status: 503 });
+  t.equal(busy.received.length, 2, 'the first attempt and one retry, although the budget had room for more');
+  for (const bad of [-1, 1.5, Number.NaN]) {
+    t.throws(() => createClient({ baseUrl: dead, maxRetries: bad }), /^maxRetries must be a whole number, 0 or more/);
+  }
+});
+
 t.test('durations must be positive finite numbers of milliseconds', async (t) => {
   for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
     for (const name of ['timeoutMs', 'retryBudgetMs'] as const) {

@@ -12,6 +12,15 @@ const LOG = [
   `${'z'.repeat(1500)} THE END`,
 ].join('\n');
 
+/**
+ * A frame that has reached the terminal whole: `text`, and below it the footer, the frame's last line. ink writes a
+ * frame at once, but the terminal may be read while it is still taking it in (the box half drawn).
+ */
+const whole = (text: string | RegExp, footer: string) => (screen: string) => {
+  const at = typeof text === 'string' ? screen.indexOf(text) : (text.exec(screen)?.index ?? -1);
+  return at >= 0 && screen.lastIndexOf(footer) > at;
+};
+
 t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log expanded', async (t) => {
   const api = await TestServer.start(t, 'sqlite');
   const account = await api.account('unlimited');
@@ -57,7 +66,7 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
   );
 
   term.keys('Enter');
-  screen = await term.waitFor('press e to expand');
+  screen = await term.waitFor(whole('press e to expand', 'e expand log'));
   t.match(screen, /Run\s+run-failed-000001/);
   t.match(screen, /Error\s+tar: \/data: Permission denied\n\s+exit code 2\n/);
   t.match(
@@ -68,7 +77,7 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
   t.match(screen, /│ [\d,]+ more characters hidden — press e to expand +│\n└─+┘/);
 
   term.keys('e');
-  screen = await term.waitFor('e collapses');
+  screen = await term.waitFor(whole('e collapses', 'e collapse log'));
   t.match(screen, /lines 1–\d+ of \d+/);
   t.notMatch(screen, /\[1;31m|\[0m|\[K/);
   const box = screen.split('\n').filter((line) => line.startsWith('│'));
@@ -77,20 +86,14 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
     'every log row within the block',
   );
   term.keys('G');
-  screen = await term.waitFor('THE END');
+  screen = await term.waitFor(whole('THE END', 'e collapse log'));
   t.match(screen, /lines \d+–(\d+) of \1 /, 'scrolled to the last line');
   term.keys('PageUp');
   await term.waitFor((s) => !s.includes('THE END'));
 
   term.resize(60, 24);
-  screen = await term.waitFor((s) => /^┌─{58}┐$/m.test(s));
-  t.ok(
-    screen
-      .split('\n')
-      .filter((line) => line.startsWith('│'))
-      .every((line) => line.length === 60),
-    'the block follows the new width',
-  );
+  screen = await term.waitFor(whole(/^┌─{58}┐$/m, 'e collapse log'));
+  t.ok(screen.split('\n').filter((line) => line.startsWith('│')).every((line) => line.length === 60), 'the block follows the new width');
   t.match(screen, /e collapses/);
 
   term.keys('Escape');
@@ -107,13 +110,16 @@ t.test('pingmon browse against a server that is down says so in the terminal', a
   const { port } = probe.address() as { port: number };
   await new Promise((resolve) => probe.close(resolve));
   const url = `http://127.0.0.1:${port}`;
-  const term = Tmux.start(t, [process.execPath, CLI, 'browse', '--refresh', '1'], {
-    columns: 80,
-    rows: 24,
-    env: { XDG_CONFIG_HOME: tempDir('pingmon-config-'), PINGMON_URL: url, PINGMON_TOKEN: 'not-checked' },
-  });
-  const screen = await term.waitFor('Cannot reach the pingmon server');
-  t.match(screen, /Trying again\s+every 1 s/);
+  const env = { XDG_CONFIG_HOME: tempDir('pingmon-config-'), PINGMON_URL: url, PINGMON_TOKEN: 'not-checked' };
+  const term = Tmux.start(t, [process.execPath, CLI, 'browse', '--refresh', '5'], { columns: 80, rows: 24, env });
+  // From the first frame on: the connection is refused at once, so saying so must not wait for retries (with the
+  // client's default backoff it took 6 to 12 s), nor for the next refresh (5 s).
+  await term.waitFor((s) => s.includes('Loading monitors…') || s.includes('Cannot reach'));
+  const drawnAt = Date.now();
+  const screen = await term.waitFor(whole('Cannot reach the pingmon server', '? help · q quit'), 4_000);
+  const tookMs = Date.now() - drawnAt;
+  t.ok(tookMs < 4_000, `said ${tookMs} ms after the first frame`);
+  t.match(screen, /Trying again\s+every 5 s/);
   term.keys('q');
   t.equal(EXITED.exec(await term.waitFor(EXITED))![1], '0');
 });

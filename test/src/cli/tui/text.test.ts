@@ -2,7 +2,7 @@ import t from 'tap';
 import { PingmonError } from '@pingmon/sdk';
 import { NotLoggedInError } from '../../../../cli/dist/client.js';
 import { COLLAPSE_OVER, logView, windowStart } from '../../../../cli/dist/tui/layout.js';
-import { ago, matchedRules, statusText } from '../../../../cli/dist/tui/format.js';
+import { ago, exactDuration, exactWhen, matchedRules, statusText } from '../../../../cli/dist/tui/format.js';
 import { problemOf } from '../../../../cli/dist/tui/problem.js';
 import { capRows, clean, firstLine, wrap } from '../../../../cli/dist/tui/text.js';
 import { fit, textWidth } from '../../../../cli/dist/width.js';
@@ -99,6 +99,16 @@ t.test('statuses read without colour; times are relative to when the data was fe
   );
   const matched = { ruleId: 'rule_1', metric: 'rows', op: 'lt', value: 1, actual: 0 } as const;
   t.same(matchedRules({ matchedRules: [matched] }), ['rows < 1 (was 0)']);
+});
+
+t.test('the run detail shows times to the millisecond, and durations as exactly under a minute', async (t) => {
+  t.equal(exactWhen('2026-11-22T13:30:24.998Z'), '2026-11-22 13:30:24.998');
+  t.equal(exactWhen(null), '—');
+  const cases: Array<[number | null, string]> = [
+    [null, '—'], [0, '0ms'], [8, '8ms'], [999, '999ms'], [1_000, '1.000s'], [1_520, '1.520s'], [59_999, '59.999s'],
+    [60_000, '1m 0s'], [200_000, '3m 20s'], [7_260_000, '2h 1m'],
+  ];
+  for (const [ms, text] of cases) t.equal(exactDuration(ms), text, String(ms));
 });
 
 t.test('problems say what to do', async (t) => {

@@ -1,0 +1,57 @@
+import { createPinger } from '@pingmon/sdk';
+import type { PingmonError } from '@pingmon/sdk';
+import type { Outcome } from './job.js';
+
+/** Where and how a run is reported. */
+export interface ReportTo {
+  monitorId: string;
+  apiKey: string;
+  url: string;
+  /** How long each ping may take, retries included, before a warning. */
+  pingBudgetMs: number;
+}
+
+/** A run being reported: its start is on its way; `finish` sends the result. */
+export interface Report {
+  /** Resolves once start and result are delivered or given up on; never rejects (failures are warnings). */
+  finish(outcome: Outcome, log: string, meta: Record<string, number>): Promise<void>;
+}
+
+/** Sends `start` at once, without waiting for it: the job does not wait for the server. */
+export function startReport(to: ReportTo, warn: (message: string) => void): Report {
+  const pinger = createPinger({
+    monitorId: to.monitorId, apiKey: to.apiKey, baseUrl: to.url,
+    retryBudgetMs: to.pingBudgetMs, timeoutMs: Math.min(10_000, to.pingBudgetMs),
+  });
+  let startError: PingmonError | undefined;
+  const started = pinger.start().then(() => undefined, (err: PingmonError) => {
+    startError = err;
+    warn(err.message);
+  });
+  return {
+    async finish(outcome, log, meta) {
+      // The result waits for a start still on its way, within the same --ping-timeout: pingmon ends at most
+      // that long after the job, whatever the server does.
+      const kind = outcome.kind === 'success' ? 'success' : 'fail';
+      const result = outcome.kind === 'success'
+        ? pinger.success({ meta })
+        : pinger.fail({ message: outcome.failure, log, meta });
+      const [, resultError] = await Promise.all([started, result.then(() => undefined, (err: PingmonError) => err)]);
+      if (resultError) warn(resultWarning(kind, resultError, startError));
+    },
+  };
+}
+
+/**
+ * The result's warning. A result refused as its start was says so in a line of its own instead of repeating the
+ * server's message: with the start refused, the result opens the run itself, so the same rule refuses it again.
+ */
+function resultWarning(kind: 'success' | 'fail', err: PingmonError, startError: PingmonError | undefined): string {
+  const refusedAlike = startError !== undefined && startError.status > 0
+    && startError.status === err.status && startError.code === err.code;
+  if (!refusedAlike) return err.message;
+  const why = err.code === 'rate_limited'
+    ? ` (rate_limited): with its start refused, the result opens the run itself, and the plan's interval had not passed`
+    : `, for the same reason as the start (${err.code})`;
+  return `the ${kind} was refused too${why}. This run is NOT recorded.`;
+}
