@@ -80,16 +80,17 @@ export function createClient(options: ClientOptions = {}): Client {
     throw new RangeError(`maxRetries must be a whole number, 0 or more (got ${String(maxRetries)})`);
   }
   let token = options.token;
-  const connect = (headers: Record<string, string>): Http => createHttp({
-    baseUrl,
-    headers,
-    // Only reads and renames are sent again: a second POST creates twice, and a second DELETE after a lost
-    // answer would report 404 for what was in fact deleted.
-    retryMethods: ['GET', 'PATCH'],
-    retryBudgetMs,
-    attemptTimeoutMs,
-    maxRetries,
-  });
+  const connect = (headers: Record<string, string>): Http =>
+    createHttp({
+      baseUrl,
+      headers,
+      // Only reads and renames are sent again: a second POST creates twice, and a second DELETE after a lost
+      // answer would report 404 for what was in fact deleted.
+      retryMethods: ['GET', 'PATCH'],
+      retryBudgetMs,
+      attemptTimeoutMs,
+      maxRetries,
+    });
   let http = connect(token ? { authorization: `Bearer ${token}` } : {});
   const id = encodeURIComponent;
 

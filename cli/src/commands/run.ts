@@ -23,10 +23,10 @@ const flags = Object.fromEntries(
 export default abstract class Run extends BaseCommand {
   static override summary = 'Run a command and report the run to pingmon';
   static override description =
-    'Sends start, runs the command with its input and output passed through unchanged, then sends success or fail '
-    + 'with the exit code and a bounded copy of the output. Exits with the command\'s exit code. Monitoring never '
-    + 'stops the job: a slow or unreachable server, or a missing API key, monitor or server URL, only gives a '
-    + '[pingmon] warning on stderr.';
+    'Sends start, runs the command with its input and output passed through unchanged, then sends success or fail ' +
+    "with the exit code and a bounded copy of the output. Exits with the command's exit code. Monitoring never " +
+    'stops the job: a slow or unreachable server, or a missing API key, monitor or server URL, only gives a ' +
+    '[pingmon] warning on stderr.';
   static override usage = 'run [--monitor ID] [FLAGS] -- COMMAND [ARGS...]';
   static override examples = [
     '<%= config.bin %> run --monitor mon_0mwrcimaolGyOzk3ikq -- /opt/backup.sh --full',

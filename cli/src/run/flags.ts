@@ -16,13 +16,17 @@ export const RUN_OPTIONS = {
   url: { type: 'string', description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL]' },
   meta: { type: 'string', multiple: true, description: 'numeric metadata key=number for alert rules (repeatable)' },
   'log-keep': {
-    type: 'string', default: 'head-tail', choices: ['head-tail', 'head', 'tail'],
+    type: 'string',
+    default: 'head-tail',
+    choices: ['head-tail', 'head', 'tail'],
     description: 'which part of the output to keep as the log',
   },
   timeout: { type: 'string', description: 'kill the command after this long (e.g. 90s, 15m, 2h) and report it failed' },
   'kill-grace': { type: 'string', default: '10s', description: 'after a timeout, time between SIGTERM and SIGKILL' },
   'ping-timeout': {
-    type: 'string', default: '20s', description: 'time each ping may take, retries included, before a warning',
+    type: 'string',
+    default: '20s',
+    description: 'time each ping may take, retries included, before a warning',
   },
 } as const satisfies Record<string, RunOption>;
 
@@ -74,10 +78,15 @@ function tokensOf(args: readonly string[]): Token[] {
   let words = [...args];
   for (;;) {
     const { tokens } = parseArgs({
-      args: words, options: RUN_OPTIONS, strict: false, allowPositionals: true, tokens: true,
+      args: words,
+      options: RUN_OPTIONS,
+      strict: false,
+      allowPositionals: true,
+      tokens: true,
     });
-    const swallowing = tokens.find((token) => token.kind === 'option' && !token.inlineValue
-      && token.value?.startsWith('-'));
+    const swallowing = tokens.find(
+      (token) => token.kind === 'option' && !token.inlineValue && token.value?.startsWith('-'),
+    );
     if (!swallowing || swallowing.kind !== 'option') return tokens;
     // `--name=` is the same flag with an empty value; each pass settles one more word, so this ends.
     words = [...words.slice(0, swallowing.index), `--${swallowing.name}=`, ...words.slice(swallowing.index + 1)];

@@ -56,10 +56,10 @@ function planFrom(argv: string[]): { job: Job; warnings: string[] } {
 }
 
 const HOW_TO_SET: Record<'monitor' | 'api-key' | 'url', string> = {
-  monitor: 'missing the monitor: add --monitor mon_… '
-    + '(or set PINGMON_MONITOR, or run `pingmon config set monitor mon_…`)',
-  'api-key': 'missing the API key: add --api-key pm_… '
-    + '(or set PINGMON_API_KEY, or run `pingmon config set api-key pm_…`)',
+  monitor:
+    'missing the monitor: add --monitor mon_… ' + '(or set PINGMON_MONITOR, or run `pingmon config set monitor mon_…`)',
+  'api-key':
+    'missing the API key: add --api-key pm_… ' + '(or set PINGMON_API_KEY, or run `pingmon config set api-key pm_…`)',
   url: 'missing the server URL: add --url http://host:8080 (or set PINGMON_URL, or run `pingmon login`)',
 };
 
@@ -73,14 +73,16 @@ function reportTo(flags: ReadFlags, warnings: string[]): ReportTo | undefined {
   };
   const [monitorId, apiKey, url] = [setting('monitor'), setting('api-key'), setting('url')];
   if (url && (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))) {
-    warnings.push(`the server URL must be http(s)://host[:port] (got "${url}"): `
-      + 'fix --url, PINGMON_URL or `pingmon config set url`');
+    warnings.push(
+      `the server URL must be http(s)://host[:port] (got "${url}"): ` +
+        'fix --url, PINGMON_URL or `pingmon config set url`',
+    );
     return undefined;
   }
   if (!monitorId || !apiKey || !url) return undefined;
   const budget = flags.valueless.has('ping-timeout')
     ? ''
-    : flags.values['ping-timeout'] ?? RUN_OPTIONS['ping-timeout'].default;
+    : (flags.values['ping-timeout'] ?? RUN_OPTIONS['ping-timeout'].default);
   let pingBudgetMs = parseDuration(budget);
   if (!pingBudgetMs) {
     warnings.push(`--ping-timeout must be a duration longer than 0 such as 20s (got "${budget}"): using 20s`);

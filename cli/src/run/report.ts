@@ -20,23 +20,34 @@ export interface Report {
 /** Sends `start` at once, without waiting for it: the job does not wait for the server. */
 export function startReport(to: ReportTo, warn: (message: string) => void): Report {
   const pinger = createPinger({
-    monitorId: to.monitorId, apiKey: to.apiKey, baseUrl: to.url,
-    retryBudgetMs: to.pingBudgetMs, timeoutMs: Math.min(10_000, to.pingBudgetMs),
+    monitorId: to.monitorId,
+    apiKey: to.apiKey,
+    baseUrl: to.url,
+    retryBudgetMs: to.pingBudgetMs,
+    timeoutMs: Math.min(10_000, to.pingBudgetMs),
   });
   let startError: PingmonError | undefined;
-  const started = pinger.start().then(() => undefined, (err: PingmonError) => {
-    startError = err;
-    warn(err.message);
-  });
+  const started = pinger.start().then(
+    () => undefined,
+    (err: PingmonError) => {
+      startError = err;
+      warn(err.message);
+    },
+  );
   return {
     async finish(outcome, log, meta) {
       // The result waits for a start still on its way, within the same --ping-timeout: pingmon ends at most
       // that long after the job, whatever the server does.
       const kind = outcome.kind === 'success' ? 'success' : 'fail';
-      const result = outcome.kind === 'success'
-        ? pinger.success({ meta })
-        : pinger.fail({ message: outcome.failure, log, meta });
-      const [, resultError] = await Promise.all([started, result.then(() => undefined, (err: PingmonError) => err)]);
+      const result =
+        outcome.kind === 'success' ? pinger.success({ meta }) : pinger.fail({ message: outcome.failure, log, meta });
+      const [, resultError] = await Promise.all([
+        started,
+        result.then(
+          () => undefined,
+          (err: PingmonError) => err,
+        ),
+      ]);
       if (resultError) warn(resultWarning(kind, resultError, startError));
     },
   };
@@ -47,11 +58,16 @@ export function startReport(to: ReportTo, warn: (message: string) => void): Repo
  * server's message: with the start refused, the result opens the run itself, so the same rule refuses it again.
  */
 function resultWarning(kind: 'success' | 'fail', err: PingmonError, startError: PingmonError | undefined): string {
-  const refusedAlike = startError !== undefined && startError.status > 0
-    && startError.status === err.status && startError.code === err.code;
+  const refusedAlike =
+    startError !== undefined &&
+    startError.status > 0 &&
+    startError.status === err.status &&
+    startError.code === err.code;
   if (!refusedAlike) return err.message;
-  const why = err.code === 'rate_limited'
-    ? ` (rate_limited): with its start refused, the result opens the run itself, and the plan's interval had not passed`
-    : `, for the same reason as the start (${err.code})`;
+  const why =
+    err.code === 'rate_limited'
+      ? ' (rate_limited): with its start refused, the result opens the run itself, ' +
+        "and the plan's interval had not passed"
+      : `, for the same reason as the start (${err.code})`;
   return `the ${kind} was refused too${why}. This run is NOT recorded.`;
 }

@@ -281,8 +281,11 @@ t.test('pingmon run', async (t) => {
     const lines = slow.stderr.split('\n').filter(Boolean);
     t.equal(lines.length, 2, slow.stderr);
     t.match(lines[0], /^\[pingmon\] This monitor opened a run less than 60 seconds ago, .* Wait \d+ seconds/);
-    t.equal(lines[1], '[pingmon] the success was refused too (rate_limited): with its start refused, the result '
-      + "opens the run itself, and the plan's interval had not passed. This run is NOT recorded.");
+    t.equal(
+      lines[1],
+      '[pingmon] the success was refused too (rate_limited): with its start refused, the result ' +
+        "opens the run itself, and the plan's interval had not passed. This run is NOT recorded.",
+    );
     const runs = (await api.request(`/monitors/${limited}/runs`, { token: free.token })).body.runs;
     t.equal(runs.length, 1, 'no second run');
   });

@@ -119,29 +119,33 @@ t.test('the dashboard against a real server', async (t) => {
       t.equal(lines(frame).filter((line) => /✓ success/.test(line)).length, 3);
       t.equal(logReads, 0, 'no log read for a list');
 
-    screen.press(KEYS.enter);
-    frame = await screen.waitFor('press e to expand');
-    t.equal(logReads, 1);
-    t.match(frame, /Status\s+✗ failed/);
-    t.match(frame, /Run\s+run-failed-0001/);
-    // To the millisecond (was to the second), so that the two times agree with the duration under them.
-    const time = (label: string) => {
-      const at = new RegExp(`${label}\\s+(\\d{4}-\\d\\d-\\d\\d) (\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) UTC`).exec(frame);
-      return Date.parse(`${at?.[1]}T${at?.[2]}Z`);
-    };
-    const [started, finished] = [time('Started'), time('Finished')];
-    t.ok(Number.isFinite(started) && Number.isFinite(finished), frame);
-    const shown = /Duration\s+(\d+)ms|Duration\s+(\d+\.\d{3})s/.exec(frame);
-    const durationMs = shown?.[1] ? Number(shown[1]) : Math.round(Number(shown?.[2]) * 1000);
-    t.equal(finished - started, durationMs, 'Finished − Started is the duration shown');
-    t.match(frame, /Meta\s+exitCode=2/);
-    t.match(frame, /Error\s+tar: \/data: Permission denied\n\s+second line/);
-    t.match(frame, /Log\s+[\d,]+ characters, collapsed/);
-    t.match(frame, /│ ERROR step 1: tar: \/data\/file0: Permission denied\s+│/, 'escape sequences stripped');
-    t.notMatch(frame, /\[31m|\[0m|\[K/);
-    const hidden = Number(/([\d,]+) more characters hidden — press e to expand/.exec(frame)![1]!.replace(/,/g, ''));
-    t.ok(hidden > 3000 && hidden < ANSI_LOG.length + LONG_LINE.length, `${hidden} hidden`);
-    t.ok(lines(frame).indexOf(lines(frame).find((l) => l.startsWith('Error'))!) < lines(frame).findIndex((l) => l.startsWith('┌')), 'the log is below the error');
+      screen.press(KEYS.enter);
+      frame = await screen.waitFor('press e to expand');
+      t.equal(logReads, 1);
+      t.match(frame, /Status\s+✗ failed/);
+      t.match(frame, /Run\s+run-failed-0001/);
+      // To the millisecond (was to the second), so that the two times agree with the duration under them.
+      const time = (label: string) => {
+        const at = new RegExp(`${label}\\s+(\\d{4}-\\d\\d-\\d\\d) (\\d\\d:\\d\\d:\\d\\d\\.\\d{3}) UTC`).exec(frame);
+        return Date.parse(`${at?.[1]}T${at?.[2]}Z`);
+      };
+      const [started, finished] = [time('Started'), time('Finished')];
+      t.ok(Number.isFinite(started) && Number.isFinite(finished), frame);
+      const shown = /Duration\s+(\d+)ms|Duration\s+(\d+\.\d{3})s/.exec(frame);
+      const durationMs = shown?.[1] ? Number(shown[1]) : Math.round(Number(shown?.[2]) * 1000);
+      t.equal(finished - started, durationMs, 'Finished − Started is the duration shown');
+      t.match(frame, /Meta\s+exitCode=2/);
+      t.match(frame, /Error\s+tar: \/data: Permission denied\n\s+second line/);
+      t.match(frame, /Log\s+[\d,]+ characters, collapsed/);
+      t.match(frame, /│ ERROR step 1: tar: \/data\/file0: Permission denied\s+│/, 'escape sequences stripped');
+      t.notMatch(frame, /\[31m|\[0m|\[K/);
+      const hidden = Number(/([\d,]+) more characters hidden — press e to expand/.exec(frame)![1]!.replace(/,/g, ''));
+      t.ok(hidden > 3000 && hidden < ANSI_LOG.length + LONG_LINE.length, `${hidden} hidden`);
+      t.ok(
+        lines(frame).indexOf(lines(frame).find((l) => l.startsWith('Error'))!) <
+          lines(frame).findIndex((l) => l.startsWith('┌')),
+        'the log is below the error',
+      );
 
       screen.press('e');
       frame = await screen.waitFor('e collapses');

@@ -93,7 +93,13 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
 
   term.resize(60, 24);
   screen = await term.waitFor(whole(/^┌─{58}┐$/m, 'e collapse log'));
-  t.ok(screen.split('\n').filter((line) => line.startsWith('│')).every((line) => line.length === 60), 'the block follows the new width');
+  t.ok(
+    screen
+      .split('\n')
+      .filter((line) => line.startsWith('│'))
+      .every((line) => line.length === 60),
+    'the block follows the new width',
+  );
   t.match(screen, /e collapses/);
 
   term.keys('Escape');

@@ -105,8 +105,16 @@ t.test('the run detail shows times to the millisecond, and durations as exactly 
   t.equal(exactWhen('2026-11-22T13:30:24.998Z'), '2026-11-22 13:30:24.998');
   t.equal(exactWhen(null), '—');
   const cases: Array<[number | null, string]> = [
-    [null, '—'], [0, '0ms'], [8, '8ms'], [999, '999ms'], [1_000, '1.000s'], [1_520, '1.520s'], [59_999, '59.999s'],
-    [60_000, '1m 0s'], [200_000, '3m 20s'], [7_260_000, '2h 1m'],
+    [null, '—'],
+    [0, '0ms'],
+    [8, '8ms'],
+    [999, '999ms'],
+    [1_000, '1.000s'],
+    [1_520, '1.520s'],
+    [59_999, '59.999s'],
+    [60_000, '1m 0s'],
+    [200_000, '3m 20s'],
+    [7_260_000, '2h 1m'],
   ];
   for (const [ms, text] of cases) t.equal(exactDuration(ms), text, String(ms));
 });
