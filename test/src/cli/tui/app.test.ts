@@ -1,4 +1,3 @@
-import { createServer } from 'node:net';
 import Jwt from '@hapi/jwt';
 import t from 'tap';
 import { createClient } from '@pingmon/sdk';
@@ -7,6 +6,7 @@ import { App } from '../../../../cli/dist/tui/app.js';
 import { createSource } from '../../../../cli/dist/tui/source.js';
 import type { BrowseSource } from '../../../../cli/dist/tui/source.js';
 import { textWidth } from '../../../../cli/dist/width.js';
+import { closedPort } from '../../helpers/receiver.js';
 import { TestServer } from '../../helpers/server.js';
 import type { TestAccount } from '../../helpers/server.js';
 import { waitFor } from '../../helpers/wait.js';
@@ -30,14 +30,6 @@ async function seedRuns(api: TestServer, account: TestAccount, monitorId: string
       ),
     );
   }
-}
-
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 /** Opens a monitor's runs the way a person finds one among many: / and its name. */

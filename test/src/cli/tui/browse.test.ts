@@ -1,7 +1,7 @@
-import { createServer } from 'node:net';
 import t from 'tap';
 import { tempDir } from '../../helpers/databases.js';
 import { CLI, pingmon } from '../../helpers/cli.js';
+import { deadUrl } from '../../helpers/receiver.js';
 import { TestServer } from '../../helpers/server.js';
 import { EXITED, Tmux } from '../../helpers/tmux.js';
 
@@ -102,11 +102,7 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
 });
 
 t.test('pingmon browse against a server that is down says so in the terminal', async (t) => {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  const url = `http://127.0.0.1:${port}`;
+  const url = await deadUrl();
   const term = Tmux.start(t, [process.execPath, CLI, 'browse', '--refresh', '1'], {
     columns: 80,
     rows: 24,
