@@ -4,6 +4,7 @@ import { CLI, pingmon } from '../../helpers/cli.js';
 import { deadUrl } from '../../helpers/receiver.js';
 import { TestServer } from '../../helpers/server.js';
 import { EXITED, Tmux } from '../../helpers/tmux.js';
+import { waitFor } from '../../helpers/wait.js';
 
 // The real `pingmon browse`, in a real terminal (tmux), against a real server: what a person sees.
 
@@ -21,6 +22,10 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
     await api.ping(account, nightly, 'start', { runId });
     await api.ping(account, nightly, 'success', { runId, meta: { rows: 10 } });
   }
+  // Runs that start in the same millisecond are listed by runId (docs/api.md), and run-ok-… sorts after
+  // run-failed-…: the failed run starts in a later millisecond, so that it is the newest.
+  const okBy = Date.now();
+  await waitFor(() => Date.now() > okBy, { what: 'the clock to pass the runs that succeeded' });
   await api.ping(account, nightly, 'start', { runId: 'run-failed-000001' });
   await api.ping(account, nightly, 'fail', {
     runId: 'run-failed-000001',
