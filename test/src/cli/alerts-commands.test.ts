@@ -63,8 +63,13 @@ const USAGE_HINT = new RegExp(
 );
 
 t.test('rules, channels and alerts from the command line against a real server', async (t) => {
-  // A failed delivery waits a minute before its retry, so `pingmon alerts` can be caught showing it pending.
-  const api = await TestServer.start(t, 'sqlite', { alertPollMs: 50, alertRetryBaseMs: 60_000, alertTimeoutMs: 2_000 });
+  // A failed delivery waits a minute before its retry, so `pingmon alerts` can be caught showing it pending. No
+  // attempt here is meant to time out: the receivers answer at once, however long a loaded machine takes.
+  const api = await TestServer.start(t, 'sqlite', {
+    alertPollMs: 50,
+    alertRetryBaseMs: 60_000,
+    alertTimeoutMs: 30_000,
+  });
   const configHome = tempDir('pingmon-config-');
   /** `pingmon …` as `account`, logged in through PINGMON_URL and PINGMON_TOKEN; `--json` output parsed. */
   const as = (account: TestAccount, extra: Record<string, string> = {}) => {

@@ -1,9 +1,10 @@
 import { request as httpRequest } from 'node:http';
-import { createServer as createNetServer, connect } from 'node:net';
+import { connect } from 'node:net';
 import t from 'tap';
 import { DATABASE_KINDS, createTestDatabase } from '../helpers/databases.js';
 import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
+import { closedPort } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
 
 const LISTENING = /pingmon server listening on (http:\/\/127\.0\.0\.1:(\d+)\/api\/v1)\n/;
@@ -142,10 +143,7 @@ t.test('pingmon server start-up errors are one line and a non-zero exit', async 
   });
 
   t.test('an unreachable database', async (t) => {
-    const blocker = createNetServer();
-    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
-    const port = (blocker.address() as { port: number }).port;
-    await new Promise((resolve) => blocker.close(resolve));
+    const port = await closedPort();
     const result = await pingmon(['server', '--port', '0'], {
       ...db.env,
       PINGMON_DATABASE_URL: `postgres://pingmon:s3cret@127.0.0.1:${port}/nothing`,

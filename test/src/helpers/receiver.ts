@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { connect } from 'node:net';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 export interface Received {
@@ -48,11 +50,44 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
   res.end(JSON.stringify(body));
 }
 
-/** An address where nothing listens: a port that was just free. */
+/** An address where nothing listens, and nothing will while the test runs (see `closedPort`). */
 export async function deadUrl(): Promise<string> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise((resolve) => server.close(resolve));
-  return `http://127.0.0.1:${port}`;
+  return `http://127.0.0.1:${await closedPort()}`;
+}
+
+/**
+ * A port on 127.0.0.1 where nothing listens, and nothing will unless a test listens on it by number. Not a
+ * port that was just free: the kernel gives such a port to the next listener on port 0, and the tests
+ * running beside (tap's other jobs, other checkouts) open hundreds of those. It is taken below the range
+ * the kernel picks port-0 listeners and outgoing connections from, and checked closed.
+ */
+export async function closedPort(): Promise<number> {
+  const below = ephemeralRangeStart();
+  for (let tries = 0; tries < 100; tries++) {
+    // The upper half below the range: clear of the well-known ports a service may still open.
+    const port = Math.floor(below / 2 + Math.random() * (below / 2));
+    if (await refused(port)) return port;
+  }
+  throw new Error(`no closed port found below ${below}`);
+}
+
+/** The first port of the kernel's ephemeral range (Linux); IANA's 49152 elsewhere. */
+function ephemeralRangeStart(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+    return low >= 2_048 ? low : 49_152;
+  } catch {
+    return 49_152;
+  }
+}
+
+function refused(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
+  });
 }

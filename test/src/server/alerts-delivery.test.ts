@@ -26,10 +26,12 @@ function numberedLog(length: number): string {
 
 for (const kind of DATABASE_KINDS) {
   t.test(`alert delivery on ${kind}`, async (t) => {
+    // No test here lets an attempt time out: receivers answer at once or hold their answers on purpose, for as
+    // long as a loaded machine takes to send 40 pings. A short attempt timeout would race that hold.
     const api = await TestServer.start(t, kind, {
       alertPollMs: 50,
       alertRetryBaseMs: 20,
-      alertTimeoutMs: 2_000,
+      alertTimeoutMs: 30_000,
       alertMaxAttempts: 4,
     });
     // Every test has an account of its own: an account's alerts go to all its channels.
@@ -329,16 +331,22 @@ for (const kind of DATABASE_KINDS) {
       t.equal(receiver.received.length, 1, 'failed is final: nothing can claim it again');
     });
 
-    t.test('a channel disabled while a retry waits gets no retry: the delivery ends as failed', async (t) => {
+    t.test('a channel disabled before its retry is due gets no retry: the delivery ends as failed', async (t) => {
       const alice = await api.account();
-      const receiver = await startReceiver(t, (_req, _n, res) => json(res, 503, {}, { 'retry-after': '2' }));
+      // The 503 is held until the channel is disabled: disabling it after the answer would race the retry.
+      let answer: (() => void) | undefined;
+      const receiver = await startReceiver(t, (_req, _n, res) => {
+        answer = () => json(res, 503, {}, { 'retry-after': '1' });
+      });
       const m = await api.monitor(alice);
       const ch = await addChannel(alice, { type: 'webhook', url: receiver.url });
       await api.ping(alice, m, 'fail', { errorMessage: 'x' });
+      await waitFor(() => answer, { what: 'the first attempt in flight' });
+      await api.request(`/channels/${ch}`, { method: 'PATCH', token: alice.token, body: { enabled: false } });
+      answer!();
       await waitFor(async () => (await alertsOf(alice, m))[0]?.deliveries[0]?.attempts.length === 1, {
         what: 'the first attempt recorded',
       });
-      await api.request(`/channels/${ch}`, { method: 'PATCH', token: alice.token, body: { enabled: false } });
       const [alert] = await settled(alice, m, 1);
       t.match(alert.deliveries[0], {
         state: 'failed',
@@ -366,8 +374,11 @@ for (const kind of DATABASE_KINDS) {
           [4, null],
         ],
       );
+      // Each wait is at least its backoff (20 ms doubled per attempt, less 20%), and a loaded machine only
+      // lengthens it: comparing two measured waits would race that noise. The third, ≥ 64 ms, is longer than
+      // any first backoff (≤ 24 ms) could be.
       const at = delivery.attempts.map((a: { at: string }) => Date.parse(a.at));
-      t.ok(at[3] - at[2] >= at[1] - at[0], 'the waits grow');
+      t.ok(at[3] - at[2] >= 64, `the waits grow: ${at[1] - at[0]} ms, then ${at[3] - at[2]} ms`);
     });
 
     t.test('more alerts at once than attempts in flight: all delivered once, pings answered meanwhile', async (t) => {

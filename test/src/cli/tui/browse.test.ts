@@ -1,9 +1,10 @@
-import { createServer } from 'node:net';
 import t from 'tap';
 import { tempDir } from '../../helpers/databases.js';
 import { CLI, pingmon } from '../../helpers/cli.js';
+import { deadUrl } from '../../helpers/receiver.js';
 import { TestServer } from '../../helpers/server.js';
 import { EXITED, Tmux } from '../../helpers/tmux.js';
+import { waitFor } from '../../helpers/wait.js';
 
 // The real `pingmon browse`, in a real terminal (tmux), against a real server: what a person sees.
 
@@ -30,6 +31,10 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
     await api.ping(account, nightly, 'start', { runId });
     await api.ping(account, nightly, 'success', { runId, meta: { rows: 10 } });
   }
+  // Runs that start in the same millisecond are listed by runId (docs/api.md), and run-ok-… sorts after
+  // run-failed-…: the failed run starts in a later millisecond, so that it is the newest.
+  const okBy = Date.now();
+  await waitFor(() => Date.now() > okBy, { what: 'the clock to pass the runs that succeeded' });
   await api.ping(account, nightly, 'start', { runId: 'run-failed-000001' });
   await api.ping(account, nightly, 'fail', {
     runId: 'run-failed-000001',
@@ -111,11 +116,7 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
 });
 
 t.test('pingmon browse against a server that is down says so in the terminal', async (t) => {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  const url = `http://127.0.0.1:${port}`;
+  const url = await deadUrl();
   const env = { XDG_CONFIG_HOME: tempDir('pingmon-config-'), PINGMON_URL: url, PINGMON_TOKEN: 'not-checked' };
   const term = Tmux.start(t, [process.execPath, CLI, 'browse', '--refresh', '5'], { columns: 80, rows: 24, env });
   // From the first frame on: the connection is refused at once, so saying so must not wait for retries (with the
