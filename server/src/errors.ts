@@ -54,7 +54,7 @@ function errorBody(request: Request, err: Boom.Boom): ErrorBody {
       statusCode: 503,
       error: 'Service Unavailable',
       code: 'database_unavailable',
-      message: `The server cannot reach its database at the moment. ${waitFor(DATABASE_RETRY_AFTER_SECONDS)} `
+      message: `The server cannot use its database at the moment. ${waitFor(DATABASE_RETRY_AFTER_SECONDS)} `
         + 'and send the request again (a ping sent again with the same runId is recorded once).',
       retryAfter: DATABASE_RETRY_AFTER_SECONDS,
     };
