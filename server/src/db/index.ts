@@ -5,6 +5,7 @@ import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { redactUrl } from '../config.js';
+import { lostConnections } from './lost-connections.js';
 import { migrate } from './migrate.js';
 import type { Dialect, Sql, TransactionSql } from './sql.js';
 import { postgresSql, sqliteExecutors } from './sql.js';
@@ -98,42 +99,21 @@ function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs =
   conn.pragma('synchronous = NORMAL');
 }
 
-/** A pg client, as far as pingmon listens to it. */
-interface PgClient {
-  on(event: 'error', listener: (err: Error) => void): unknown;
-}
-
-/** knex's pool (tarn), as far as pingmon listens to it. */
-interface Pool {
-  on(event: 'createFail', listener: (eventId: number, err: unknown) => void): unknown;
-}
-
 async function openPostgres(url: string, schema: string | undefined): Promise<Database> {
   const location = redactUrl(url) + (schema ? ` (schema ${schema})` : '');
-  // What pg said of each connection it lost or could not make, before knex prefixes a statement to the message.
-  const lost = new WeakMap<object, string>();
+  const connections = lostConnections();
   const knex = knexFactory({
     client: 'pg',
     connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
     searchPath: schema ? [schema] : undefined,
-    pool: {
-      min: 0,
-      max: 10,
-      // A lost connection is also marked by knex, which replaces it at its next use instead of handing it out.
-      afterCreate(conn: PgClient, done: (err: Error | null, conn: unknown) => void) {
-        conn.on('error', (err) => lost.set(err, err.message));
-        done(null, conn);
-      },
-    },
+    pool: { min: 0, max: 10, afterCreate: connections.afterCreate },
     acquireConnectionTimeout: 10_000,
     // Error messages name the statement, never its values (which can be secrets) in the log.
     compileSqlOnError: false,
     // knex prints failed connection attempts with stack traces; openDatabase reports them in one line instead.
     log: { warn() {}, error() {}, deprecate() {}, debug() {} },
   });
-  (knex.client as { pool: Pool }).pool.on('createFail', (_eventId, err) => {
-    if (err instanceof Error) lost.set(err, err.message);
-  });
+  connections.watch(knex);
   try {
     await knex.raw('select 1');
     if (schema) await createSchema(knex, schema);
@@ -142,7 +122,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
     await knex.destroy();
     throw cannotOpen(location, err);
   }
-  const asOutage = outageClassifier(location, lost);
+  const asOutage = outageClassifier(location, connections.lost);
   const sql = postgresSql(knex, asOutage);
   return {
     dialect: 'postgres',

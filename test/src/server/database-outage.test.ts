@@ -9,6 +9,8 @@ import { waitFor } from '../helpers/wait.js';
 
 const LISTENING = /pingmon server listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)\n/;
 const FAILED_PINGS = 30;
+/** Pings sent at once while the outage begins. */
+const SENDERS = 6;
 /** The server's interval between two log lines of one outage. */
 const OUTAGE_LOG_INTERVAL_MS = 10_000;
 
@@ -27,14 +29,18 @@ function logLines(stdout: string): LogLine[] {
     .map((line) => JSON.parse(line) as LogLine);
 }
 
-/** How many requests the outage lines count: the first line's one, and the "N more requests" of the others. */
-function requestsCounted(lines: LogLine[]): number {
+/** What the outage lines count of one kind: the first line's one, if it is of that kind, and the "N more". */
+function counted(lines: LogLine[], first: string, more: RegExp): number {
   return lines.reduce((sum, line) => {
     const text = line.data ?? '';
-    const more = /(\d+) more requests? answered 503/.exec(text);
-    return sum + (more ? Number(more[1]) : 0) + (text.includes('(a request was answered 503;') ? 1 : 0);
+    return sum + Number(more.exec(text)?.[1] ?? 0) + (text.includes(first) ? 1 : 0);
   }, 0);
 }
+
+const requestsCounted = (lines: LogLine[]) =>
+  counted(lines, '(a request was answered 503;', /(\d+) more requests? answered 503/);
+const alertSenderFailures = (lines: LogLine[]) =>
+  counted(lines, '(an operation of the alert sender failed;', /(\d+) more operations? of the alert sender failed/);
 
 for (const kind of DATABASE_KINDS) {
   t.test(`on ${kind}, a database outage is a 503 counted in a few log lines, and over within a second`, async (t) => {
@@ -61,30 +67,52 @@ for (const kind of DATABASE_KINDS) {
     const ping = (key: string, runId: string) =>
       request(`${url}/ping/${monitorId}/start`, { apiKey: key, body: { runId } });
 
+    // Under load: pings go on, a few at a time, while the outage begins. Each one is either acknowledged,
+    // or answered 503 (then its sender stops): nothing else, and nothing acknowledged may be lost.
     const acknowledged: string[] = [];
-    for (let i = 0; i < 3; i++) {
-      const runId = randomUUID();
-      if ((await ping(apiKey, runId)).status === 200) acknowledged.push(runId);
-    }
-    t.equal(acknowledged.length, 3, 'pings are acknowledged before the outage');
+    const unacknowledged: Reply[] = [];
+    let began: Promise<void> | undefined;
+    let outageBegan = 0;
+    const sender = async () => {
+      for (;;) {
+        const runId = randomUUID();
+        const reply = await ping(apiKey, runId);
+        if (reply.status !== 200) {
+          unacknowledged.push(reply);
+          return;
+        }
+        acknowledged.push(runId);
+        if (acknowledged.length >= 10 && !began) {
+          outageBegan = Date.now();
+          began = outage.begin(db);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: SENDERS }, sender));
+    await began;
+    t.same(
+      unacknowledged.map((r) => [r.status, r.body.code]),
+      unacknowledged.map(() => [503, 'database_unavailable']),
+      `${acknowledged.length} pings acknowledged, then ${unacknowledged.length} answered 503 as the outage began`,
+    );
 
-    await outage.begin(db);
-    const outageBegan = Date.now();
     const refused = Array.from({ length: FAILED_PINGS }, () => randomUUID());
-    const replies: Reply[] = await Promise.all([
+    const refusedAtOnce: Reply[] = await Promise.all([
       ...refused.map((runId) => ping(apiKey, runId)),
       ping(freshKey, randomUUID()),
       request(`${url}/monitors`, { token, body: { name: 'made during the outage' } }),
       request(`${url}/health`),
     ]);
     t.same(
-      replies.map((r) => [r.status, r.headers.get('retry-after'), r.body.code]),
-      replies.map(() => [503, '5', 'database_unavailable']),
+      refusedAtOnce.map((r) => [r.status, r.headers.get('retry-after'), r.body.code]),
+      refusedAtOnce.map(() => [503, '5', 'database_unavailable']),
       'pings, API calls and /health answer 503 database_unavailable with Retry-After',
     );
-    t.same(Object.keys(replies[0]!.body).sort(), ['code', 'error', 'message', 'retryAfter', 'statusCode', 'success']);
-    t.match(replies[0]!.body, { success: false, statusCode: 503, error: 'Service Unavailable', retryAfter: 5 });
-    t.match(replies[0]!.body.message, /database.*Wait 5 seconds/);
+    const [first] = refusedAtOnce;
+    t.same(Object.keys(first!.body).sort(), ['code', 'error', 'message', 'retryAfter', 'statusCode', 'success']);
+    t.match(first!.body, { success: false, statusCode: 503, error: 'Service Unavailable', retryAfter: 5 });
+    t.match(first!.body.message, /database.*Wait 5 seconds/);
+    const failed = unacknowledged.length + refusedAtOnce.length;
 
     await outage.end();
     const back = Date.now();
@@ -105,7 +133,7 @@ for (const kind of DATABASE_KINDS) {
       refused.map(() => 200),
       'the refused pings are accepted when sent again',
     );
-    const { runs } = (await request(`${url}/monitors/${monitorId}/runs?limit=100`, { token })).body as {
+    const { runs } = (await request(`${url}/monitors/${monitorId}/runs?limit=200`, { token })).body as {
       runs: Array<{ runId: string }>;
     };
     const stored = new Set(runs.map((r) => r.runId));
@@ -136,7 +164,13 @@ for (const kind of DATABASE_KINDS) {
       'at warn',
     );
     const mostLines = 2 + Math.floor((stoppedAt - outageBegan) / OUTAGE_LOG_INTERVAL_MS);
-    t.ok(lines.length <= mostLines, `${lines.length} log lines for ${replies.length + refusedHealth} failed requests`);
-    t.equal(requestsCounted(lines), replies.length + refusedHealth, 'every failed request is counted once');
+    t.ok(lines.length <= mostLines, `${lines.length} log lines for ${failed + refusedHealth} failed requests`);
+    t.equal(requestsCounted(lines), failed + refusedHealth, 'every failed request is counted once');
+    // The alert sender reads the outbox every second when it is idle, and no faster when the reads fail.
+    const seconds = Math.ceil((stoppedAt - outageBegan) / 1000);
+    t.ok(
+      alertSenderFailures(lines) <= seconds + 1,
+      `${alertSenderFailures(lines)} failed outbox reads in ${seconds} s`,
+    );
   });
 }
