@@ -48,8 +48,9 @@ export function outageCause(err: unknown): string | undefined {
   if (NETWORK_CODES.has(code)) return typeof message === 'string' ? message : code;
   const state = POSTGRES_STATES[code] ?? (/^08[0-9A-Z]{3}$/.test(code) ? 'connection_exception' : undefined);
   if (state) return `PostgreSQL error ${code} (${state})`;
-  if (SQLITE_CODES.test(code)) return `${code}: ${String(message)}`;
-  return undefined;
+  if (!SQLITE_CODES.test(code)) return undefined;
+  const holder = code.startsWith('SQLITE_BUSY') ? ' (another process holds the write lock)' : '';
+  return `${code}: ${String(message)}${holder}`;
 }
 
 /**

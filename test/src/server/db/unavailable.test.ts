@@ -28,8 +28,16 @@ t.test("outageCause: by the driver's code, never by the message", async (t) => {
     ['PostgreSQL full', coded('53300'), 'PostgreSQL error 53300 (too_many_connections)'],
     ['PostgreSQL connection failure', coded('08006'), 'PostgreSQL error 08006 (connection_exception)'],
     ['PostgreSQL protocol violation', coded('08P01'), 'PostgreSQL error 08P01 (connection_exception)'],
-    ['SQLite busy', coded('SQLITE_BUSY', 'database is locked'), 'SQLITE_BUSY: database is locked'],
-    ['SQLite busy snapshot', coded('SQLITE_BUSY_SNAPSHOT', 'x'), 'SQLITE_BUSY_SNAPSHOT: x'],
+    [
+      'SQLite busy',
+      coded('SQLITE_BUSY', 'database is locked'),
+      'SQLITE_BUSY: database is locked (another process holds the write lock)',
+    ],
+    [
+      'SQLite busy snapshot',
+      coded('SQLITE_BUSY_SNAPSHOT', 'x'),
+      'SQLITE_BUSY_SNAPSHOT: x (another process holds the write lock)',
+    ],
     ['SQLite locked', coded('SQLITE_LOCKED', 'x'), 'SQLITE_LOCKED: x'],
     [
       'SQLite cannot open',
