@@ -38,8 +38,8 @@ async function proxyOutage(t: Teardown, databaseUrl: string): Promise<Outage> {
       socket.on('close', () => open.delete(socket));
       socket.on('error', () => undefined);
     }
-    client.on('close', () => upstream.resetAndDestroy());
-    upstream.on('close', () => client.resetAndDestroy());
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
     client.pipe(upstream);
     upstream.pipe(client);
   });
