@@ -45,7 +45,7 @@ export interface ErrorBody {
   error: string;
   code: string;
   message: string;
-  /** Seconds to wait, on 429 responses. */
+  /** Seconds to wait, on 429 and 503 responses. */
   retryAfter?: number;
 }
 

@@ -2,7 +2,7 @@ import type { Plan } from '@pingmon/sdk/wire';
 import { insertAccount } from './db/accounts.js';
 import { insertApiKey } from './db/api-keys.js';
 import type { Database } from './db/index.js';
-import { isUniqueViolation } from './db/index.js';
+import { DatabaseUnavailableError, isUniqueViolation } from './db/index.js';
 import { insertUser } from './db/users.js';
 import { newId } from './ids.js';
 import { hashPassword, newApiKey } from './secrets.js';
@@ -38,14 +38,11 @@ export async function createAccount(
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AccountInputError(`a user with email ${email} already exists`);
+    // Says which database and why (another process holding SQLite's write lock, say), and no values.
+    if (err instanceof DatabaseUnavailableError) throw err;
     // Drivers may put the SQL, with its values, in the message: say only what went wrong.
     const code = (err as { code?: string }).code ?? 'unknown';
-    throw new Error(
-      code === 'SQLITE_BUSY'
-        ? 'the database stayed busy for 5 seconds (another process is writing to it); try again'
-        : `the database refused the new account (${code})`,
-      { cause: err },
-    );
+    throw new Error(`the database refused the new account (${code})`, { cause: err });
   }
   return { accountId: ids.accountId, userId: ids.userId, apiKey: key.key };
 }

@@ -1,6 +1,8 @@
 import Boom from '@hapi/boom';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { ErrorBody } from '@pingmon/sdk/wire';
+import { DatabaseUnavailableError } from './db/index.js';
+import type { OutageLog } from './outage-log.js';
 
 /** A Boom error carrying the stable machine `code` of DESIGN §4. */
 export function apiError(
@@ -28,11 +30,20 @@ const DEFAULT_CODES: Record<number, string> = {
   429: 'rate_limited',
 };
 
-/** Gives every error response, on every route, one shape: Boom's fields plus success:false and a code. */
-export function registerErrorShape(server: Server): void {
+/** What a client is asked to wait before trying again while the database is unavailable. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Gives every error response, on every route, one shape: Boom's fields plus success:false and a code.
+ * A database outage is a 503 logged in `outages`, rate-limited; any other 5xx has its cause logged here.
+ */
+export function registerErrorShape(server: Server, outages: Pick<OutageLog, 'failed'>): void {
   server.ext('onPreResponse', (request: Request, h: ResponseToolkit) => {
     const response = request.response;
     if (!Boom.isBoom(response)) return h.continue;
+    if (response instanceof DatabaseUnavailableError) outages.failed('request', response);
+    // hapi logs a 500's cause only when the response it sends is the error itself, not the shape made here.
+    else if (response.output.statusCode >= 500) request.log(['error'], response);
     const body = errorBody(request, response);
     const reply = h.response(body).code(body.statusCode);
     if (body.retryAfter !== undefined) reply.header('Retry-After', String(body.retryAfter));
@@ -43,6 +54,18 @@ export function registerErrorShape(server: Server): void {
 }
 
 function errorBody(request: Request, err: Boom.Boom): ErrorBody {
+  if (err instanceof DatabaseUnavailableError) {
+    return {
+      success: false,
+      statusCode: 503,
+      error: 'Service Unavailable',
+      code: 'database_unavailable',
+      message:
+        `The server cannot use its database at the moment. ${waitFor(DATABASE_RETRY_AFTER_SECONDS)} ` +
+        'and send the request again (a ping sent again with the same runId is recorded once).',
+      retryAfter: DATABASE_RETRY_AFTER_SECONDS,
+    };
+  }
   const { statusCode, payload } = err.output;
   // Only our own errors choose their code: others (zlib, Node) may carry codes of their own in data.
   const data = (err.data ?? {}) as { pingmonCode?: string; retryAfter?: number };
@@ -55,7 +78,7 @@ function errorBody(request: Request, err: Boom.Boom): ErrorBody {
   };
   if (data.retryAfter !== undefined) body.retryAfter = data.retryAfter;
   if (statusCode >= 500) {
-    // hapi has already logged the cause; the client learns nothing of the internals.
+    // The cause is in the log (registerErrorShape); the client learns nothing of the internals.
     return { ...body, code: 'internal_error', message: 'An internal error occurred. The server log has the details.' };
   }
   if (data.pingmonCode) return body;

@@ -6,10 +6,11 @@ import { DeliveryWorker } from './alerts/worker.js';
 import { registerAuth } from './auth.js';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
-import { closeDatabase, openDatabase } from './db/index.js';
+import { closeDatabase, DatabaseUnavailableError, openDatabase } from './db/index.js';
 import { findOrInsertSetting } from './db/settings.js';
 import { registerClientErrors } from './client-errors.js';
 import { registerErrorShape } from './errors.js';
+import { OutageLog } from './outage-log.js';
 import { registerNulGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
 import { authRoutes } from './routes/auth.js';
@@ -37,6 +38,9 @@ declare module '@hapi/hapi' {
 const MAX_RETRY_DELAY_MS = 60 * 60_000;
 const DELIVERY_CONCURRENCY = 10;
 
+/** While the database is unavailable, one log line per this interval counts the failures. */
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
+
 /**
  * Builds the API server on the configured database (migrated on the way). Stopping the server
  * closes the database once in-flight requests have finished.
@@ -61,6 +65,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     routes: { payload: { maxBytes: config.bodyLimitBytes } },
     debug: false,
   });
+  const outages = new OutageLog((tags, message) => server.log(tags, message), OUTAGE_LOG_INTERVAL_MS);
   const deliveries = new DeliveryWorker(db, {
     pollMs: config.alertPollMs,
     attemptTimeoutMs: config.alertTimeoutMs,
@@ -70,7 +75,11 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
       maxDelayMs: MAX_RETRY_DELAY_MS,
     },
     concurrency: DELIVERY_CONCURRENCY,
-    log: (tags, message) => server.log(tags, message),
+    // An outage is counted in the outage log, not logged once per failed poll or attempt.
+    log: (tags, message, err) => {
+      if (err instanceof DatabaseUnavailableError) outages.failed('alerts', err);
+      else server.log(tags, message);
+    },
   });
   const ctx: RouteContext = { config, db, jwtSecret, deliveries };
   if (config.logLevel !== 'silent') {
@@ -83,7 +92,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     });
     server.ext('onPostStop', () => stream.flushSync());
   }
-  registerErrorShape(server);
+  registerErrorShape(server, outages);
   registerNulGuard(server);
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
@@ -115,6 +124,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
   server.ext('onPostStop', async () => {
     await deliveries.drained();
     await closeDatabase(db);
+    outages.close();
   });
   return server;
 }

@@ -19,7 +19,8 @@ export interface WorkerOptions {
   policy: RetryPolicy;
   /** Attempts in flight at once, per process. */
   concurrency: number;
-  log: (tags: string[], message: string) => void;
+  /** `err` is the failure the message reports, when there is one (the server logs database outages apart). */
+  log: (tags: string[], message: string, err?: unknown) => void;
 }
 
 /**
@@ -99,7 +100,10 @@ export class DeliveryWorker {
           await this.claim(free);
         } catch (err) {
           this.backlog = false;
-          this.options.log(['alerts', 'error'], `reading the alert outbox failed: ${(err as Error).message}`);
+          // The next poll is a whole interval after the failure, not after the claim began: a claim that failed
+          // slowly (the database unreachable, or locked) would otherwise be made again at once, again and again.
+          this.lastPollAt = Date.now();
+          this.options.log(['alerts', 'error'], `reading the alert outbox failed: ${(err as Error).message}`, err);
         }
         continue;
       }
@@ -147,12 +151,10 @@ export class DeliveryWorker {
     ]);
     for (const delivery of claimed) {
       const task = this.attempt(delivery, alerts.get(delivery.alertId), channels.get(delivery.channelId))
-        .catch((err: unknown) =>
-          this.options.log(
-            ['alerts', 'error'],
-            `delivering alert ${delivery.alertId} to ${delivery.channelId} failed: ${(err as Error).message}`,
-          ),
-        )
+        .catch((err: unknown) => {
+          const what = `delivering alert ${delivery.alertId} to ${delivery.channelId}`;
+          this.options.log(['alerts', 'error'], `${what} failed: ${(err as Error).message}`, err);
+        })
         .finally(() => {
           this.inFlight.delete(task);
           this.wake?.();

@@ -5,11 +5,15 @@ import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { redactUrl } from '../config.js';
+import { lostConnections } from './lost-connections.js';
 import { migrate } from './migrate.js';
 import type { Dialect, Sql, TransactionSql } from './sql.js';
 import { postgresSql, sqliteExecutors } from './sql.js';
+import type { DatabaseUnavailableError } from './unavailable.js';
+import { outageClassifier, unavailable } from './unavailable.js';
 
 export type { Dialect } from './sql.js';
+export { DatabaseUnavailableError } from './unavailable.js';
 
 /**
  * The one handle to the database. Every `db/` function takes an executor: `sql` outside a transaction,
@@ -23,12 +27,15 @@ export interface Database {
   readonly sql: Sql;
   /** Runs `fn` in one transaction: all of it commits, or none of it. */
   transaction<T>(fn: (sql: TransactionSql) => Promise<T>): Promise<T>;
+  /**
+   * Resolves once the database answers and takes writes, as a ping needs it to; rejects with
+   * DatabaseUnavailableError when it does not (on SQLite, after waiting out another process's write lock).
+   */
+  check(): Promise<void>;
   close(): Promise<void>;
 }
 
-export class DatabaseUnavailableError extends Error {}
-
-/** Busy SQLite (another process writing) is waited for this long before a statement fails. */
+/** Busy SQLite (another process writing) is waited for this long while migrating at start-up. */
 const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /** Opens the configured database, checks it answers and applies pending migrations. */
@@ -41,9 +48,8 @@ export async function closeDatabase(db: Database): Promise<void> {
   await db.close();
 }
 
-function unavailable(location: string, err: unknown): DatabaseUnavailableError {
-  const reason = err instanceof Error ? err.message : String(err);
-  return new DatabaseUnavailableError(`cannot use the database at ${location}: ${reason}`, { cause: err });
+function cannotOpen(location: string, err: unknown): DatabaseUnavailableError {
+  return unavailable(location, err instanceof Error ? err.message : String(err), err);
 }
 
 /**
@@ -67,21 +73,26 @@ async function openSqlite(dataDir: string): Promise<Database> {
   let conn: BetterSqlite3.Database | undefined;
   try {
     await migrate(knex, 'sqlite');
-    conn = new BetterSqlite3(filename, { timeout: SQLITE_BUSY_TIMEOUT_MS });
-    configureSqlite(conn);
+    // No busy timeout of SQLite's own: it would sleep inside the statement, the event loop with it.
+    // sqliteExecutors waits for other processes' locks with timers instead.
+    conn = new BetterSqlite3(filename, { timeout: 0 });
+    configureSqlite(conn, 0);
   } catch (err) {
     conn?.close();
-    throw unavailable(filename, err);
+    throw cannotOpen(filename, err);
   } finally {
     await knex.destroy();
   }
-  return { dialect: 'sqlite', location: filename, ...sqliteExecutors(conn) };
+  const executors = sqliteExecutors(conn, outageClassifier(filename));
+  // An empty transaction: it takes the write lock, which is what every ping needs.
+  const check = () => executors.transaction(async () => undefined);
+  return { dialect: 'sqlite', location: filename, check, ...executors };
 }
 
-function configureSqlite(conn: { pragma(sql: string): unknown }): void {
+function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs = SQLITE_BUSY_TIMEOUT_MS): void {
   conn.pragma('journal_mode = WAL');
   // Another process may hold the write lock for a moment (two servers on one file, or an admin command).
-  conn.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
   // ON DELETE CASCADE removes a monitor's runs, logs, rules and alerts with it.
   conn.pragma('foreign_keys = ON');
   // In WAL mode NORMAL loses nothing on a process crash; only an OS crash can drop the last commits.
@@ -90,28 +101,40 @@ function configureSqlite(conn: { pragma(sql: string): unknown }): void {
 
 async function openPostgres(url: string, schema: string | undefined): Promise<Database> {
   const location = redactUrl(url) + (schema ? ` (schema ${schema})` : '');
+  const connections = lostConnections();
   const knex = knexFactory({
     client: 'pg',
     connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
     searchPath: schema ? [schema] : undefined,
-    pool: { min: 0, max: 10 },
+    pool: { min: 0, max: 10, afterCreate: connections.afterCreate },
     acquireConnectionTimeout: 10_000,
+    // Error messages name the statement, never its values (which can be secrets) in the log.
+    compileSqlOnError: false,
     // knex prints failed connection attempts with stack traces; openDatabase reports them in one line instead.
     log: { warn() {}, error() {}, deprecate() {}, debug() {} },
   });
+  connections.watch(knex);
   try {
     await knex.raw('select 1');
     if (schema) await createSchema(knex, schema);
     await migrate(knex, 'postgres');
   } catch (err) {
     await knex.destroy();
-    throw unavailable(location, err);
+    throw cannotOpen(location, err);
   }
+  const asOutage = outageClassifier(location, connections.lost);
+  const sql = postgresSql(knex, asOutage);
   return {
     dialect: 'postgres',
     location,
-    sql: postgresSql(knex),
-    transaction: (fn) => knex.transaction((trx) => fn(postgresSql(trx, true))),
+    sql,
+    transaction: (fn) =>
+      knex
+        .transaction((trx) => fn(postgresSql(trx, asOutage, true)))
+        .catch((err: unknown) => {
+          throw asOutage(err);
+        }),
+    check: async () => void (await sql.rows('select 1', [])),
     close: () => knex.destroy(),
   };
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { AsOutage } from './unavailable.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -62,12 +63,47 @@ function statementCache(conn: SqliteConnection): Prepare {
   };
 }
 
-function sqliteTransactionSql(statement: Prepare): TransactionSql {
+/** How long a write waits for another process's write lock before the database counts as unavailable. */
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+const isBusy = (err: unknown): boolean => /^SQLITE_BUSY(_|$)/.test(String((err as { code?: unknown } | null)?.code));
+
+/**
+ * Runs `run`, and again while another process holds the write lock, for up to SQLITE_BUSY_TIMEOUT_MS.
+ * SQLite's own busy timeout would wait by sleeping inside the statement, which stops the whole server
+ * (pings, reads, /health) for as long as the lock is held; these waits are timers, and the server goes on.
+ */
+async function unlessBusy<T>(run: () => T, asOutage: AsOutage): Promise<T> {
+  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 100)) {
+    try {
+      return run();
+    } catch (err) {
+      if (!isBusy(err) || Date.now() + delayMs > deadline) throw asOutage(err);
+    }
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+  }
+}
+
+/** Inside a transaction the write lock is held already (BEGIN IMMEDIATE): no statement waits for it. */
+function sqliteTransactionSql(statement: Prepare, asOutage: AsOutage): TransactionSql {
   return {
     dialect: 'sqlite',
     inTransaction: true,
-    rows: async <T>(sql: string, params: readonly SqlParam[]) => statement(sql).all(...sqliteParams(params)) as T[],
-    changes: async (sql: string, params: readonly SqlParam[]) => statement(sql).run(...sqliteParams(params)).changes,
+    rows: async <T>(sql: string, params: readonly SqlParam[]) => {
+      try {
+        return statement(sql).all(...sqliteParams(params)) as T[];
+      } catch (err) {
+        throw asOutage(err);
+      }
+    },
+    changes: async (sql: string, params: readonly SqlParam[]) => {
+      try {
+        return statement(sql).run(...sqliteParams(params)).changes;
+      } catch (err) {
+        throw asOutage(err);
+      }
+    },
   };
 }
 
@@ -85,31 +121,39 @@ class NestedTransactionError extends Error {
  * committer holds the connection can only come from inside a transaction's work (a batch never yields to
  * I/O), where it would wait for that transaction for ever: it fails at once instead.
  */
-function sqliteOuterSql(statement: Prepare, committer: GroupCommitter): Sql {
+function sqliteOuterSql(statement: Prepare, committer: GroupCommitter, asOutage: AsOutage): Sql {
   return {
     dialect: 'sqlite',
     inTransaction: false,
     rows: async <T>(sql: string, params: readonly SqlParam[]) => {
       if (committer.holding) throw new NestedTransactionError();
-      return statement(sql).all(...sqliteParams(params)) as T[];
+      return unlessBusy(() => statement(sql).all(...sqliteParams(params)) as T[], asOutage);
     },
     changes: async (sql: string, params: readonly SqlParam[]) => {
       if (committer.holding) throw new NestedTransactionError();
-      return statement(sql).run(...sqliteParams(params)).changes;
+      return unlessBusy(() => statement(sql).run(...sqliteParams(params)).changes, asOutage);
     },
   };
 }
 
-/** One SQLite connection's two executors, its transactions and its closing. */
-export function sqliteExecutors(conn: SqliteConnection): {
+/**
+ * One SQLite connection's two executors, its transactions and its closing. The connection's own busy
+ * timeout must be 0: waits for other processes' locks are made here, without blocking the event loop.
+ */
+export function sqliteExecutors(
+  conn: SqliteConnection,
+  asOutage: AsOutage,
+): {
   sql: Sql;
   transaction: <T>(fn: (sql: TransactionSql) => Promise<T>) => Promise<T>;
   close: () => Promise<void>;
 } {
   const statement = statementCache(conn);
-  const committer = new GroupCommitter(sqliteTransactionSql(statement));
+  // IMMEDIATE takes the write lock up front: another process on the file is waited for here, not mid-way.
+  const begin = async () => void (await unlessBusy(() => statement('BEGIN IMMEDIATE').run(), asOutage));
+  const committer = new GroupCommitter(sqliteTransactionSql(statement, asOutage), begin);
   return {
-    sql: sqliteOuterSql(statement, committer),
+    sql: sqliteOuterSql(statement, committer, asOutage),
     transaction: (fn) => committer.run(fn),
     close: async () => {
       await committer.idle();
@@ -119,17 +163,22 @@ export function sqliteExecutors(conn: SqliteConnection): {
 }
 
 /** PostgreSQL through knex.raw (which turns `?` into `$1…`), on the pool or inside a knex transaction. */
-export function postgresSql(knex: Knex): Sql;
-export function postgresSql(trx: Knex.Transaction, inTransaction: true): TransactionSql;
-export function postgresSql(knex: Knex, inTransaction = false): Sql {
+export function postgresSql(knex: Knex, asOutage: AsOutage): Sql;
+export function postgresSql(trx: Knex.Transaction, asOutage: AsOutage, inTransaction: true): TransactionSql;
+export function postgresSql(knex: Knex, asOutage: AsOutage, inTransaction = false): Sql {
+  const raw = async <R>(sql: string, params: readonly SqlParam[]): Promise<R> => {
+    try {
+      return (await knex.raw(sql, params)) as R;
+    } catch (err) {
+      throw asOutage(err);
+    }
+  };
   return {
     dialect: 'postgres',
     inTransaction,
-    rows: async <T>(sql: string, params: readonly SqlParam[]) => ((await knex.raw(sql, params)) as { rows: T[] }).rows,
-    changes: async (sql: string, params: readonly SqlParam[]) => {
-      const result = (await knex.raw(sql, params)) as { rowCount: number };
-      return result.rowCount;
-    },
+    rows: async <T>(sql: string, params: readonly SqlParam[]) => (await raw<{ rows: T[] }>(sql, params)).rows,
+    changes: async (sql: string, params: readonly SqlParam[]) =>
+      (await raw<{ rowCount: number }>(sql, params)).rowCount,
   };
 }
 
@@ -156,7 +205,10 @@ class GroupCommitter {
   /** True while a batch's transaction is open on the connection. */
   holding = false;
 
-  constructor(private readonly sql: TransactionSql) {}
+  constructor(
+    private readonly sql: TransactionSql,
+    private readonly begin: () => Promise<void>,
+  ) {}
 
   run<T>(fn: (sql: TransactionSql) => Promise<T>): Promise<T> {
     // Queued behind the open transaction, it would wait for the batch that waits for it.
@@ -196,8 +248,7 @@ class GroupCommitter {
     const sql = this.sql;
     const results: Array<{ work: Work; ok: boolean; value: unknown }> = [];
     try {
-      // IMMEDIATE takes the write lock up front: another process on the file waits instead of failing mid-way.
-      await sql.changes('BEGIN IMMEDIATE', []);
+      await this.begin();
       this.holding = true;
       if (batch.length === 1) {
         // Alone in its transaction: its failure rolls back the whole transaction, which is only itself.

@@ -1,7 +1,10 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { RouteContext } from './context.js';
 
-/** Liveness for load balancers: answers when the server and its database do. */
+/**
+ * Liveness for load balancers: 200 when the server and its database answer, else 503 database_unavailable
+ * (the error shape). Checked on every call, so it is 200 again at the first call after the database is back.
+ */
 export function healthRoutes(ctx: RouteContext): ServerRoute[] {
   return [
     {
@@ -9,7 +12,7 @@ export function healthRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/health',
       options: { auth: false },
       handler: async () => {
-        await ctx.db.sql.rows('select 1', []);
+        await ctx.db.check();
         return { status: 'ok', database: ctx.db.dialect };
       },
     },

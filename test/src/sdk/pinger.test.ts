@@ -1,6 +1,9 @@
 import { inspect } from 'node:util';
 import t from 'tap';
 import { createPinger, PingmonError } from '@pingmon/sdk';
+import type { Request } from '@hapi/hapi';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import { databaseOutage } from '../helpers/outage.js';
 import { TestServer } from '../helpers/server.js';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 
@@ -137,6 +140,38 @@ t.test('the pinger against a real server', async (t) => {
     t.ok(err.retryAfter! >= 1);
   });
 });
+
+for (const kind of DATABASE_KINDS) {
+  t.test(`on ${kind}, a server's 503 for want of its database is retried after its Retry-After`, async (t) => {
+    const outage = await databaseOutage(t, kind);
+    const api = await TestServer.start(t, kind, outage.databaseUrl ? { databaseUrl: outage.databaseUrl } : {});
+    const account = await api.account();
+    const monitorId = await api.monitor(account);
+    const answers: Array<{ status: number; receivedAt: number; respondedAt: number }> = [];
+    api.server.events.on('response', (request: Request) => {
+      if (!request.path.includes('/ping/')) return;
+      const { received: receivedAt, responded: respondedAt } = request.info;
+      answers.push({ status: request.raw.res.statusCode, receivedAt, respondedAt });
+      // The database is back as soon as the first attempt has been refused.
+      if (answers.length === 1) void outage.end();
+    });
+    await outage.begin(api.database);
+    const ack = await createPinger({ monitorId, apiKey: account.apiKey, baseUrl: api.url }).start();
+    t.equal(ack.status, 'running');
+    t.same(
+      answers.map((a) => a.status),
+      [503, 200],
+    );
+    const waitedMs = answers[1]!.receivedAt - answers[0]!.respondedAt;
+    t.ok(waitedMs >= 4_900, `the second attempt came ${waitedMs} ms after the 503 asked for 5 s`);
+    const runs = await api.query((knex) => knex('runs').where({ monitor_id: monitorId }));
+    t.same(
+      runs.map((r: { id: string }) => r.id),
+      [ack.runId],
+      'one run, the acknowledged one',
+    );
+  });
+}
 
 t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t) => {
   t.test('503 then 200', async (t) => {

@@ -1,3 +1,4 @@
+import type { Request, RequestEvent } from '@hapi/hapi';
 import t from 'tap';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { TestServer } from '../helpers/server.js';
@@ -46,9 +47,13 @@ for (const kind of DATABASE_KINDS) {
       t.same(reply.body, { status: 'ok', database: kind });
     });
 
-    t.test('a failure inside the server is a 500 that leaks nothing', async (t) => {
+    t.test('a failure inside the server is a 500 that leaks nothing, and its cause is logged', async (t) => {
       const monitorId = await api.monitor(account);
       const runId = (await api.ping(account, monitorId, 'fail', { logOutput: 'log' })).body.data.runId;
+      const logged: Error[] = [];
+      api.server.events.on({ name: 'request', channels: 'app' }, (_request: Request, event: RequestEvent) => {
+        if (event.error instanceof Error) logged.push(event.error);
+      });
       // Break the storage under the running server for real: the log table disappears.
       await api.query((knex) => knex.schema.dropTable('run_logs'));
       const reply = await api.request(`/monitors/${monitorId}/runs/${runId}/log`, { token: account.token });
@@ -56,6 +61,8 @@ for (const kind of DATABASE_KINDS) {
       t.same(Object.keys(reply.body).sort(), SHAPE);
       t.equal(reply.body.code, 'internal_error');
       t.notMatch(reply.text, /run_logs|sqlite|select|relation|stack|at /i);
+      t.equal(logged.length, 1, 'the cause is logged once');
+      t.match(logged[0]?.message, /run_logs/);
     });
   });
 }

@@ -1,0 +1,95 @@
+import type { DatabaseUnavailableError } from './db/index.js';
+
+/** What failed for want of the database: a request (answered 503) or the alert sender's work. */
+export type OutageSource = 'request' | 'alerts';
+
+const FIRST: Readonly<Record<OutageSource, string>> = {
+  request: 'a request was answered 503',
+  alerts: 'an operation of the alert sender failed',
+};
+
+const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+const COUNTED: Readonly<Record<OutageSource, (n: number) => string>> = {
+  request: (n) => `${plural(n, 'more request')} answered 503`,
+  alerts: (n) => `${plural(n, 'more operation')} of the alert sender failed`,
+};
+
+export type Log = (tags: string[], message: string) => void;
+
+/**
+ * A database outage in the log without a line per failure, however many requests fail: the first failure
+ * at once, with its cause; while failures go on, one line per interval counting them; and one line once an
+ * interval passes without any. All at `warn`.
+ */
+export class OutageLog {
+  private readonly counts = new Map<OutageSource, number>();
+  private timer: NodeJS.Timeout | undefined;
+  private firstAt = 0;
+  private lastAt = 0;
+  private total = 0;
+  private lastCause = '';
+
+  constructor(
+    private readonly log: Log,
+    private readonly intervalMs: number,
+  ) {}
+
+  failed(source: OutageSource, err: DatabaseUnavailableError): void {
+    const now = Date.now();
+    this.lastAt = now;
+    this.lastCause = err.message;
+    this.total += 1;
+    if (this.timer) {
+      this.counts.set(source, (this.counts.get(source) ?? 0) + 1);
+      return;
+    }
+    this.firstAt = now;
+    this.log(
+      ['database', 'warn'],
+      `${err.message} (${FIRST[source]}; more failures are counted, a line per ${this.seconds} s)`,
+    );
+    this.arm();
+  }
+
+  /** Writes what is counted and not yet logged; the server calls it when it stops. */
+  close(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    if (this.counts.size > 0) this.logCounts();
+    this.total = 0;
+  }
+
+  private get seconds(): number {
+    return this.intervalMs / 1000;
+  }
+
+  private arm(): void {
+    // unref: a pending count never keeps a stopped server's process alive (close writes it anyway).
+    this.timer = setTimeout(() => this.tick(), this.intervalMs).unref();
+  }
+
+  private tick(): void {
+    if (this.counts.size > 0) {
+      this.logCounts();
+      this.arm();
+      return;
+    }
+    const lastedS = Math.round((this.lastAt - this.firstAt) / 1000);
+    this.log(
+      ['database', 'warn'],
+      `no database failure for ${this.seconds} s, after ${plural(this.total, 'failure')} in ${lastedS} s`,
+    );
+    this.timer = undefined;
+    this.total = 0;
+  }
+
+  private logCounts(): void {
+    const counted = [...this.counts].map(([source, n]) => COUNTED[source](n)).join(', ');
+    this.counts.clear();
+    this.log(
+      ['database', 'warn'],
+      `database unavailable since the last line: ${counted}; last cause: ${this.lastCause}`,
+    );
+  }
+}
