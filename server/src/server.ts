@@ -10,7 +10,7 @@ import { closeDatabase, openDatabase } from './db/index.js';
 import { findOrInsertSetting } from './db/settings.js';
 import { registerClientErrors } from './client-errors.js';
 import { registerErrorShape } from './errors.js';
-import { registerNulGuard } from './routes/validation.js';
+import { registerTextGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
 import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
@@ -78,7 +78,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     server.ext('onPostStop', () => stream.flushSync());
   }
   registerErrorShape(server);
-  registerNulGuard(server);
+  registerTextGuard(server);
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
   await server.register(
