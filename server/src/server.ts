@@ -58,6 +58,8 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
   const deliveries = new DeliveryWorker(db, {
     pollMs: config.alertPollMs,
     attemptTimeoutMs: config.alertTimeoutMs,
+    // Covers the attempt and recording it, with room to spare: a lease that ran out means the server died.
+    leaseMs: 2 * config.alertTimeoutMs + 2_000,
     policy: { maxAttempts: config.alertMaxAttempts, baseDelayMs: config.alertRetryBaseMs, maxDelayMs: MAX_RETRY_DELAY_MS },
     concurrency: DELIVERY_CONCURRENCY,
     log: (tags, message) => server?.log(tags, message),
