@@ -3,7 +3,7 @@ import t from 'tap';
 import { discordPayload, slackPayload, webhookPayload } from '../../../../server/dist/alerts/payloads.js';
 import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
 
-const docs = (name: string) => readFileSync(new URL(`../../../docs/${name}`, import.meta.url), 'utf8');
+const docs = (name: string) => readFileSync(new URL(`../../../../docs/${name}`, import.meta.url), 'utf8');
 
 // The alerts the documented examples show (docs/alerts.md, "Payloads").
 const FIXTURES: Record<string, AlertContent> = {
