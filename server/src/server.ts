@@ -60,6 +60,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     attemptTimeoutMs: config.alertTimeoutMs,
     // Covers the attempt and recording it, with room to spare: a lease that ran out means the server died.
     leaseMs: 2 * config.alertTimeoutMs + 2_000,
+    publicOnly: config.channelsPublicOnly,
     policy: { maxAttempts: config.alertMaxAttempts, baseDelayMs: config.alertRetryBaseMs, maxDelayMs: MAX_RETRY_DELAY_MS },
     concurrency: DELIVERY_CONCURRENCY,
     log: (tags, message) => server?.log(tags, message),

@@ -21,6 +21,8 @@ export interface WorkerOptions {
    * when its attempt would start is given back instead.
    */
   leaseMs: number;
+  /** Send only to public addresses (PINGMON_CHANNELS_PUBLIC_ONLY). */
+  publicOnly: boolean;
   policy: RetryPolicy;
   /** Attempts in flight at once, per process. */
   concurrency: number;
@@ -184,7 +186,8 @@ export class DeliveryWorker {
     const request = buildRequest(channel, contentOf(alert), Math.floor(attemptedAt / 1000));
     let result: AttemptResult;
     try {
-      result = await send(channel.url, request, { timeoutMs: this.options.attemptTimeoutMs, stop: this.abandoning.signal });
+      const { attemptTimeoutMs: timeoutMs, publicOnly } = this.options;
+      result = await send(channel.url, request, { timeoutMs, stop: this.abandoning.signal, publicOnly });
     } catch (err) {
       if (!(err instanceof AttemptAbortedError)) throw err;
       return releaseDelivery(this.db.sql, claimed);
