@@ -18,10 +18,29 @@ export function truncate(text: string, max: number): string {
 }
 
 /**
- * A log or error message as the server stores it: cut by `truncate`, with every NUL replaced by U+FFFD,
- * since PostgreSQL refuses NUL in text (the whole ping would fail). The client cuts the same way, so that
- * what it sends is what gets stored.
+ * What text cannot be stored as it was sent: NUL (U+0000), which PostgreSQL refuses in text, and half of a
+ * surrogate pair without its other half, which has no UTF-8 form (a driver would quietly store U+FFFD, so
+ * what is read back would differ from what was written, and from what a rule or a lookup compares it with).
+ * The one rule for every string the server keeps: a job's own free text (its error message and log) has
+ * each such unit replaced by U+FFFD (`storableText`), anything else holding one is refused (`isStorable`).
+ */
+ 
+const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/** What messages say `isStorable` refuses. */
+export const UNSTORABLE_TEXT = 'NUL (\\u0000) or half of a surrogate pair without its other half';
+
+/** Whether `text` can be stored as it is (see UNSTORABLE). */
+export function isStorable(text: string): boolean {
+  // search(), not test(): it ignores the global flag's lastIndex.
+  return text.search(UNSTORABLE) === -1;
+}
+
+/**
+ * A log or error message as the server stores it: cut by `truncate`, with every NUL and lone surrogate
+ * replaced by U+FFFD (a failure report is never refused for what it holds). The client cuts and replaces the
+ * same way, so that what it sends is what gets stored.
  */
 export function storableText(text: string, max: number): string {
-  return truncate(text, max).replaceAll('\u0000', '\uFFFD');
+  return truncate(text, max).replace(UNSTORABLE, '\uFFFD');
 }

@@ -1,8 +1,10 @@
+import type { Boom } from '@hapi/boom';
 import Jwt from '@hapi/jwt';
 import type { ReqRef, Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { ApiKeyGrant } from './db/api-keys.js';
 import { findApiKeyGrant } from './db/api-keys.js';
 import type { Sql } from './db/sql.js';
+import { findUser } from './db/users.js';
 import { apiError } from './errors.js';
 import { hashApiKey } from './secrets.js';
 
@@ -80,6 +82,9 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
           'invalid_token',
           'Invalid user token. Log in again (POST /api/v1/auth/login, or `pingmon login`).',
         );
+      // A token outlives nothing it speaks for: one query per user request (never on the ping path, which
+      // takes API keys) refuses the token of a user deleted since it was issued, or of a deleted account.
+      if (!(await findUser(sql, user.accountId, user.userId))) throw userGone();
       return h.authenticated({ credentials: { user } });
     },
   }));
@@ -89,10 +94,17 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
   server.auth.default('user');
 }
 
+/** The 401 of a valid token whose user or account has been deleted since it was issued. */
+export function userGone(): Boom {
+  return apiError(401, 'invalid_token', 'The user of this token no longer exists. Log in again.');
+}
+
 function verifyUserToken(token: string, secret: string): UserCredentials | 'expired' | undefined {
   try {
     const artifacts = Jwt.token.decode(token);
     Jwt.token.verifySignature(artifacts, { key: secret, algorithm: JWT.algorithm });
+    // verifyTime lets a token without `exp` through, and such a token would never expire.
+    if (typeof (artifacts.decoded.payload as { exp?: unknown }).exp !== 'number') return undefined;
     try {
       Jwt.token.verifyTime(artifacts);
     } catch {

@@ -29,6 +29,11 @@ export interface Config {
   readonly alertMaxAttempts: number;
   /** How often each server reads the alert outbox when nothing wakes it sooner. */
   readonly alertPollMs: number;
+  /**
+   * Channels may only reach public addresses: private, loopback and link-local ones are refused when a channel
+   * is created or changed, and again when sending, after DNS resolution. Off for self-hosting; on for hosted use.
+   */
+  readonly channelsPublicOnly: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -62,6 +67,7 @@ interface Settings {
   PINGMON_ALERT_TIMEOUT: number;
   PINGMON_ALERT_RETRY_BASE: number;
   PINGMON_ALERT_MAX_ATTEMPTS: number;
+  PINGMON_CHANNELS_PUBLIC_ONLY: boolean;
 }
 
 /**
@@ -126,6 +132,12 @@ const ENVIRONMENT = Joi.object<Settings>({
   PINGMON_ALERT_TIMEOUT: seconds('PINGMON_ALERT_TIMEOUT', 0.001).default(10),
   PINGMON_ALERT_RETRY_BASE: seconds('PINGMON_ALERT_RETRY_BASE', 0).default(30),
   PINGMON_ALERT_MAX_ATTEMPTS: wholeNumber('PINGMON_ALERT_MAX_ATTEMPTS').default(8),
+  PINGMON_CHANNELS_PUBLIC_ONLY: Joi.boolean()
+    .truthy('1')
+    .falsy('0')
+    .empty('')
+    .default(false)
+    .messages(mustBe('PINGMON_CHANNELS_PUBLIC_ONLY', 'true, false, 1 or 0')),
 });
 
 /** What must hold whoever chose the value (environment, flag or caller); messages show the URL redacted. */
@@ -157,6 +169,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     alertRetryBaseMs: toMs(settings.PINGMON_ALERT_RETRY_BASE),
     alertMaxAttempts: settings.PINGMON_ALERT_MAX_ATTEMPTS,
     alertPollMs: 1_000,
+    channelsPublicOnly: settings.PINGMON_CHANNELS_PUBLIC_ONLY,
   };
   const config = { ...fromEnv, ...definedOnly(overrides) };
   const shown = config.databaseUrl === undefined ? {} : { databaseUrl: redactUrl(config.databaseUrl) };

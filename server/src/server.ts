@@ -11,7 +11,7 @@ import { findOrInsertSetting } from './db/settings.js';
 import { registerClientErrors } from './client-errors.js';
 import { registerErrorShape } from './errors.js';
 import { OutageLog } from './outage-log.js';
-import { registerNulGuard } from './routes/validation.js';
+import { registerTextGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
 import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
@@ -69,6 +69,9 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
   const deliveries = new DeliveryWorker(db, {
     pollMs: config.alertPollMs,
     attemptTimeoutMs: config.alertTimeoutMs,
+    // Covers the attempt and recording it, with room to spare: a lease that ran out means the server died.
+    leaseMs: 2 * config.alertTimeoutMs + 2_000,
+    publicOnly: config.channelsPublicOnly,
     policy: {
       maxAttempts: config.alertMaxAttempts,
       baseDelayMs: config.alertRetryBaseMs,
@@ -93,7 +96,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     server.ext('onPostStop', () => stream.flushSync());
   }
   registerErrorShape(server, outages);
-  registerNulGuard(server);
+  registerTextGuard(server);
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
   await server.register(

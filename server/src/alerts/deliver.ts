@@ -1,8 +1,11 @@
 import { performance } from 'node:perf_hooks';
+import type { Dispatcher } from 'undici';
 import type { AttemptResult } from '../domain/delivery.js';
+import { nonPublicAddressIn } from '../domain/addresses.js';
 import { maskUrl } from '../domain/channels.js';
 import { parseRetryAfter } from '../domain/delivery.js';
 import type { OutgoingRequest } from './payloads.js';
+import { NotPublicAddressError, publicOnlyDispatcher } from './public-only.js';
 
 /** Thrown when `stop` aborted the attempt: its outcome is unknown and it is not recorded. */
 export class AttemptAbortedError extends Error {}
@@ -10,27 +13,49 @@ export class AttemptAbortedError extends Error {}
 /** How much of a refusal's body is kept with the attempt, to say why. */
 const EXCERPT_CHARS = 200;
 
+export interface SendOptions {
+  timeoutMs: number;
+  stop?: AbortSignal;
+  /** Only public addresses (PINGMON_CHANNELS_PUBLIC_ONLY): checked on the URL, and on what its host resolves to. */
+  publicOnly: boolean;
+}
+
 /**
  * One HTTP attempt: POST, no redirects followed, at most `timeoutMs` for the whole exchange. Never throws
  * for what the receiver or the network did: that is the result. Throws AttemptAbortedError when `stop` fires.
  */
-export async function send(
+export async function send(url: string, request: OutgoingRequest, options: SendOptions): Promise<AttemptResult> {
+  const started = performance.now();
+  const took = () => Math.round(performance.now() - started);
+  // An address in the URL itself is never looked up, so the checked lookup alone would let it through; a name
+  // (localhost too) is left to that lookup.
+  const nonPublic = options.publicOnly ? nonPublicAddressIn(url) : undefined;
+  if (nonPublic !== undefined) return refused(new NotPublicAddressError(nonPublic, nonPublic), took());
+  const dispatcher = options.publicOnly ? publicOnlyDispatcher() : undefined;
+  try {
+    return await post(url, request, options, dispatcher, took);
+  } finally {
+    await dispatcher?.destroy();
+  }
+}
+
+/** A refusal no retry can change: the address is not one this server sends to. */
+function refused(err: NotPublicAddressError, durationMs: number): AttemptResult {
+  return { statusCode: null, error: err.message, durationMs, retryAfterMs: null, permanent: true };
+}
+
+async function post(
   url: string,
   request: OutgoingRequest,
-  options: { timeoutMs: number; stop?: AbortSignal },
+  options: SendOptions,
+  dispatcher: Dispatcher | undefined,
+  took: () => number,
 ): Promise<AttemptResult> {
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.stop ? AbortSignal.any([timeout, options.stop]) : timeout;
-  const started = performance.now();
-  const took = () => Math.round(performance.now() - started);
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: request.headers,
-      body: request.body,
-      redirect: 'manual',
-      signal,
-    });
+    const { headers, body } = request;
+    const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal, dispatcher });
     const ok = response.status >= 200 && response.status < 300;
     const excerpt = ok ? await discard(response) : await readExcerpt(response).catch(() => null);
     // Retry-After comes with 429 (rate limited) and 503 (down for a while): both are honoured.
@@ -46,6 +71,8 @@ export async function send(
     };
   } catch (err) {
     if (options.stop?.aborted) throw new AttemptAbortedError('the server is stopping', { cause: err });
+    const cause = (err as { cause?: unknown }).cause;
+    if (cause instanceof NotPublicAddressError) return refused(cause, took());
     // The URL is a credential: an error that quotes it (a parse failure, say) shows its origin only.
     const error = timeout.aborted
       ? `no answer within ${options.timeoutMs} ms`

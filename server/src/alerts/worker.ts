@@ -16,6 +16,13 @@ export interface WorkerOptions {
   /** How often the outbox is read when nothing nudges the worker. */
   pollMs: number;
   attemptTimeoutMs: number;
+  /**
+   * How long a claim is this process's alone. At least one attempt timeout: a claim with less than that left
+   * when its attempt would start is given back instead.
+   */
+  leaseMs: number;
+  /** Send only to public addresses (PINGMON_CHANNELS_PUBLIC_ONLY). */
+  publicOnly: boolean;
   policy: RetryPolicy;
   /** Attempts in flight at once, per process. */
   concurrency: number;
@@ -45,15 +52,11 @@ export class DeliveryWorker {
    * a claim that takes the earliest must still wake for the next (else it waits for the poll).
    */
   private readonly retries: number[] = [];
-  private readonly leaseMs: number;
 
   constructor(
     private readonly db: Database,
     private readonly options: WorkerOptions,
-  ) {
-    // Covers the attempt and recording it, with room to spare: a lease that ran out means the server died.
-    this.leaseMs = 2 * options.attemptTimeoutMs + 2_000;
-  }
+  ) {}
 
   start(): void {
     this.loop ??= this.run();
@@ -142,7 +145,7 @@ export class DeliveryWorker {
     this.lastPollAt = now;
     while (this.retries.length > 0 && this.retries[0]! <= now) this.retries.shift();
     const token = randomBytes(8).toString('hex');
-    const claimed = await claimDeliveries(this.db.sql, { now, leaseMs: this.leaseMs, token, limit: free });
+    const claimed = await claimDeliveries(this.db.sql, { now, leaseMs: this.options.leaseMs, token, limit: free });
     this.backlog = claimed.length === free;
     if (claimed.length === 0) return;
     const [alerts, channels] = await Promise.all([
@@ -163,6 +166,26 @@ export class DeliveryWorker {
     }
   }
 
+  /**
+   * An attempt must end within its lease: past it another server may make the same attempt, and the channel
+   * would get the alert twice. Reading the alert and channel can eat into the lease (a slow database): with
+   * less than one attempt timeout left, the claim is given back unsent. Answers whether it was.
+   */
+  private async gaveBack(claimed: ClaimedDelivery, now: number): Promise<boolean> {
+    const leftMs = claimed.claimedUntil - now;
+    if (leftMs >= this.options.attemptTimeoutMs) return false;
+    const what = `the delivery of alert ${claimed.alertId} to channel ${claimed.channelId}`;
+    this.options.log(
+      ['alerts', 'warn'],
+      `gave back ${what} unsent: ${leftMs} ms of its claim were left, ` +
+        `less than an attempt may take (${this.options.attemptTimeoutMs} ms)`,
+    );
+    await releaseDelivery(this.db.sql, claimed);
+    // Taken again at the next poll, not at once: claiming it straight back could spin while the slowness lasts.
+    this.backlog = false;
+    return true;
+  }
+
   private async attempt(
     claimed: ClaimedDelivery,
     alert: (AlertRecord & { monitorName: string }) | undefined,
@@ -181,13 +204,12 @@ export class DeliveryWorker {
     if (!channel.enabled)
       return abandonDelivery(this.db.sql, claimed, 'the channel was disabled before this alert could be delivered');
     const attemptedAt = Date.now();
+    if (await this.gaveBack(claimed, attemptedAt)) return;
     const request = buildRequest(channel, contentOf(alert), Math.floor(attemptedAt / 1000));
     let result: AttemptResult;
     try {
-      result = await send(channel.url, request, {
-        timeoutMs: this.options.attemptTimeoutMs,
-        stop: this.abandoning.signal,
-      });
+      const { attemptTimeoutMs: timeoutMs, publicOnly } = this.options;
+      result = await send(channel.url, request, { timeoutMs, stop: this.abandoning.signal, publicOnly });
     } catch (err) {
       if (!(err instanceof AttemptAbortedError)) throw err;
       return releaseDelivery(this.db.sql, claimed);

@@ -1,5 +1,5 @@
 import type { ChannelType } from '@pingmon/sdk/wire';
-import type { ChannelRecord } from '../domain/channels.js';
+import type { ChannelRecord, ChannelTests } from '../domain/channels.js';
 import { ms } from './index.js';
 import type { Sql, TransactionSql } from './sql.js';
 import { marks } from './sql.js';
@@ -149,6 +149,35 @@ export async function updateChannel(
 /** Deletes the channel with its pending and past deliveries; false when the account has no such channel. */
 export async function deleteChannel(sql: Sql, accountId: string, channelId: string): Promise<boolean> {
   return (await sql.changes('delete from channels where id = ? and account_id = ?', [channelId, accountId])) === 1;
+}
+
+// A window that has ended starts again with this test; SET reads the row as it was, in both dialects.
+const COUNT_TEST = `update channels set
+    tests_in_window = case when test_window_started_at is null or test_window_started_at <= ? then 1
+      else tests_in_window + 1 end,
+    test_window_started_at = case when test_window_started_at is null or test_window_started_at <= ? then ?
+      else test_window_started_at end
+  where id = ? and account_id = ?
+  returning tests_in_window, test_window_started_at`;
+
+/**
+ * Counts one test of the account's channel and answers the count in the current window, in one statement:
+ * concurrent tests each get their own number, so a burst cannot slip past the limit. Undefined when the
+ * account has no such channel.
+ */
+export async function countChannelTest(
+  sql: Sql,
+  accountId: string,
+  channelId: string,
+  now: number,
+  windowMs: number,
+): Promise<ChannelTests | undefined> {
+  const ended = now - windowMs;
+  const [row] = await sql.rows<{ tests_in_window: number | string; test_window_started_at: number | string }>(
+    COUNT_TEST,
+    [ended, ended, now, channelId, accountId],
+  );
+  return row && { count: Number(row.tests_in_window), windowStartedAt: ms(row.test_window_started_at) };
 }
 
 /** The channels with these ids, whatever their account, without their monitor lists: for the delivery worker. */

@@ -10,6 +10,8 @@ export interface ClaimedDelivery {
   /** The number of this attempt, 1 for the first. */
   attempt: number;
   token: string;
+  /** When the lease ends (epoch ms): after it another server may make the same attempt. */
+  claimedUntil: number;
 }
 
 const DUE = "state = 'pending' and next_attempt_at <= ? and (claimed_until is null or claimed_until <= ?)";
@@ -38,13 +40,20 @@ export async function claimDeliveries(
   claim: { now: number; leaseMs: number; token: string; limit: number },
 ): Promise<ClaimedDelivery[]> {
   const { now, token } = claim;
-  const lease = [now + claim.leaseMs, token];
+  const claimedUntil = now + claim.leaseMs;
+  const lease = [claimedUntil, token];
   const due = [now, now, claim.limit];
   const rows = await sql.rows<{ alert_id: string; channel_id: string; attempts: number | string }>(
     sql.dialect === 'postgres' ? CLAIM_POSTGRES : CLAIM_SQLITE,
     sql.dialect === 'postgres' ? [...due, ...lease] : [...lease, ...due],
   );
-  return rows.map((r) => ({ alertId: r.alert_id, channelId: r.channel_id, attempt: Number(r.attempts), token }));
+  return rows.map((r) => ({
+    alertId: r.alert_id,
+    channelId: r.channel_id,
+    attempt: Number(r.attempts),
+    token,
+    claimedUntil,
+  }));
 }
 
 /** What became of one attempt, and so of the delivery. */
@@ -111,7 +120,10 @@ export async function abandonDelivery(sql: Sql, claimed: ClaimedDelivery, reason
   );
 }
 
-/** Gives a claim back uncounted, for any server to take at once (this one is stopping mid-attempt). */
+/**
+ * Gives a claim back uncounted, for any server to take at once: this one is stopping mid-attempt, or too
+ * little of the lease is left for an attempt.
+ */
 export async function releaseDelivery(sql: Sql, claimed: ClaimedDelivery): Promise<void> {
   await sql.changes(
     'update alert_deliveries set claimed_until = null, claim_token = null, attempts = attempts - 1 ' +

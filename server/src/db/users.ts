@@ -46,10 +46,15 @@ export async function findUserByEmail(sql: Sql, email: string): Promise<UserReco
   return row && toRecord(row);
 }
 
+/**
+ * The user, while both it and its account exist. The join does not lean on ON DELETE CASCADE, which a
+ * SQLite connection without `foreign_keys = ON` (a hand-run sqlite3 shell) does not apply.
+ */
 export async function findUser(sql: Sql, accountId: string, userId: string): Promise<UserRecord | undefined> {
-  const [row] = await sql.rows<UserRow>(`select ${COLUMNS} from users where id = ? and account_id = ?`, [
-    userId,
-    accountId,
-  ]);
+  const [row] = await sql.rows<UserRow>(
+    `select u.id, u.account_id, u.email, u.password_hash, u.created_at
+     from users u join accounts a on a.id = u.account_id where u.id = ? and u.account_id = ?`,
+    [userId, accountId],
+  );
   return row && toRecord(row);
 }

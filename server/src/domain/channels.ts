@@ -27,3 +27,22 @@ export function maskUrl(url: string): string {
     return '…';
   }
 }
+
+/** Tests one channel may send per window: enough to get a URL right, too few to make the server a request relay. */
+export const CHANNEL_TESTS_PER_WINDOW = 5;
+export const CHANNEL_TEST_WINDOW_MS = 60_000;
+
+/** A channel's tests in its current window, this one included. */
+export interface ChannelTests {
+  count: number;
+  windowStartedAt: number;
+}
+
+export type ChannelTestDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/** Whether a channel's test may go, or how many seconds until its window ends. */
+export function channelTestDecision(tests: ChannelTests, now: number): ChannelTestDecision {
+  if (tests.count <= CHANNEL_TESTS_PER_WINDOW) return { allowed: true };
+  const waitMs = tests.windowStartedAt + CHANNEL_TEST_WINDOW_MS - now;
+  return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)) };
+}

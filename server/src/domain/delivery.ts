@@ -18,14 +18,19 @@ export interface AttemptResult {
   durationMs: number;
   /** The receiver's Retry-After (of a 429 or 503), in milliseconds from now, when it sent a usable one. */
   retryAfterMs: number | null;
+  /** No answer, and none will ever come: the server refused the address itself (PINGMON_CHANNELS_PUBLIC_ONLY). */
+  permanent?: boolean;
 }
 
 export type Verdict = 'delivered' | 'retry' | 'permanent';
 
-/** 2xx is delivered; no answer, 429 and 5xx are worth another try; anything else will not change. */
+/**
+ * 2xx is delivered; no answer, 429 and 5xx are worth another try; anything else will not change (a refused
+ * address neither).
+ */
 export function verdictOf(result: AttemptResult): Verdict {
   const status = result.statusCode;
-  if (status === null) return 'retry';
+  if (status === null) return result.permanent ? 'permanent' : 'retry';
   if (status >= 200 && status < 300) return 'delivered';
   if (status === 429 || status >= 500) return 'retry';
   return 'permanent';

@@ -4,6 +4,8 @@ import {
   META_KEY_MAX_CHARS,
   META_MAX_KEYS,
   RUN_ID_PATTERN,
+  UNSTORABLE_TEXT,
+  isStorable,
   storableText,
 } from '@pingmon/sdk/wire';
 import type { Meta, PingKind } from '@pingmon/sdk/wire';
@@ -93,6 +95,10 @@ function readMeta(value: unknown): MetaResult {
         'invalid_meta',
         `meta key "${key.slice(0, META_KEY_MAX_CHARS)}" must be 1 to ${META_KEY_MAX_CHARS} characters long.`,
       );
+    }
+    // A key is a name, matched by rules: refused like any other name the server keeps, never rewritten.
+    if (!isStorable(key)) {
+      return fail('invalid_meta', `meta key ${JSON.stringify(key)} must not contain ${UNSTORABLE_TEXT}.`);
     }
     if (typeof n !== 'number' || !Number.isFinite(n)) {
       return fail('invalid_meta', `meta.${key} must be a finite number (got ${JSON.stringify(n) ?? typeof n}).`);

@@ -13,6 +13,7 @@ import { buildRequest, testContent } from '../alerts/payloads.js';
 import { userOf } from '../auth.js';
 import {
   UnknownMonitorsError,
+  countChannelTest,
   deleteChannel,
   findChannel,
   insertChannel,
@@ -21,9 +22,15 @@ import {
 } from '../db/channels.js';
 import type { TransactionSql } from '../db/sql.js';
 import type { ChannelRecord } from '../domain/channels.js';
-import { CHANNEL_TYPES } from '../domain/channels.js';
+import {
+  CHANNEL_TESTS_PER_WINDOW,
+  CHANNEL_TEST_WINDOW_MS,
+  CHANNEL_TYPES,
+  channelTestDecision,
+} from '../domain/channels.js';
+import { nonPublicHostOf } from '../domain/addresses.js';
 import { verdictOf } from '../domain/delivery.js';
-import { apiError } from '../errors.js';
+import { apiError, waitFor } from '../errors.js';
 import { newId } from '../ids.js';
 import { presentChannel } from '../presenter.js';
 import type { RouteContext } from './context.js';
@@ -129,6 +136,18 @@ async function requireChannel(ctx: RouteContext, accountId: string, channelId: s
   return channel;
 }
 
+/** With PINGMON_CHANNELS_PUBLIC_ONLY, a URL that plainly names a non-public host is refused at once. */
+function publicUrlOnly(ctx: RouteContext, url: string | undefined): void {
+  const host = ctx.config.channelsPublicOnly && url !== undefined ? nonPublicHostOf(url) : undefined;
+  if (host === undefined) return;
+  throw apiError(
+    400,
+    'invalid_request',
+    `"url" points to ${host}, a private, loopback or otherwise non-public ` +
+      'address, and this server only sends alerts to public ones (PINGMON_CHANNELS_PUBLIC_ONLY). Give a public URL.',
+  );
+}
+
 function noSecretUnlessWebhook(type: ChannelRecord['type'], secret: string | null | undefined): void {
   if (type !== 'webhook' && typeof secret === 'string') {
     throw apiError(
@@ -156,6 +175,7 @@ async function restricting<T>(work: () => Promise<T>): Promise<T> {
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const input = request.payload as CreateChannelRequest;
   noSecretUnlessWebhook(input.type, input.secret);
+  publicUrlOnly(ctx, input.url);
   const now = Date.now();
   const channel: ChannelRecord = {
     channelId: newId('ch', now),
@@ -176,6 +196,7 @@ async function update(ctx: RouteContext, request: ChannelRequest): Promise<Chann
   const { accountId } = userOf(request);
   const { channelId } = request.params;
   const changes = request.payload as UpdateChannelRequest;
+  publicUrlOnly(ctx, changes.url);
   const current = await requireChannel(ctx, accountId, channelId);
   noSecretUnlessWebhook(current.type, changes.secret);
   const apply = (sql: TransactionSql) => updateChannel(sql, accountId, channelId, changes);
@@ -190,19 +211,31 @@ async function remove(ctx: RouteContext, request: ChannelRequest, h: ResponseToo
   return h.response().code(204);
 }
 
-/** Sends a test message now, enabled or not, and answers how it went; nothing is recorded. */
+/**
+ * Sends a test message now, enabled or not, and answers how it went; nothing is recorded but the count of
+ * tests, which limits them per channel (each one makes the server send a request where the caller says).
+ */
 async function test(ctx: RouteContext, request: ChannelRequest): Promise<ChannelTestResult> {
-  const channel = await requireChannel(ctx, userOf(request).accountId, request.params.channelId);
+  const { accountId } = userOf(request);
+  const { channelId } = request.params;
   const now = Date.now();
-  const result = await send(
-    channel.url,
-    buildRequest(channel, testContent(channel.name, now), Math.floor(now / 1000)),
-    { timeoutMs: ctx.config.alertTimeoutMs },
-  );
-  return {
-    delivered: verdictOf(result) === 'delivered',
-    statusCode: result.statusCode,
-    error: result.error,
-    durationMs: result.durationMs,
-  };
+  const tests = await countChannelTest(ctx.db.sql, accountId, channelId, now, CHANNEL_TEST_WINDOW_MS);
+  if (!tests) throw channelNotFound(channelId);
+  const decision = channelTestDecision(tests, now);
+  if (!decision.allowed) {
+    const seconds = decision.retryAfterSeconds;
+    const limit = `${CHANNEL_TESTS_PER_WINDOW} times within ${CHANNEL_TEST_WINDOW_MS / 1000} seconds`;
+    throw apiError(
+      429,
+      'rate_limited',
+      `Channel ${channelId} has been tested ${limit}, the most allowed. ${waitFor(seconds)} before testing it again.`,
+      { retryAfter: seconds },
+    );
+  }
+  const channel = await requireChannel(ctx, accountId, channelId);
+  const outgoing = buildRequest(channel, testContent(channel.name, now), Math.floor(now / 1000));
+  const options = { timeoutMs: ctx.config.alertTimeoutMs, publicOnly: ctx.config.channelsPublicOnly };
+  const result = await send(channel.url, outgoing, options);
+  const { statusCode, error, durationMs } = result;
+  return { delivered: verdictOf(result) === 'delivered', statusCode, error, durationMs };
 }

@@ -1,9 +1,8 @@
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { MeResponse } from '@pingmon/sdk/wire';
-import { userOf } from '../auth.js';
+import { userGone, userOf } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
 import { findUser } from '../db/users.js';
-import { apiError } from '../errors.js';
 import { presentAccount, presentUser } from '../presenter.js';
 import type { RouteContext } from './context.js';
 
@@ -17,6 +16,7 @@ async function me(ctx: RouteContext, request: Request): Promise<MeResponse> {
     findUser(ctx.db.sql, accountId, userId),
     findAccount(ctx.db.sql, accountId),
   ]);
-  if (!user || !account) throw apiError(401, 'invalid_token', 'The user of this token no longer exists. Log in again.');
+  // Deleted since the token was checked.
+  if (!user || !account) throw userGone();
   return { user: presentUser(user), account: presentAccount(account) };
 }

@@ -1,6 +1,7 @@
 import Joi from 'joi';
 import type { ObjectSchema } from 'joi';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import { UNSTORABLE_TEXT, isStorable } from '@pingmon/sdk/wire';
 import { apiError } from '../errors.js';
 
 /** joi failures become 400 invalid_request with joi's own message, which names the field. */
@@ -16,32 +17,40 @@ export interface WithParams<K extends string> {
 /**
  * Declares a route's path params (validate.params). Each is any text: an id that does not exist, however
  * odd it looks, is answered by its lookup's 404 (the same as for any unknown id), never by a 400 here; a
- * NUL in it is the NUL guard's 400.
+ * NUL in it is the text guard's 400.
  */
 export function pathParams<K extends string>(...names: K[]): ObjectSchema<Record<K, string>> {
   return Joi.object(Object.fromEntries(names.map((name) => [name, Joi.string().required()])));
 }
 
 /**
- * PostgreSQL cannot store NUL (U+0000) in text, and an id or name holding one is never meant: such a
- * request is refused with a 400 before it reaches a route. Ping bodies are exempt (their message and log
- * keep NUL as U+FFFD, see domain/ping-body.ts), which also keeps the check off the hot path.
+ * Text the server keeps must be storable as sent (`isStorable`: no NUL, no lone surrogate, see the SDK's
+ * limits.ts). A name, id, URL or query value holding such a unit is never meant, so the request is refused
+ * with a 400 naming where, before it reaches a route. Ping bodies are exempt: a ping's message and log keep
+ * such units as U+FFFD and its meta keys are checked by domain/ping-body.ts, which keeps the walk off the hot
+ * path.
  */
-export function registerNulGuard(server: Server): void {
+export function registerTextGuard(server: Server): void {
   server.ext('onPreHandler', (request, h) => {
-    if (holdsNul(request.params))
-      throw apiError(400, 'invalid_request', 'The URL must not contain NUL characters (%00).');
-    if (!request.path.startsWith('/api/v1/ping/') && holdsNul(request.payload)) {
-      throw apiError(400, 'invalid_request', 'Text in the request body must not contain NUL characters (\\u0000).');
-    }
-    if (holdsNul(request.query))
-      throw apiError(400, 'invalid_request', 'The query string must not contain NUL characters (%00).');
+    if (unstorableIn(request.params) !== undefined) throw apiError(400, 'invalid_request', `The URL ${MUST_NOT}.`);
+    const inBody = request.path.startsWith('/api/v1/ping/') ? undefined : unstorableIn(request.payload);
+    if (inBody !== undefined) throw apiError(400, 'invalid_request', `Text in the body (${inBody}) ${MUST_NOT}.`);
+    const inQuery = unstorableIn(request.query);
+    if (inQuery !== undefined) throw apiError(400, 'invalid_request', `The query string (${inQuery}) ${MUST_NOT}.`);
     return h.continue;
   });
 }
 
-function holdsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return false;
-  return Object.entries(value).some(([key, item]) => key.includes('\u0000') || holdsNul(item));
+const MUST_NOT = `must not contain ${UNSTORABLE_TEXT}`;
+
+/** Where the first unstorable text in `value` is ('"name"', '"monitorIds[2]"', 'a field name'), if anywhere. */
+function unstorableIn(value: unknown, path = ''): string | undefined {
+  if (typeof value === 'string') return isStorable(value) ? undefined : `"${path.slice(0, 100)}"`;
+  if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return undefined;
+  for (const [key, item] of Object.entries(value)) {
+    if (!isStorable(key)) return 'a field name';
+    const found = unstorableIn(item, Array.isArray(value) ? `${path}[${key}]` : path === '' ? key : `${path}.${key}`);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }

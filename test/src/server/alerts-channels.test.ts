@@ -2,7 +2,10 @@ import { createHmac } from 'node:crypto';
 import t from 'tap';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
+import { createServer } from '@pingmon/server';
+import { request } from '../helpers/http.js';
 import { TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SLACK_URL = 'https://hooks.slack.com/services/T000/B000/very-secret-token';
@@ -301,5 +304,116 @@ for (const kind of DATABASE_KINDS) {
         t.equal(withKey.body.code, 'user_token_required');
       },
     );
+  });
+}
+
+const NON_PUBLIC_URLS = [
+  'http://127.0.0.1:9/hook',
+  'http://0x7f.1/hook',
+  'http://[::1]/hook',
+  'http://[::ffff:127.0.0.1]/hook',
+  'http://10.0.0.5/hook',
+  'http://192.168.1.10/hook',
+  'http://169.254.169.254/latest',
+  'http://[fd00::1]/hook',
+  'http://[fe80::1]/hook',
+  'http://0.0.0.0/hook',
+  'http://localhost:8080/hook',
+];
+const NON_PUBLIC = /a private, loopback or otherwise non-public address.*PINGMON_CHANNELS_PUBLIC_ONLY/;
+
+for (const kind of DATABASE_KINDS) {
+  t.test(`on ${kind}, URLs to non-public addresses are refused only with PINGMON_CHANNELS_PUBLIC_ONLY`, async (t) => {
+    const open = await TestServer.start(t, kind, { alertPollMs: 60_000 });
+    const hosted = await TestServer.start(t, kind, { alertPollMs: 60_000, channelsPublicOnly: true });
+    t.equal(open.config.channelsPublicOnly, false, 'off by default');
+    const [self, customer] = [await open.account(), await hosted.account()];
+    for (const url of NON_PUBLIC_URLS) {
+      const allowed = await open.request('/channels', { token: self.token, body: { type: 'webhook', url } });
+      t.equal(allowed.status, 201, `${url} allowed when self-hosting`);
+      const refused = await hosted.request('/channels', { token: customer.token, body: { type: 'webhook', url } });
+      t.equal(refused.status, 400, `${url} refused when hosted`);
+      t.equal(refused.body.code, 'invalid_request');
+      t.match(refused.body.message, /^"url" points to \S+, /);
+      t.match(refused.body.message, NON_PUBLIC);
+    }
+    const slack = { type: 'slack', url: SLACK_URL };
+    const created = await hosted.request('/channels', { token: customer.token, body: slack });
+    t.equal(created.status, 201, 'a public URL is accepted (and not contacted)');
+    const moved = await hosted.request(`/channels/${created.body.channelId}`, {
+      method: 'PATCH',
+      token: customer.token,
+      body: { url: 'http://192.168.0.1/admin' },
+    });
+    t.equal(moved.status, 400, 'a change to a non-public URL is refused too');
+    t.match(moved.body.message, /192\.168\.0\.1/);
+    t.equal(
+      await hosted.query((knex) =>
+        knex('channels')
+          .count({ n: '*' })
+          .first()
+          .then((r) => Number(r!.n)),
+      ),
+      1,
+    );
+  });
+
+  t.test(`on ${kind}, with the setting on, a name resolving to loopback fails for good when sent`, async (t) => {
+    // Made while the setting was off (a name is resolved only when sending); the same database then runs with it on.
+    const api = await TestServer.start(t, kind, { alertPollMs: 50, alertRetryBaseMs: 20, alertMaxAttempts: 4 });
+    const alice = await api.account();
+    const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, {}));
+    const monitorId = await api.monitor(alice);
+    const body = { type: 'webhook', url: `http://localhost:${receiver.port}/hook` };
+    const { channelId } = (await api.request('/channels', { token: alice.token, body })).body;
+    await api.server.stop();
+    const hosted = await createServer({ ...api.config, channelsPublicOnly: true });
+    await hosted.start();
+    t.teardown(() => hosted.stop());
+    const url = `${hosted.info.uri}/api/v1`;
+    t.equal((await request(`${url}/ping/${monitorId}/fail`, { method: 'POST', apiKey: alice.apiKey })).status, 200);
+    const row = await waitFor(
+      async () => {
+        const r = await api.query((knex) => knex('alert_deliveries').first());
+        return r?.state === 'failed' && r;
+      },
+      { what: 'the delivery failed' },
+    );
+    t.equal(Number(row.attempts), 1, 'a permanent failure: no retry');
+    t.match(row.last_error, /^localhost is (127\.0\.0\.1|::1), /);
+    t.match(row.last_error, NON_PUBLIC);
+    const test = await request(`${url}/channels/${channelId}/test`, { method: 'POST', token: alice.token });
+    t.match(test.body, { delivered: false, statusCode: null, error: /^localhost is (127\.0\.0\.1|::1), a private/ });
+    t.equal(receiver.received.length, 0, 'nothing reached the receiver');
+  });
+
+  t.test(`on ${kind}, POST /channels/:id/test is limited per channel, in the database`, async (t) => {
+    const api = await TestServer.start(t, kind, { alertPollMs: 60_000 });
+    // A second server on the same database: the limit must hold across processes.
+    const other = await createServer(api.config);
+    await other.start();
+    t.teardown(() => other.stop());
+    const alice = await api.account();
+    const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, {}));
+    const create = async () => {
+      const body = { type: 'webhook', url: receiver.url };
+      return (await api.request('/channels', { token: alice.token, body })).body.channelId as string;
+    };
+    const [busy, quiet] = [await create(), await create()];
+    const servers = [api.url, `${other.info.uri}/api/v1`];
+    const test = (base: string, channelId: string) =>
+      request(`${base}/channels/${channelId}/test`, { method: 'POST', token: alice.token });
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => test(servers[i % 2]!, busy)));
+    const statuses = replies.map((r) => r.status).sort();
+    t.same(statuses, [...Array(5).fill(200), ...Array(7).fill(429)], 'five of a burst of twelve, over two servers');
+    const limited = replies.find((r) => r.status === 429)!;
+    t.match(limited.body, { success: false, statusCode: 429, code: 'rate_limited' });
+    t.match(limited.body.message, `Channel ${busy} has been tested 5 times within 60 seconds, the most allowed.`);
+    t.match(limited.body.message, /Wait \d+ seconds? before testing it again\.$/);
+    t.ok(limited.body.retryAfter >= 1 && limited.body.retryAfter <= 60, `retryAfter ${limited.body.retryAfter}`);
+    t.equal(limited.headers.get('retry-after'), String(limited.body.retryAfter));
+    t.equal(receiver.received.length, 5, 'only the allowed tests were sent');
+    t.equal((await test(api.url, quiet)).status, 200, 'another channel has its own count');
+    t.equal((await test(api.url, 'ch_nope')).status, 404, 'an unknown channel is still a 404');
   });
 }

@@ -1,4 +1,5 @@
 import Jwt from '@hapi/jwt';
+import type { RequestRoute, Server } from '@hapi/hapi';
 import t from 'tap';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { TestServer } from '../helpers/server.js';
@@ -110,7 +111,54 @@ for (const kind of DATABASE_KINDS) {
       const valid = await api.request('/me', { token: token({ ...claims, exp: now + 60 }) });
       t.equal(valid.status, 200, 'a token signed with the configured secret works');
     });
+
+    t.test('a well-signed token without an expiry is refused: it would never expire', async (t) => {
+      const claims = { sub: account.userId, acc: account.accountId, aud: 'pingmon', iss: 'pingmon' };
+      for (const payload of [claims, { ...claims, iat: Math.floor(Date.now() / 1000) }, { ...claims, exp: 'never' }]) {
+        const reply = await api.request('/monitors', { token: token(payload) });
+        t.equal(reply.status, 401, JSON.stringify(payload));
+        t.equal(reply.body.code, 'invalid_token');
+      }
+    });
+
+    t.test('every user endpoint refuses the token of a user or an account deleted since the login', async (t) => {
+      const ofDeletedUser = await api.account();
+      const ofDeletedAccount = await api.account();
+      const monitorId = await api.monitor(ofDeletedUser);
+      const otherUser = await api.monitor(ofDeletedAccount);
+      await api.query((knex) => knex('users').where({ id: ofDeletedUser.userId }).del());
+      // Deleted on a connection of its own, which on SQLite does not cascade: the account goes, its user row stays.
+      await api.query((knex) => knex('accounts').where({ id: ofDeletedAccount.accountId }).del());
+      // Every route of the server that takes a user token, so that a route added later is covered too.
+      const routes = api.server.table().filter((route) => strategiesOf(api.server, route).includes('user'));
+      t.ok(routes.length >= 20, `${routes.length} user routes`);
+      for (const [gone, monitor] of [
+        [ofDeletedUser, monitorId],
+        [ofDeletedAccount, otherUser],
+      ] as const) {
+        for (const route of routes) {
+          const path = route.path
+            .replace('/api/v1', '')
+            .replace('{monitorId}', monitor)
+            .replace(/\{\w+\}/g, 'x_1');
+          const reply = await api.request(path, { method: route.method.toUpperCase(), token: gone.token });
+          t.equal(reply.status, 401, `${route.method} ${path}`);
+          t.equal(reply.body.code, 'invalid_token', `${route.method} ${path}`);
+          t.match(reply.body.message, /no longer exists/);
+        }
+      }
+      t.equal((await api.request('/me', { token: account.token })).status, 200, 'other users are not affected');
+      const ping = await api.ping(ofDeletedUser, monitorId, 'start');
+      t.equal(ping.status, 200, "the account's API keys still ping: a key belongs to the account, not to a user");
+    });
   });
+}
+
+/** The auth strategies of a route, defaults applied: hapi's server.auth.lookup, which its types leave out. */
+function strategiesOf(server: Server, route: RequestRoute): string[] {
+  const lookup = server.auth as unknown as { lookup(route: RequestRoute): { strategies: string[] } | false };
+  const auth = lookup.lookup(route);
+  return auth ? auth.strategies : [];
 }
 
 t.test(

@@ -37,6 +37,7 @@ t.test('each bad setting is refused in one line naming it and quoting the value 
     [{ PINGMON_ALERT_RETRY_BASE: ' ' }, 'PINGMON_ALERT_RETRY_BASE must be a number of seconds (got " ")'],
     [{ PINGMON_ALERT_MAX_ATTEMPTS: '2e-1' }, 'PINGMON_ALERT_MAX_ATTEMPTS must be a positive whole number (got "2e-1")'],
     [{ PINGMON_LOG_LEVEL: '' }, 'PINGMON_LOG_LEVEL must be one of info, warn, error, silent (got "")'],
+    [{ PINGMON_CHANNELS_PUBLIC_ONLY: 'yes' }, 'PINGMON_CHANNELS_PUBLIC_ONLY must be true, false, 1 or 0 (got "yes")'],
     [{ PINGMON_PLAN_INTERVALS: 'free=1,__proto__=2' }, `${PLANS_SHAPE}, got "free=1,__proto__=2"`],
     [{ PINGMON_PLAN_INTERVALS: 'free=' }, `${PLANS_SHAPE}, got "free="`],
     [
@@ -64,6 +65,21 @@ t.test('empty variables count as unset where a default stands in for them', asyn
     alertTimeoutMs: 2_500,
     alertRetryBaseMs: 0,
   });
+});
+
+t.test('PINGMON_CHANNELS_PUBLIC_ONLY is off unless set to true or 1', async (t) => {
+  const cases: Array<[string | undefined, boolean]> = [
+    [undefined, false],
+    ['', false],
+    ['false', false],
+    ['0', false],
+    ['true', true],
+    ['TRUE', true],
+    ['1', true],
+  ];
+  for (const [value, expected] of cases) {
+    t.equal(loadConfig({ PINGMON_CHANNELS_PUBLIC_ONLY: value }).channelsPublicOnly, expected, String(value));
+  }
 });
 
 t.test('redactUrl hides every form of database password', async (t) => {

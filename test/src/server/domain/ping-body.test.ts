@@ -1,5 +1,5 @@
 import t from 'tap';
-import { storableText, truncate } from '@pingmon/sdk';
+import { isStorable, storableText, truncate } from '@pingmon/sdk';
 import { parsePingBody } from '../../../../server/dist/domain/ping-body.js';
 import { enforcedIntervalMs, rateDecision } from '../../../../server/dist/domain/pairing.js';
 import { newRun, finishedRun } from '../../../../server/dist/domain/runs.js';
@@ -37,6 +37,34 @@ t.test(
     );
   },
 );
+
+t.test('one rule for kept text: NUL and lone surrogates are unstorable, a whole pair is fine', async (t) => {
+  const cases: Array<[string, boolean, string]> = [
+    ['plain', true, 'plain'],
+    ['emoji 😀', true, 'emoji 😀'],
+    ['a\u0000b', false, 'a\uFFFDb'],
+    ['high \ud83d alone', false, 'high \uFFFD alone'],
+    ['low \ude00 alone', false, 'low \uFFFD alone'],
+    ['\ude00\ud83d', false, '\uFFFD\uFFFD'],
+    ['\ud83d\ud83d\ude00', false, '\uFFFD😀'],
+    ['😀\ude00', false, '😀\uFFFD'],
+    ['ends high \ud83d', false, 'ends high \uFFFD'],
+  ];
+  for (const [text, storable, stored] of cases) {
+    t.equal(isStorable(text), storable, JSON.stringify(text));
+    t.equal(isStorable(text), storable, `${JSON.stringify(text)} again (no state left between calls)`);
+    t.equal(storableText(text, 100), stored, `${JSON.stringify(text)} stored`);
+  }
+  const loneInLog = Buffer.from('{"errorMessage":"a\\ud800b","logOutput":"\\udfff"}');
+  const expected = { ok: true, input: { errorMessage: 'a\uFFFDb', logOutput: '\uFFFD' } };
+  t.same(parsePingBody('fail', 'application/json', loneInLog), expected, 'a failure report keeps them as U+FFFD');
+  for (const key of ['rows\\u0000', 'rows\\ud800', '\\udc00']) {
+    const parsed = parsePingBody('success', 'application/json', Buffer.from(`{"meta":{"${key}":1}}`));
+    t.match(parsed, { ok: false, error: { code: 'invalid_meta', message: /must not contain NUL/ } }, `meta key ${key}`);
+  }
+  const pair = parsePingBody('success', 'application/json', Buffer.from('{"meta":{"\\ud83d\\ude00":1}}'));
+  t.same(pair, { ok: true, input: { meta: { '😀': 1 } } }, 'a whole pair in a meta key is fine');
+});
 
 t.test('parsePingBody', async (t) => {
   t.same(parsePingBody('success', undefined, null), { ok: true, input: {} });
