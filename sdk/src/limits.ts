@@ -24,7 +24,7 @@ export function truncate(text: string, max: number): string {
  * The one rule for every string the server keeps: a job's own free text (its error message and log) has
  * each such unit replaced by U+FFFD (`storableText`), anything else holding one is refused (`isStorable`).
  */
- 
+
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
 /** What messages say `isStorable` refuses. */
