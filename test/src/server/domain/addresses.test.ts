@@ -1,7 +1,7 @@
 import t from 'tap';
 import { isPublicAddress, nonPublicAddressIn, nonPublicHostOf } from '../../../../server/dist/domain/addresses.js';
 
-t.test('isPublicAddress refuses every private, loopback, link-local, unique-local and unspecified address', async (t) => {
+t.test('isPublicAddress refuses private, loopback, link-local, unique-local and unspecified addresses', async (t) => {
   const cases: Array<[string, boolean]> = [
     ['8.8.8.8', true],
     ['1.1.1.1', true],

@@ -15,6 +15,7 @@ t.test('a channel may be tested a few times per window; then it waits for the wi
     [6, 1_000, 61_000, { allowed: false, retryAfterSeconds: 1 }],
   ];
   for (const [count, windowStartedAt, now, expected] of cases) {
-    t.same(channelTestDecision({ count, windowStartedAt }, now), expected, `test ${count} of ${windowStartedAt} at ${now}`);
+    const decision = channelTestDecision({ count, windowStartedAt }, now);
+    t.same(decision, expected, `test ${count} of the window from ${windowStartedAt}, at ${now}`);
   }
 });
