@@ -8,7 +8,9 @@ import type {
   ChannelTestResult,
   CreateChannelRequest,
   CreatedApiKey,
+  CreateMonitorRequest,
   CreateRuleRequest,
+  ExpectedTimes,
   ListAlertsQuery,
   ListRunsQuery,
   LoginResponse,
@@ -22,6 +24,7 @@ import type {
   Run,
   RunList,
   UpdateChannelRequest,
+  UpdateMonitorRequest,
 } from './types.js';
 
 export interface ClientOptions {
@@ -46,9 +49,14 @@ export interface Client {
   login(email: string, password: string): Promise<LoginResponse>;
   me(): Promise<MeResponse>;
   listMonitors(query?: PageQuery): Promise<MonitorList>;
-  createMonitor(monitor: { name: string }): Promise<Monitor>;
+  createMonitor(monitor: CreateMonitorRequest): Promise<Monitor>;
   getMonitor(monitorId: string): Promise<Monitor>;
-  updateMonitor(monitorId: string, changes: { name?: string }): Promise<Monitor>;
+  updateMonitor(monitorId: string, changes: UpdateMonitorRequest): Promise<Monitor>;
+  /** Pauses the monitor: it raises no alert until resumed (an update of `paused`). */
+  pauseMonitor(monitorId: string): Promise<Monitor>;
+  resumeMonitor(monitorId: string): Promise<Monitor>;
+  /** The next `count` expected run openings of a scheduled monitor (default 5). */
+  listExpected(monitorId: string, count?: number): Promise<ExpectedTimes>;
   deleteMonitor(monitorId: string): Promise<void>;
   listRuns(monitorId: string, query?: ListRunsQuery): Promise<RunList>;
   getRun(monitorId: string, runId: string): Promise<Run>;
@@ -109,6 +117,10 @@ export function createClient(options: ClientOptions = {}): Client {
     createMonitor: (monitor) => http<Monitor>('POST', 'monitors', monitor),
     getMonitor: (monitorId) => http<Monitor>('GET', `monitors/${id(monitorId)}`),
     updateMonitor: (monitorId, changes) => http<Monitor>('PATCH', `monitors/${id(monitorId)}`, changes),
+    pauseMonitor: (monitorId) => http<Monitor>('PATCH', `monitors/${id(monitorId)}`, { paused: true }),
+    resumeMonitor: (monitorId) => http<Monitor>('PATCH', `monitors/${id(monitorId)}`, { paused: false }),
+    listExpected: (monitorId, count) =>
+      http<ExpectedTimes>('GET', `monitors/${id(monitorId)}/expected${queryString({ count })}`),
     deleteMonitor: async (monitorId) => void (await http('DELETE', `monitors/${id(monitorId)}`)),
     listRuns: (monitorId, query = {}) => http<RunList>('GET', `monitors/${id(monitorId)}/runs${queryString(query)}`),
     getRun: (monitorId, runId) => http<Run>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}`),

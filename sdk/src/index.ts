@@ -6,3 +6,4 @@ export type { PingerOptions, Pinger, SuccessOptions, FailOptions } from './pinge
 export { createClient } from './client.js';
 export type { Client, ClientOptions } from './client.js';
 export { newRunId } from './ids.js';
+export { formatDuration, parseDuration } from './durations.js';

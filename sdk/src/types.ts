@@ -90,13 +90,84 @@ export interface RecentRuns {
   silentFailures: number;
 }
 
-export interface Monitor {
+/**
+ * When a monitor's job is expected to open a run (docs/schedules.md): a 5-field cron expression read in an
+ * IANA timezone (UTC when omitted), or every so many seconds after the previous opening.
+ */
+export type Schedule = CronSchedule | EverySchedule;
+
+export interface CronSchedule {
+  cron: string;
+  /** IANA name, e.g. Europe/Berlin; answered as UTC when it was omitted. */
+  timezone?: string;
+}
+
+export interface EverySchedule {
+  /** Seconds between two run openings. */
+  every: number;
+}
+
+/**
+ * Derived from the monitor's runs, schedule and incident: `new` no run yet and nothing expected yet; `up`;
+ * `late` a run opening is due and its startGrace is running; `down` an incident is open; `running` a run is
+ * open; `paused` it raises nothing until resumed.
+ */
+export type MonitorStatus = 'new' | 'up' | 'late' | 'down' | 'running' | 'paused';
+
+/** What opened the monitor's current incident. */
+export type IncidentCause = 'fail' | 'missed' | 'timed_out';
+
+export interface Incident {
+  openedAt: string;
+  cause: IncidentCause;
+}
+
+/** The settings of a monitor that a create or an update may give; the defaults are docs/schedules.md's. */
+export interface MonitorSettings {
+  /** null: no schedule (the monitor knows only what its job tells it). */
+  schedule: Schedule | null;
+  /** Seconds a run opening may come after its expected time before it counts as missed. */
+  startGrace: number;
+  /** Seconds a run may stay running before it is finished as failed (timed out); null: no limit. */
+  maxRuntime: number | null;
+  /** Consecutive failed, missed or timed-out runs before the monitor is down. */
+  failureThreshold: number;
+  /** Consecutive successes that close an incident. */
+  recoveryThreshold: number;
+  /** While down, a reminder every so many seconds; null: none. */
+  renotifyAfter: number | null;
+  /** A paused monitor raises no alert (docs/schedules.md says what its pings do). */
+  paused: boolean;
+}
+
+export interface Monitor extends MonitorSettings {
   monitorId: string;
   name: string;
   createdAt: string;
   /** The most recently started run, or null before the first ping. */
   lastRun: LastRun | null;
   recentRuns: RecentRuns;
+  status: MonitorStatus;
+  /** When the next run opening is expected (a scheduled monitor that is not paused), else null. */
+  nextExpectedAt: string | null;
+  /** The open incident (status `down`), else null. */
+  incident: Incident | null;
+}
+
+/** One expected run opening, in UTC and in the schedule's timezone. */
+export interface ExpectedTime {
+  /** ISO 8601 UTC. */
+  at: string;
+  /** The same instant as local time with its offset, e.g. 2027-03-28T03:00:00+02:00. */
+  local: string;
+  /** The zone's abbreviation at that instant, e.g. CEST (or an offset such as GMT+5 where it has none). */
+  zone: string;
+}
+
+/** The answer of GET /monitors/:monitorId/expected: the next expected run openings. */
+export interface ExpectedTimes {
+  timezone: string;
+  times: ExpectedTime[];
 }
 
 export interface MonitorList {
@@ -109,7 +180,7 @@ export interface RunList {
   nextCursor: string | null;
 }
 
-export interface UpdateMonitorRequest {
+export interface UpdateMonitorRequest extends Partial<MonitorSettings> {
   name?: string;
 }
 
@@ -176,7 +247,7 @@ export interface MeResponse {
   account: Account;
 }
 
-export interface CreateMonitorRequest {
+export interface CreateMonitorRequest extends Partial<MonitorSettings> {
   name: string;
 }
 
@@ -273,7 +344,12 @@ export interface ChannelTestResult {
   durationMs: number;
 }
 
-export type AlertEvent = 'fail' | 'silent_failure';
+/**
+ * `fail` and `silent_failure` are about one run; `timed_out` a run finished as failed for running past maxRuntime;
+ * `missed` no run opened by its expected time + startGrace; `still_down` a reminder (renotifyAfter);
+ * `recovered` an incident closed.
+ */
+export type AlertEvent = 'fail' | 'silent_failure' | 'timed_out' | 'missed' | 'still_down' | 'recovered';
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
 
 export interface AlertDelivery {
@@ -295,9 +371,15 @@ export interface Alert {
   event: AlertEvent;
   monitorId: string;
   monitorName: string;
-  runId: string;
-  /** The run's status when the alert was raised: failed, or success for a silent failure. */
-  status: RunStatus;
+  /** The run it is about; null for missed and still_down alerts (no run). */
+  runId: string | null;
+  /**
+   * The run's status when the alert was raised (failed; success for a silent failure), or the monitor's for
+   * missed, still_down (down) and recovered (up).
+   */
+  status: RunStatus | MonitorStatus;
+  /** The expected run opening a missed alert is about, else null. */
+  expectedAt: string | null;
   errorMessage: string | null;
   /** The first 500 characters of the run's log (fail alerts of runs with a log), else null. */
   logSnippet: string | null;

@@ -1,5 +1,5 @@
 // Words and symbols the server, the CLI and the dashboard must write alike: defined once, here.
-import type { Plan, RuleOp } from './types.js';
+import type { MonitorStatus, Plan, RuleOp } from './types.js';
 
 /** Every rule operator, in the order the docs and the CLI's messages list them. */
 export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq'];
@@ -24,3 +24,6 @@ export const LOGIN_ERROR_CODES: ReadonlySet<string> = new Set([
 
 /** The plans, from the longest minimum interval between a monitor's runs to none (DESIGN §5). */
 export const PLANS: readonly Plan[] = ['free', 'pro', 'business', 'unlimited'];
+
+/** Every monitor status, in the order of what needs attention first. */
+export const MONITOR_STATUSES: readonly MonitorStatus[] = ['down', 'late', 'running', 'up', 'new', 'paused'];

@@ -2,3 +2,4 @@
 export * from './types.js';
 export * from './limits.js';
 export * from './vocabulary.js';
+export * from './durations.js';
