@@ -34,6 +34,10 @@ export interface Config {
    * is created or changed, and again when sending, after DNS resolution. Off for self-hosting; on for hosted use.
    */
   readonly channelsPublicOnly: boolean;
+  /** How often each server looks for missed runs, timed-out runs and reminders that are due. */
+  readonly sweepIntervalMs: number;
+  /** The server's clock (epoch ms) for pings, schedules and the sweeper: Date.now, or a test's own. */
+  readonly clock: () => number;
 }
 
 export class ConfigError extends Error {}
@@ -68,6 +72,7 @@ interface Settings {
   PINGMON_ALERT_RETRY_BASE: number;
   PINGMON_ALERT_MAX_ATTEMPTS: number;
   PINGMON_CHANNELS_PUBLIC_ONLY: boolean;
+  PINGMON_SWEEP_INTERVAL: number;
 }
 
 /**
@@ -138,6 +143,7 @@ const ENVIRONMENT = Joi.object<Settings>({
     .empty('')
     .default(false)
     .messages(mustBe('PINGMON_CHANNELS_PUBLIC_ONLY', 'true, false, 1 or 0')),
+  PINGMON_SWEEP_INTERVAL: seconds('PINGMON_SWEEP_INTERVAL', 0.001).default(5),
 });
 
 /** What must hold whoever chose the value (environment, flag or caller); messages show the URL redacted. */
@@ -170,6 +176,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     alertMaxAttempts: settings.PINGMON_ALERT_MAX_ATTEMPTS,
     alertPollMs: 1_000,
     channelsPublicOnly: settings.PINGMON_CHANNELS_PUBLIC_ONLY,
+    sweepIntervalMs: toMs(settings.PINGMON_SWEEP_INTERVAL),
+    clock: Date.now,
   };
   const config = { ...fromEnv, ...definedOnly(overrides) };
   const shown = config.databaseUrl === undefined ? {} : { databaseUrl: redactUrl(config.databaseUrl) };

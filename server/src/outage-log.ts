@@ -1,11 +1,12 @@
 import type { DatabaseUnavailableError } from './db/index.js';
 
 /** What failed for want of the database: a request (answered 503) or the alert sender's work. */
-export type OutageSource = 'request' | 'alerts';
+export type OutageSource = 'request' | 'alerts' | 'sweeper';
 
 const FIRST: Readonly<Record<OutageSource, string>> = {
   request: 'a request was answered 503',
   alerts: 'an operation of the alert sender failed',
+  sweeper: 'a sweep for missed and timed-out runs failed',
 };
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -13,6 +14,7 @@ const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' 
 const COUNTED: Readonly<Record<OutageSource, (n: number) => string>> = {
   request: (n) => `${plural(n, 'more request')} answered 503`,
   alerts: (n) => `${plural(n, 'more operation')} of the alert sender failed`,
+  sweeper: (n) => `${plural(n, 'more sweep')} failed`,
 };
 
 export type Log = (tags: string[], message: string) => void;

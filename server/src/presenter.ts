@@ -21,6 +21,7 @@ import type { LatestRuns } from './db/runs.js';
 import type { UserRecord } from './db/users.js';
 import type { ChannelRecord } from './domain/channels.js';
 import { maskUrl } from './domain/channels.js';
+import { monitorStatus } from './domain/incidents.js';
 import type { RunRecord } from './domain/runs.js';
 
 // Records become the wire types of the API here, and only here: times become ISO strings, and what a
@@ -73,14 +74,25 @@ function presentLastRun(run: RunRecord): LastRun {
   };
 }
 
-/** A monitor with its latest runs; `latest` is undefined for a monitor without runs. */
-export function presentMonitor(monitor: MonitorRecord, latest: LatestRuns | undefined): Monitor {
+/** A monitor with its latest runs at `now`; `latest` is undefined for a monitor without runs. */
+export function presentMonitor(monitor: MonitorRecord, latest: LatestRuns | undefined, now: number): Monitor {
+  const { incident } = monitor.health;
   return {
     monitorId: monitor.monitorId,
     name: monitor.name,
     createdAt: iso(monitor.createdAt),
     lastRun: latest ? presentLastRun(latest.lastRun) : null,
     recentRuns: latest ? latest.recentRuns : { runs: 0, failed: 0, silentFailures: 0 },
+    status: monitorStatus(monitor, latest?.lastRun, now),
+    nextExpectedAt: monitor.paused ? null : isoOrNull(monitor.nextExpectedAt),
+    incident: incident === null ? null : { openedAt: iso(incident.openedAt), cause: incident.cause },
+    schedule: monitor.schedule,
+    startGrace: monitor.startGrace,
+    maxRuntime: monitor.maxRuntime,
+    failureThreshold: monitor.failureThreshold,
+    recoveryThreshold: monitor.recoveryThreshold,
+    renotifyAfter: monitor.renotifyAfter,
+    paused: monitor.paused,
   };
 }
 
@@ -131,6 +143,7 @@ export function presentAlert(
     logSnippet: alert.logSnippet,
     meta: alert.meta,
     matchedRules: alert.matchedRules,
+    expectedAt: isoOrNull(alert.expectedAt),
     createdAt: iso(alert.createdAt),
     deliveries: deliveries.map(presentDelivery),
   };

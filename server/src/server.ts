@@ -24,6 +24,7 @@ import { ruleRoutes } from './routes/rules.js';
 import { runRoutes } from './routes/runs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { newJwtSecret } from './secrets.js';
+import { Sweeper } from './sweeper.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -31,6 +32,8 @@ declare module '@hapi/hapi' {
   interface ServerApplicationState {
     /** The alert sender: `busy` counts its attempts in flight, `abandon()` gives them back at once. */
     deliveries: DeliveryWorker;
+    /** Missed and timed-out runs, and reminders: `sweepNow()` sweeps at once. */
+    sweeper: Sweeper;
   }
 }
 
@@ -84,6 +87,15 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
       else server.log(tags, message);
     },
   });
+  const sweeper = new Sweeper(db, {
+    intervalMs: config.sweepIntervalMs,
+    clock: config.clock,
+    queued: () => deliveries.nudge(),
+    log: (tags, message, err) => {
+      if (err instanceof DatabaseUnavailableError) outages.failed('sweeper', err);
+      else server.log(tags, message);
+    },
+  });
   const ctx: RouteContext = { config, db, jwtSecret, deliveries };
   if (config.logLevel !== 'silent') {
     // Buffered: a write to stdout per request would cost more than the request. Flushed on stop.
@@ -122,8 +134,15 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
   // Alerts are sent while the server listens. Stopping ends the claims at once; attempts in flight end
   // within the alert timeout and are recorded (unless abandoned) before the database closes.
   server.app.deliveries = deliveries;
-  server.ext('onPostStart', () => deliveries.start());
-  server.ext('onPreStop', () => deliveries.stop());
+  server.app.sweeper = sweeper;
+  server.ext('onPostStart', () => {
+    deliveries.start();
+    sweeper.start();
+  });
+  server.ext('onPreStop', async () => {
+    await sweeper.stop();
+    await deliveries.stop();
+  });
   server.ext('onPostStop', async () => {
     await deliveries.drained();
     await closeDatabase(db);

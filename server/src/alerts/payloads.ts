@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { truncate } from '@pingmon/sdk/wire';
-import type { AlertEvent, ChannelType, MatchedRule, Meta, RunStatus } from '@pingmon/sdk/wire';
+import type { AlertEvent, ChannelType, MatchedRule, Meta, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
 import { describeMatch } from '../domain/rules.js';
 import { iso } from '../presenter.js';
 
@@ -18,11 +18,13 @@ export interface AlertContent {
   monitorId: string | null;
   monitorName: string | null;
   runId: string | null;
-  status: RunStatus | null;
+  status: RunStatus | MonitorStatus | null;
   errorMessage: string | null;
   logSnippet: string | null;
   meta: Meta;
   matchedRules: MatchedRule[];
+  /** The expected opening a missed alert is about. */
+  expectedAt: number | null;
   createdAt: number;
 }
 
@@ -38,6 +40,7 @@ export function testContent(channelName: string, now: number): AlertContent {
     logSnippet: null,
     meta: {},
     matchedRules: [],
+    expectedAt: null,
     createdAt: now,
   };
 }
@@ -79,6 +82,7 @@ export function webhookPayload(c: AlertContent) {
     logSnippet: c.logSnippet,
     meta: c.meta,
     matchedRules: c.matchedRules,
+    expectedAt: c.expectedAt === null ? null : iso(c.expectedAt),
     timestamp: iso(c.createdAt),
   };
 }
@@ -91,11 +95,25 @@ export function breakFences(text: string): string {
   return text.replace(/`(?=`)/g, '`\u200b');
 }
 
+const ICONS: Record<AlertContent['event'], { slack: string; discord: string }> = {
+  fail: { slack: ':red_circle:', discord: '🔴' },
+  timed_out: { slack: ':red_circle:', discord: '🔴' },
+  missed: { slack: ':red_circle:', discord: '🔴' },
+  still_down: { slack: ':red_circle:', discord: '🔴' },
+  silent_failure: { slack: ':warning:', discord: '⚠️' },
+  recovered: { slack: ':large_green_circle:', discord: '🟢' },
+  test: { slack: ':white_check_mark:', discord: '✅' },
+};
+
 /** `name` formats the monitor's name (bold, escaped) for the channel. */
 function headline(c: AlertContent, name: (text: string) => string = (text) => text): string {
   if (c.event === 'test' || c.monitorName === null) return 'pingmon test message';
   const monitor = name(c.monitorName);
   if (c.event === 'fail') return `${monitor} failed`;
+  if (c.event === 'timed_out') return `${monitor} timed out`;
+  if (c.event === 'missed') return `${monitor} did not start on time`;
+  if (c.event === 'still_down') return `${monitor} is still down`;
+  if (c.event === 'recovered') return `${monitor} is up again`;
   const n = c.matchedRules.length;
   return `${monitor} succeeded, but its meta matched ${n} alert rule${n === 1 ? '' : 's'} (silent failure)`;
 }
@@ -107,7 +125,9 @@ function details(c: AlertContent): string[] {
 }
 
 function footer(c: AlertContent): string | null {
-  return c.runId === null ? null : `run ${c.runId} · monitor ${c.monitorId} · ${iso(c.createdAt)}`;
+  if (c.monitorId === null) return null;
+  const run = c.runId === null ? '' : `run ${c.runId} · `;
+  return `${run}monitor ${c.monitorId} · ${iso(c.createdAt)}`;
 }
 
 /** Slack wants &, < and > escaped in all text; code blocks included. */
@@ -125,7 +145,7 @@ function fit(text: string, max: number, slack = false): string {
 }
 
 export function slackPayload(c: AlertContent) {
-  const icon = c.event === 'fail' ? ':red_circle:' : c.event === 'silent_failure' ? ':warning:' : ':white_check_mark:';
+  const icon = ICONS[c.event].slack;
   const title = headline(c, (name) => `*${slackEscape(breakFences(name))}*`);
   const lines = details(c).map((line) => slackEscape(breakFences(line)));
   const blocks: object[] = [
@@ -168,7 +188,7 @@ function discordEscape(text: string): string {
  * the code block is closed whatever is cut. Mentions in the text ping nobody.
  */
 export function discordPayload(c: AlertContent) {
-  const icon = c.event === 'fail' ? '🔴' : c.event === 'silent_failure' ? '⚠️' : '✅';
+  const icon = ICONS[c.event].discord;
   const title = headline(c, (name) => `**${discordEscape(name)}**`);
   let head = [`${icon} ${title}`, ...details(c).map(discordEscape)].join('\n');
   const foot = footer(c);

@@ -241,6 +241,7 @@ function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
     logSnippet: alert.logSnippet,
     meta: alert.meta,
     matchedRules: alert.matchedRules,
+    expectedAt: alert.expectedAt,
     createdAt: alert.createdAt,
   };
 }

@@ -1,4 +1,4 @@
-import type { AlertEvent, MatchedRule, Meta, RunStatus } from '@pingmon/sdk/wire';
+import type { AlertEvent, MatchedRule, Meta, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
 import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';
 import { ms } from './index.js';
@@ -11,12 +11,15 @@ export interface AlertRecord {
   accountId: string;
   event: AlertEvent;
   monitorId: string;
-  runId: string;
-  status: RunStatus;
+  /** null for an alert about no run (missed, still_down). */
+  runId: string | null;
+  status: RunStatus | MonitorStatus;
   errorMessage: string | null;
   logSnippet: string | null;
   meta: Meta;
   matchedRules: MatchedRule[];
+  /** The expected opening a missed alert is about. */
+  expectedAt: number | null;
   createdAt: number;
 }
 
@@ -25,12 +28,13 @@ interface AlertRow {
   account_id: string;
   event: AlertEvent;
   monitor_id: string;
-  run_id: string;
-  status: RunStatus;
+  run_id: string | null;
+  status: RunStatus | MonitorStatus;
   error_message: string | null;
   log_snippet: string | null;
   meta: string;
   matched_rules: string;
+  expected_at: number | string | null;
   created_at: number | string;
   monitor_name: string;
 }
@@ -47,6 +51,7 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
     logSnippet: row.log_snippet,
     meta: JSON.parse(row.meta) as Meta,
     matchedRules: JSON.parse(row.matched_rules) as MatchedRule[],
+    expectedAt: ms(row.expected_at),
     createdAt: ms(row.created_at),
     monitorName: row.monitor_name,
   };
@@ -54,8 +59,8 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
 
 const INSERT_ALERT =
   'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, ' +
-  'matched_rules, created_at) ' +
-  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, run_id, event) do nothing';
+  'matched_rules, expected_at, created_at) ' +
+  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, run_id, event) do nothing';
 
 // One delivery per enabled channel of the account that takes this monitor's alerts.
 const QUEUE_DELIVERIES =
@@ -65,9 +70,10 @@ const QUEUE_DELIVERIES =
   '(select 1 from channel_monitors cm where cm.channel_id = c.id and cm.monitor_id = ?))';
 
 /**
- * Writes the alert and its outbox of deliveries, in the ping's transaction: the alert exists if and only
- * if the run it is about does. Answers how many deliveries were queued (0 for a second alert of the same
- * run and event, which is not written).
+ * Writes the alert and its outbox of deliveries, in the transaction of the ping or sweep that raised it: the
+ * alert exists if and only if what it is about was recorded. Answers how many deliveries were queued (0 for a
+ * second alert of the same run and event, which is not written; alerts without a run are made once by the
+ * sweeper's claim of the monitor).
  */
 export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Promise<number> {
   const inserted = await sql.changes(INSERT_ALERT, [
@@ -81,6 +87,7 @@ export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Prom
     alert.logSnippet,
     JSON.stringify(alert.meta),
     JSON.stringify(alert.matchedRules),
+    alert.expectedAt,
     alert.createdAt,
   ]);
   if (inserted === 0) return 0;
@@ -89,7 +96,7 @@ export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Prom
 
 const ALERT_COLUMNS =
   'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.meta, ' +
-  'a.matched_rules, a.created_at, m.name as monitor_name';
+  'a.matched_rules, a.expected_at, a.created_at, m.name as monitor_name';
 
 /** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
 export async function listAlerts(

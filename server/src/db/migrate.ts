@@ -2,11 +2,13 @@ import type { Knex } from 'knex';
 import * as initial from './migrations/001-initial.js';
 import * as alerts from './migrations/002-alerts.js';
 import * as channelTests from './migrations/003-channel-tests.js';
+import * as schedules from './migrations/004-schedules.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
   '002-alerts': alerts,
   '003-channel-tests': channelTests,
+  '004-schedules': schedules,
 };
 
 const source: Knex.MigrationSource<string> = {

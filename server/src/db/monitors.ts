@@ -1,9 +1,13 @@
 import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';
 import { ms } from './index.js';
+import type { IncidentCause } from '@pingmon/sdk/wire';
+import type { Health } from '../domain/incidents.js';
+import type { StoredSchedule } from '../domain/schedule.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
+import { marks } from './sql.js';
 
-interface MonitorRow {
+interface MonitorRow extends ScheduleRow {
   id: string;
   account_id: string;
   name: string;
@@ -11,8 +15,46 @@ interface MonitorRow {
   last_opened_at: number | string | null;
 }
 
+/** The columns a ping and the sweeper read: schedule, settings and health. */
+interface ScheduleRow {
+  schedule: string | null;
+  start_grace: number;
+  max_runtime: number | null;
+  failure_threshold: number;
+  recovery_threshold: number;
+  renotify_after: number | null;
+  paused: boolean | number;
+  next_expected_at: number | string | null;
+  missed_at: number | string | null;
+  fail_streak: number;
+  ok_streak: number;
+  incident_opened_at: number | string | null;
+  incident_cause: IncidentCause | null;
+  remind_at: number | string | null;
+}
+
+/** A monitor's settings (docs/schedules.md) as stored; times in seconds as the API gives them. */
+export interface MonitorSettings {
+  schedule: StoredSchedule | null;
+  startGrace: number;
+  maxRuntime: number | null;
+  failureThreshold: number;
+  recoveryThreshold: number;
+  renotifyAfter: number | null;
+  paused: boolean;
+}
+
+/** Where a monitor stands: its next expected opening and when it counts as missed, and its health. */
+export interface MonitorState {
+  nextExpectedAt: number | null;
+  missedAt: number | null;
+  health: Health;
+}
+
+export interface Scheduling extends MonitorSettings, MonitorState {}
+
 /** A monitor as the server holds it; times are epoch milliseconds. */
-export interface MonitorRecord {
+export interface MonitorRecord extends Scheduling {
   monitorId: string;
   accountId: string;
   name: string;
@@ -20,7 +62,33 @@ export interface MonitorRecord {
   lastOpenedAt: number | null;
 }
 
-const COLUMNS = 'id, account_id, name, created_at, last_opened_at';
+const SCHEDULE_COLUMNS =
+  'schedule, start_grace, max_runtime, failure_threshold, recovery_threshold, renotify_after, paused, ' +
+  'next_expected_at, missed_at, fail_streak, ok_streak, incident_opened_at, incident_cause, remind_at';
+const COLUMNS = `id, account_id, name, created_at, last_opened_at, ${SCHEDULE_COLUMNS}`;
+
+function toScheduling(row: ScheduleRow): Scheduling {
+  return {
+    schedule: row.schedule === null ? null : (JSON.parse(row.schedule) as StoredSchedule),
+    startGrace: Number(row.start_grace),
+    maxRuntime: row.max_runtime === null ? null : Number(row.max_runtime),
+    failureThreshold: Number(row.failure_threshold),
+    recoveryThreshold: Number(row.recovery_threshold),
+    renotifyAfter: row.renotify_after === null ? null : Number(row.renotify_after),
+    paused: Boolean(row.paused),
+    nextExpectedAt: ms(row.next_expected_at),
+    missedAt: ms(row.missed_at),
+    health: {
+      failStreak: Number(row.fail_streak),
+      okStreak: Number(row.ok_streak),
+      incident:
+        row.incident_opened_at === null || row.incident_cause === null
+          ? null
+          : { openedAt: ms(row.incident_opened_at), cause: row.incident_cause },
+      remindAt: ms(row.remind_at),
+    },
+  };
+}
 
 function toRecord(row: MonitorRow): MonitorRecord {
   return {
@@ -29,16 +97,41 @@ function toRecord(row: MonitorRow): MonitorRecord {
     name: row.name,
     createdAt: ms(row.created_at),
     lastOpenedAt: ms(row.last_opened_at),
+    ...toScheduling(row),
   };
 }
 
+/** The values of SCHEDULE_COLUMNS, in their order. */
+function schedulingParams(s: Scheduling): SqlParam[] {
+  const { health } = s;
+  return [
+    s.schedule === null ? null : JSON.stringify(s.schedule),
+    s.startGrace,
+    s.maxRuntime,
+    s.failureThreshold,
+    s.recoveryThreshold,
+    s.renotifyAfter,
+    s.paused,
+    s.nextExpectedAt,
+    s.missedAt,
+    health.failStreak,
+    health.okStreak,
+    health.incident?.openedAt ?? null,
+    health.incident?.cause ?? null,
+    health.remindAt,
+  ];
+}
+
+const INSERT_MONITOR = `insert into monitors (${COLUMNS}) values (${marks(COLUMNS.split(', '))})`;
+
 export async function insertMonitor(sql: Sql, monitor: Omit<MonitorRecord, 'lastOpenedAt'>): Promise<MonitorRecord> {
-  await sql.changes('insert into monitors (id, account_id, name, created_at, last_opened_at) values (?, ?, ?, ?, ?)', [
+  await sql.changes(INSERT_MONITOR, [
     monitor.monitorId,
     monitor.accountId,
     monitor.name,
     monitor.createdAt,
     null,
+    ...schedulingParams(monitor),
   ]);
   return { ...monitor, lastOpenedAt: null };
 }
@@ -51,13 +144,46 @@ export async function findMonitor(sql: Sql, accountId: string, monitorId: string
   return row && toRecord(row);
 }
 
-export async function renameMonitor(sql: Sql, accountId: string, monitorId: string, name: string): Promise<boolean> {
-  const updated = await sql.changes('update monitors set name = ? where id = ? and account_id = ?', [
-    name,
+/** The account's monitor, its row locked until the transaction ends (PostgreSQL): for a change of its settings. */
+export async function findMonitorForUpdate(
+  sql: TransactionSql,
+  accountId: string,
+  monitorId: string,
+): Promise<MonitorRecord | undefined> {
+  const query = `select ${COLUMNS} from monitors where id = ? and account_id = ?`;
+  const [row] = await sql.rows<MonitorRow>(sql.dialect === 'postgres' ? `${query} for update` : query, [
     monitorId,
     accountId,
   ]);
-  return updated === 1;
+  return row && toRecord(row);
+}
+
+const UPDATE_MONITOR = `update monitors set name = ?, ${SCHEDULE_COLUMNS.split(', ')
+  .map((c) => `${c} = ?`)
+  .join(', ')} where id = ?`;
+
+/** Writes a monitor's name, settings and state as given (read with findMonitorForUpdate in the same transaction). */
+export async function updateMonitor(sql: TransactionSql, monitor: MonitorRecord): Promise<void> {
+  await sql.changes(UPDATE_MONITOR, [monitor.name, ...schedulingParams(monitor), monitor.monitorId]);
+}
+
+const SAVE_STATE =
+  'update monitors set next_expected_at = ?, missed_at = ?, fail_streak = ?, ok_streak = ?, ' +
+  'incident_opened_at = ?, incident_cause = ?, remind_at = ? where id = ?';
+
+/** Stores where the monitor stands after a ping or a sweep; its row is the caller's (locked for update). */
+export async function saveMonitorState(sql: TransactionSql, monitorId: string, state: MonitorState): Promise<void> {
+  const { health } = state;
+  await sql.changes(SAVE_STATE, [
+    state.nextExpectedAt,
+    state.missedAt,
+    health.failStreak,
+    health.okStreak,
+    health.incident?.openedAt ?? null,
+    health.incident?.cause ?? null,
+    health.remindAt,
+    monitorId,
+  ]);
 }
 
 /**
@@ -90,7 +216,7 @@ export async function listMonitors(
 }
 
 /** What a ping needs of its monitor. */
-export interface MonitorLock {
+export interface MonitorLock extends Scheduling {
   /** The monitor's number of alert rules: a success of a monitor without rules reads none. */
   ruleCount: number;
   lastOpenedAt: number | null;
@@ -115,15 +241,16 @@ export async function lockMonitor(
 ): Promise<MonitorLock | undefined> {
   const query = sql.dialect === 'postgres' ? `${MONITOR_LOCK} for ${mode}` : MONITOR_LOCK;
   const [row] = await sql.rows<MonitorLockRow>(query, [monitorId, accountId]);
-  return row === undefined ? undefined : { ruleCount: Number(row.rule_count), lastOpenedAt: ms(row.last_opened_at) };
+  if (row === undefined) return undefined;
+  return { ruleCount: Number(row.rule_count), lastOpenedAt: ms(row.last_opened_at), ...toScheduling(row) };
 }
 
-interface MonitorLockRow {
+interface MonitorLockRow extends ScheduleRow {
   rule_count: number | string;
   last_opened_at: number | string | null;
 }
 
-const MONITOR_LOCK = 'select rule_count, last_opened_at from monitors where id = ? and account_id = ?';
+const MONITOR_LOCK = `select rule_count, last_opened_at, ${SCHEDULE_COLUMNS} from monitors where id = ? and account_id = ?`;
 
 /**
  * Records that the monitor opens a run at `now`, unless it opened one less than `intervalMs` ago.
@@ -140,4 +267,42 @@ export async function claimRunOpening(
     [now, monitorId, now - intervalMs],
   );
   return updated === 1;
+}
+
+/** Locks taken by the sweeper: rows a ping or another server holds are skipped (PostgreSQL), and swept later. */
+const SKIP_LOCKED = ' for update skip locked';
+
+async function claimDue(sql: TransactionSql, column: 'missed_at' | 'remind_at', now: number, limit: number) {
+  const query = `select ${COLUMNS} from monitors where ${column} <= ? order by ${column} limit ?`;
+  const rows = await sql.rows<MonitorRow>(sql.dialect === 'postgres' ? query + SKIP_LOCKED : query, [now, limit]);
+  return rows.map(toRecord);
+}
+
+/** Monitors whose expected run opening is past its deadline, earliest first, locked for this transaction. */
+export function claimMissed(sql: TransactionSql, now: number, limit: number): Promise<MonitorRecord[]> {
+  return claimDue(sql, 'missed_at', now, limit);
+}
+
+/** Monitors that are down with a reminder due, earliest first, locked for this transaction. */
+export function claimReminders(sql: TransactionSql, now: number, limit: number): Promise<MonitorRecord[]> {
+  return claimDue(sql, 'remind_at', now, limit);
+}
+
+/** A monitor by id, locked for this transaction; undefined when it is gone or (PostgreSQL) someone holds it. */
+export async function claimMonitor(sql: TransactionSql, monitorId: string): Promise<MonitorRecord | undefined> {
+  const query = `select ${COLUMNS} from monitors where id = ?`;
+  const [row] = await sql.rows<MonitorRow>(sql.dialect === 'postgres' ? query + SKIP_LOCKED : query, [monitorId]);
+  return row && toRecord(row);
+}
+
+/**
+ * After pingmon was not running from `from` to `now`: every expected opening whose deadline fell in between
+ * gets its startGrace again, counted from `now`. Answers how many monitors it moved.
+ */
+export async function moveMissedDeadlines(sql: TransactionSql, from: number, now: number): Promise<number> {
+  return sql.changes('update monitors set missed_at = ? + start_grace * 1000 where missed_at > ? and missed_at <= ?', [
+    now,
+    from,
+    now,
+  ]);
 }

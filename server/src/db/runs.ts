@@ -62,7 +62,8 @@ const FIND_OPEN_RUN =
   `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' ` +
   'order by started_at desc, id desc limit 1';
 const INSERT_RUN =
-  `insert into runs (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` + 'on conflict (monitor_id, id) do nothing';
+  `insert into runs (${COLUMNS}, timeout_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
+  'on conflict (monitor_id, id) do nothing';
 
 export async function findRun(
   sql: Sql,
@@ -84,8 +85,11 @@ export async function findLatestOpenRun(sql: TransactionSql, monitorId: string):
   return row && toRecord(row);
 }
 
-/** Inserts a run unless one with its id exists on the monitor; true when inserted. */
-export async function insertRun(sql: Sql, run: RunRecord): Promise<boolean> {
+/**
+ * Inserts a run unless one with its id exists on the monitor; true when inserted. `timeoutAt`: when a running
+ * run counts as timed out (its monitor's maxRuntime), else null.
+ */
+export async function insertRun(sql: Sql, run: RunRecord, timeoutAt: number | null): Promise<boolean> {
   const r = toRow(run);
   const inserted = await sql.changes(INSERT_RUN, [
     r.monitor_id,
@@ -99,6 +103,7 @@ export async function insertRun(sql: Sql, run: RunRecord): Promise<boolean> {
     r.error_message,
     r.has_log,
     r.matched_rules,
+    timeoutAt,
   ]);
   return inserted === 1;
 }
@@ -197,4 +202,56 @@ export async function findLatestRuns(
     });
   }
   return latest;
+}
+
+/** A run past its maxRuntime, as the sweeper finds it. */
+export interface OverdueRun {
+  monitorId: string;
+  runId: string;
+  startedAt: number;
+}
+
+/** Running runs whose maxRuntime has passed, earliest deadline first (read through the runs_timeout index). */
+export async function findOverdueRuns(sql: Sql, now: number, limit: number): Promise<OverdueRun[]> {
+  const rows = await sql.rows<{ monitor_id: string; id: string; started_at: number | string }>(
+    "select monitor_id, id, started_at from runs where status = 'running' and timeout_at <= ? " +
+      'order by timeout_at limit ?',
+    [now, limit],
+  );
+  return rows.map((r) => ({ monitorId: r.monitor_id, runId: r.id, startedAt: ms(r.started_at) }));
+}
+
+/** Finishes an overdue run as failed with `errorMessage`, unless a result or another server finished it first. */
+export async function timeOutRun(
+  sql: TransactionSql,
+  run: OverdueRun,
+  now: number,
+  errorMessage: string,
+): Promise<boolean> {
+  const updated = await sql.changes(
+    "update runs set status = 'failed', finished_at = ?, duration_ms = ?, error_message = ?, timeout_at = null " +
+      "where monitor_id = ? and id = ? and status = 'running' and timeout_at <= ?",
+    [now, Math.max(0, now - run.startedAt), errorMessage, run.monitorId, run.runId, now],
+  );
+  return updated === 1;
+}
+
+/**
+ * Sets the maxRuntime deadline of the monitor's running runs: `maxRuntimeSeconds` after each one's start, or
+ * none (null: no limit, or the monitor is paused).
+ */
+export async function setRunDeadlines(sql: Sql, monitorId: string, maxRuntimeSeconds: number | null): Promise<void> {
+  await sql.changes(
+    "update runs set timeout_at = case when ? is null then null else started_at + ? end where monitor_id = ? and status = 'running'",
+    [maxRuntimeSeconds, (maxRuntimeSeconds ?? 0) * 1000, monitorId],
+  );
+}
+
+/** After an outage of pingmon from `from` to `now`: deadlines that fell in it get the monitor's startGrace from now. */
+export async function moveRunDeadlines(sql: TransactionSql, from: number, now: number): Promise<number> {
+  return sql.changes(
+    'update runs set timeout_at = ? + (select m.start_grace from monitors m where m.id = runs.monitor_id) * 1000 ' +
+      "where status = 'running' and timeout_at > ? and timeout_at <= ?",
+    [now, from, now],
+  );
 }

@@ -1,11 +1,28 @@
 import Joi from 'joi';
 import type { Boom } from '@hapi/boom';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import type { CreateMonitorRequest, Monitor, MonitorList, UpdateMonitorRequest } from '@pingmon/sdk/wire';
+import type {
+  CreateMonitorRequest,
+  ExpectedTimes,
+  Monitor,
+  MonitorList,
+  Schedule,
+  UpdateMonitorRequest,
+} from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
-import type { MonitorRecord } from '../db/monitors.js';
-import { deleteMonitor, findMonitor, insertMonitor, listMonitors, renameMonitor } from '../db/monitors.js';
-import { findLatestRuns } from '../db/runs.js';
+import type { MonitorRecord, MonitorSettings } from '../db/monitors.js';
+import {
+  deleteMonitor,
+  findMonitor,
+  findMonitorForUpdate,
+  insertMonitor,
+  listMonitors,
+  updateMonitor,
+} from '../db/monitors.js';
+import { findLatestRuns, setRunDeadlines } from '../db/runs.js';
+import { changeScheduling, DEFAULT_SETTINGS, newScheduling } from '../domain/monitor-settings.js';
+import type { StoredSchedule } from '../domain/schedule.js';
+import { checkSchedule, localTime, MAX_EVERY_SECONDS, slotAfter, upcoming } from '../domain/schedule.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { presentMonitor } from '../presenter.js';
@@ -15,6 +32,83 @@ import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
 const name = Joi.string().trim().min(1).max(200);
+
+const DAY = 86_400;
+const MAX_SECONDS = 31 * DAY;
+
+function seconds(field: string, least: number, most: number): Joi.NumberSchema {
+  return Joi.number()
+    .integer()
+    .min(least)
+    .max(most)
+    .messages({ '*': `${field} must be a whole number of seconds from ${least} to ${most} (got {{#value}})` });
+}
+
+function threshold(field: string): Joi.NumberSchema {
+  return Joi.number()
+    .integer()
+    .min(1)
+    .max(100)
+    .messages({ '*': `${field} must be a whole number from 1 to 100 (got {{#value}})` });
+}
+
+// Braces escaped: joi reads {…} in a message as a template.
+const SCHEDULE_FORM =
+  'schedule must be \\{"cron": "0 3 * * *", "timezone": "Europe/Berlin"}, \\{"every": 3600} or null';
+
+// Unknown keys are refused here, not dropped: a misspelt "tz" would otherwise leave a schedule in UTC unseen.
+const schedule = Joi.object({
+  cron: Joi.string().max(200).messages({ '*': 'schedule.cron must be text such as "0 3 * * *"' }),
+  timezone: Joi.string().max(64).messages({ '*': 'schedule.timezone must be an IANA name such as "Europe/Berlin"' }),
+  every: seconds('schedule.every', 1, MAX_EVERY_SECONDS),
+})
+  .xor('cron', 'every')
+  .without('every', 'timezone')
+  .prefs({ stripUnknown: false })
+  .allow(null)
+  .messages({
+    'object.base': `${SCHEDULE_FORM}.`,
+    'object.xor': `${SCHEDULE_FORM}: give cron or every, not both.`,
+    'object.missing': `${SCHEDULE_FORM}: give cron or every.`,
+    'object.without': 'schedule.timezone goes with cron only: an every schedule counts from the last run opening.',
+    'object.unknown': `{{#label}} is not a schedule field; ${SCHEDULE_FORM}.`,
+  });
+
+/** The settings of docs/schedules.md, as a create or an update gives them. */
+const SETTINGS = {
+  schedule,
+  startGrace: seconds('startGrace', 1, MAX_SECONDS),
+  maxRuntime: seconds('maxRuntime', 1, MAX_SECONDS).allow(null),
+  failureThreshold: threshold('failureThreshold'),
+  recoveryThreshold: threshold('recoveryThreshold'),
+  renotifyAfter: seconds('renotifyAfter', 60, MAX_SECONDS).allow(null),
+  paused: Joi.boolean().messages({ '*': 'paused must be true or false' }),
+};
+
+/** A failure of a schedule setting is `invalid_schedule`; of anything else (the name), `invalid_request`. */
+function invalidMonitor(_request: Request, _h: ResponseToolkit, err?: Error): never {
+  const field = String((err as Joi.ValidationError | undefined)?.details?.[0]?.path?.[0] ?? '');
+  if (field in SETTINGS) throw apiError(400, 'invalid_schedule', `${err!.message}.`.replace(/\.\.$/, '.'));
+  return invalidRequest(_request, _h, err);
+}
+
+/** The settings given, with their schedule checked by domain/schedule.ts (cron fields, timezone). */
+function settingsGiven(payload: Partial<Omit<MonitorSettings, 'schedule'>> & { schedule?: Schedule | null }) {
+  const { schedule: given, ...rest } = payload;
+  const settings: Partial<MonitorSettings> = {};
+  for (const key of Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>) {
+    if (key !== 'schedule' && rest[key] !== undefined) Object.assign(settings, { [key]: rest[key] });
+  }
+  if (given === null) settings.schedule = null;
+  else if (given !== undefined) settings.schedule = checked(given);
+  return settings;
+}
+
+function checked(given: Schedule): StoredSchedule {
+  const result = checkSchedule(given);
+  if ('error' in result) throw apiError(400, 'invalid_schedule', result.error);
+  return result.schedule;
+}
 
 type MonitorRequest = Request<WithParams<'monitorId'>>;
 
@@ -34,8 +128,8 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors',
       options: {
         validate: {
-          payload: Joi.object({ name: name.required() }).options({ stripUnknown: true }),
-          failAction: invalidRequest,
+          payload: Joi.object({ name: name.required(), ...SETTINGS }).options({ stripUnknown: true }),
+          failAction: invalidMonitor,
         },
       },
       handler: (request: Request, h: ResponseToolkit) => create(ctx, request, h),
@@ -54,11 +148,33 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
         // silently otherwise.
         validate: {
           params,
-          payload: Joi.object({ name }).min(1).options({ stripUnknown: true }),
-          failAction: invalidRequest,
+          payload: Joi.object({ name, ...SETTINGS })
+            .min(1)
+            .options({ stripUnknown: true }),
+          failAction: invalidMonitor,
         },
       },
       handler: (request: MonitorRequest) => update(ctx, request),
+    },
+    {
+      method: 'GET',
+      path: '/monitors/{monitorId}/expected',
+      options: {
+        validate: {
+          params,
+          query: Joi.object({
+            count: Joi.number()
+              .integer()
+              .min(1)
+              .max(100)
+              .default(5)
+              .messages({ '*': 'count must be a whole number from 1 to 100' }),
+          }),
+          options: { allowUnknown: true },
+          failAction: invalidRequest,
+        },
+      },
+      handler: (request: MonitorRequest) => expected(ctx, request),
     },
     {
       method: 'DELETE',
@@ -87,7 +203,8 @@ async function withLatestRuns(ctx: RouteContext, accountId: string, monitors: Mo
     accountId,
     monitors.map((m) => m.monitorId),
   );
-  return monitors.map((m) => presentMonitor(m, latest.get(m.monitorId)));
+  const now = ctx.config.clock();
+  return monitors.map((m) => presentMonitor(m, latest.get(m.monitorId), now));
 }
 
 async function list(ctx: RouteContext, request: Request): Promise<MonitorList> {
@@ -99,11 +216,13 @@ async function list(ctx: RouteContext, request: Request): Promise<MonitorList> {
 }
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
-  const { name: monitorName } = request.payload as CreateMonitorRequest;
+  const payload = request.payload as CreateMonitorRequest;
   const { accountId } = userOf(request);
-  const created = { monitorId: newId('mon'), accountId, name: monitorName, createdAt: Date.now() };
-  const monitor = await insertMonitor(ctx.db.sql, created);
-  return h.response(presentMonitor(monitor, undefined)).code(201);
+  const now = ctx.config.clock();
+  const settings = { ...DEFAULT_SETTINGS, ...settingsGiven(payload) };
+  const created = { monitorId: newId('mon'), accountId, name: payload.name, createdAt: now };
+  const monitor = await insertMonitor(ctx.db.sql, { ...created, ...newScheduling(settings, now) });
+  return h.response(presentMonitor(monitor, undefined, now)).code(201);
 }
 
 async function show(ctx: RouteContext, request: MonitorRequest): Promise<Monitor> {
@@ -112,14 +231,40 @@ async function show(ctx: RouteContext, request: MonitorRequest): Promise<Monitor
   return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
 }
 
+/** Name and settings change in one transaction with the monitor's row held: a ping or sweep waits, or went first. */
 async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monitor> {
   const { accountId } = userOf(request);
   const { monitorId } = request.params;
-  const { name: newName } = request.payload as UpdateMonitorRequest;
-  const renamed = newName === undefined || (await renameMonitor(ctx.db.sql, accountId, monitorId, newName));
-  if (!renamed) throw monitorNotFound(monitorId);
-  const monitor = await requireMonitor(ctx, accountId, monitorId);
+  const payload = request.payload as UpdateMonitorRequest;
+  const changes = settingsGiven(payload);
+  const now = ctx.config.clock();
+  const monitor = await ctx.db.transaction(async (sql) => {
+    const current = await findMonitorForUpdate(sql, accountId, monitorId);
+    if (!current) throw monitorNotFound(monitorId);
+    const next: MonitorRecord = {
+      ...current,
+      ...changeScheduling(current, changes, now),
+      name: payload.name ?? current.name,
+    };
+    await updateMonitor(sql, next);
+    if (next.paused !== current.paused || next.maxRuntime !== current.maxRuntime) {
+      await setRunDeadlines(sql, monitorId, next.paused ? null : next.maxRuntime);
+    }
+    return next;
+  });
   return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
+}
+
+/** The next expected openings, in UTC and the schedule's timezone; none for a monitor without a schedule. */
+async function expected(ctx: RouteContext, request: MonitorRequest): Promise<ExpectedTimes> {
+  const { count } = request.query as { count: number };
+  const monitor = await requireMonitor(ctx, userOf(request).accountId, request.params.monitorId);
+  const { schedule: s } = monitor;
+  if (s === null) return { timezone: 'UTC', times: [] };
+  const timezone = 'cron' in s ? s.timezone : 'UTC';
+  // A paused monitor expects nothing now: shown is what it would expect if resumed now.
+  const first = monitor.nextExpectedAt ?? slotAfter(s, ctx.config.clock());
+  return { timezone, times: upcoming(s, first, count).map((at) => localTime(at, timezone)) };
 }
 
 async function remove(ctx: RouteContext, request: MonitorRequest, h: ResponseToolkit) {

@@ -30,7 +30,7 @@ async function ping(
   kind: PingKind,
   request: Request<WithParams<'monitorId'>>,
 ): Promise<PingResponse> {
-  const now = Date.now();
+  const now = ctx.config.clock();
   const parsed = parsePingBody(
     kind,
     request.headers['content-type'] as string | undefined,

@@ -2,17 +2,22 @@ import { LOG_SNIPPET_CHARS, truncate } from '@pingmon/sdk/wire';
 import type { PingKind } from '@pingmon/sdk/wire';
 import { insertAlert } from '../db/alerts.js';
 import type { Database } from '../db/index.js';
-import { claimRunOpening, lockMonitor } from '../db/monitors.js';
+import type { MonitorLock } from '../db/monitors.js';
+import { claimRunOpening, lockMonitor, saveMonitorState } from '../db/monitors.js';
 import { findRuleConditions } from '../db/rules.js';
 import { insertRunLog } from '../db/run-logs.js';
 import { findLatestOpenRun, findRun, finishRun, insertRun } from '../db/runs.js';
 import type { TransactionSql } from '../db/sql.js';
+import type { Outcome } from '../domain/incidents.js';
+import { afterOutcome, healthChanged } from '../domain/incidents.js';
 import type { Pairing } from '../domain/pairing.js';
 import { enforcedIntervalMs, pairPing, rateDecision } from '../domain/pairing.js';
 import type { PingInput } from '../domain/ping-body.js';
 import { matchRules } from '../domain/rules.js';
 import type { RunRecord } from '../domain/runs.js';
 import { finishedRun, newRun } from '../domain/runs.js';
+import { expectedAfterOpening } from '../domain/schedule.js';
+import { formatDuration } from '@pingmon/sdk/wire';
 import { newId } from '../ids.js';
 
 export interface Ping {
@@ -33,29 +38,65 @@ export type PingOutcome =
 
 /**
  * Records one ping with DESIGN §5's run pairing, in one transaction, with the alert it raises and that
- * alert's deliveries (DESIGN §8): a run is never recorded without its alert, nor an alert without its run.
- * domain/pairing.ts decides; this runs the decision, and the database keeps it true under concurrency.
+ * alert's deliveries (DESIGN §8), and where it leaves its monitor: the next expected opening of a scheduled
+ * monitor and the monitor's incidents (docs/schedules.md). A run is never recorded without its alert, nor an
+ * alert without its run. domain/ decides; this runs the decision, and the database keeps it true under
+ * concurrency.
  */
 export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome> {
+  // Only a ping that updates the monitor's row (a rate-limited opening, a failure) needs it alone.
+  const mode = ping.intervalMs > 0 || ping.kind === 'fail' ? 'update' : 'share';
+  try {
+    return await attempt(db, ping, mode);
+  } catch (err) {
+    // Read shared, the monitor turned out to need an update (a scheduled opening, a success ending a streak).
+    if (!(err instanceof RowLockNeeded)) throw err;
+    return attempt(db, ping, 'update');
+  }
+}
+
+/** The monitor's row was read shared and must be written: the ping is made again with the row for update. */
+class RowLockNeeded extends Error {}
+
+/** The ping's monitor as read in its transaction, and how: a row read shared must not be written. */
+interface Held extends MonitorLock {
+  mode: 'update' | 'share';
+}
+
+function attempt(db: Database, ping: Ping, mode: 'update' | 'share'): Promise<PingOutcome> {
   return db.transaction(async (sql) => {
     const { accountId, monitorId, kind } = ping;
     const { runId } = ping.input;
-    // Only a rate-limited ping claims the opening (an update of the monitor's row): only it needs the row alone.
-    const monitor = await lockMonitor(sql, accountId, monitorId, ping.intervalMs > 0 ? 'update' : 'share');
-    if (monitor === undefined) return { kind: 'not_found' };
+    const lock = await lockMonitor(sql, accountId, monitorId, mode);
+    if (lock === undefined) return { kind: 'not_found' };
+    const monitor: Held = { ...lock, mode };
     const existing = runId === undefined ? undefined : await findRun(sql, accountId, monitorId, runId);
     const open = runId === undefined && kind !== 'start' ? await findLatestOpenRun(sql, monitorId) : undefined;
     const state = { existing, open, lastOpenedAt: monitor.lastOpenedAt, intervalMs: ping.intervalMs };
-    return apply(sql, ping, monitor.ruleCount, pairPing(kind, runId !== undefined, state, ping.now));
+    const pairing = pairPing(kind, runId !== undefined, state, ping.now);
+    // Before anything is written: a monitor row read shared that this ping will change is read again for update.
+    if (mode === 'share' && sql.dialect === 'postgres' && changesMonitor(monitor, pairing, kind)) {
+      throw new RowLockNeeded();
+    }
+    return apply(sql, ping, monitor, pairing);
   });
 }
 
-async function apply(sql: TransactionSql, ping: Ping, ruleCount: number, pairing: Pairing): Promise<PingOutcome> {
+/** Whether carrying out `pairing` changes the monitor's row (its expected opening, or its health). */
+function changesMonitor(monitor: MonitorLock, pairing: Pairing, kind: Ping['kind']): boolean {
+  if (monitor.paused || pairing.action === 'replay' || pairing.action === 'rate_limited') return false;
+  if (pairing.action === 'open' && monitor.schedule !== null) return true;
+  if (kind === 'start') return false;
+  const outcome: Outcome = { kind: kind === 'fail' ? 'fail' : 'success' };
+  return healthChanged(monitor.health, afterOutcome(monitor.health, monitor, outcome, 0).health);
+}
+
+async function apply(sql: TransactionSql, ping: Ping, monitor: Held, pairing: Pairing): Promise<PingOutcome> {
   switch (pairing.action) {
     case 'open':
-      return openRun(sql, ping, ruleCount);
+      return openRun(sql, ping, monitor);
     case 'finish':
-      return finish(sql, pairing.run, ping, ruleCount);
+      return finish(sql, pairing.run, ping, monitor);
     case 'replay':
       return replay(pairing.run);
     case 'rate_limited':
@@ -63,9 +104,9 @@ async function apply(sql: TransactionSql, ping: Ping, ruleCount: number, pairing
   }
 }
 
-async function finish(sql: TransactionSql, run: RunRecord, ping: Ping, ruleCount: number): Promise<PingOutcome> {
+async function finish(sql: TransactionSql, run: RunRecord, ping: Ping, monitor: Held): Promise<PingOutcome> {
   const finished = finishedRun(run, ping.kind, ping.input, ping.now);
-  if (ping.kind === 'success' && ruleCount > 0) {
+  if (ping.kind === 'success' && monitor.ruleCount > 0) {
     finished.matchedRules = matchRules(await findRuleConditions(sql, run.monitorId), finished.meta);
   }
   // A conditional update: a ping that finished the run since it was read wins, and this one is a replay.
@@ -76,33 +117,76 @@ async function finish(sql: TransactionSql, run: RunRecord, ping: Ping, ruleCount
   if (finished.hasLog) {
     await insertRunLog(sql, { monitorId: run.monitorId, runId: run.runId, content: ping.input.logOutput! });
   }
-  return { kind: 'recorded', run: finished, queued: await raiseAlert(sql, finished, ping) };
+  const event = await settleMonitor(sql, monitor, finished, ping.now, false);
+  return { kind: 'recorded', run: finished, queued: await raiseAlerts(sql, finished, ping, monitor, event) };
 }
 
-async function openRun(sql: TransactionSql, ping: Ping, ruleCount: number): Promise<PingOutcome> {
+async function openRun(sql: TransactionSql, ping: Ping, monitor: Held): Promise<PingOutcome> {
   const { accountId, monitorId, kind, input, now, intervalMs } = ping;
   // The claim is the rate limit's guarantee in the database: one conditional update, whatever was read before.
   if (intervalMs > 0 && !(await claimRunOpening(sql, monitorId, now, enforcedIntervalMs(intervalMs)))) {
-    return claimRefused(sql, ping, ruleCount);
+    return claimRefused(sql, ping, monitor);
   }
   const run = newRun({ accountId, monitorId, runId: input.runId ?? newId('run') }, kind, input, now);
-  if (kind === 'success' && ruleCount > 0) {
+  if (kind === 'success' && monitor.ruleCount > 0) {
     run.matchedRules = matchRules(await findRuleConditions(sql, monitorId), run.meta);
   }
-  if (!(await insertRun(sql, run))) {
+  // A paused monitor's runs have no deadline: it raises nothing (a run still running at resume gets one then).
+  const timeoutAt =
+    kind === 'start' && monitor.maxRuntime !== null && !monitor.paused ? now + monitor.maxRuntime * 1000 : null;
+  if (!(await insertRun(sql, run, timeoutAt))) {
     // A concurrent ping created this very run first: decided again with it, this one finishes it or is a replay.
     const existing = await findRun(sql, accountId, monitorId, run.runId);
     if (!existing) return replay(run);
-    return settle(sql, ping, ruleCount, existing);
+    return settle(sql, ping, monitor, existing);
   }
   if (run.hasLog) await insertRunLog(sql, { monitorId, runId: run.runId, content: input.logOutput! });
-  return { kind: 'recorded', run, queued: await raiseAlert(sql, run, ping) };
+  const event = await settleMonitor(sql, monitor, run, now, true);
+  return { kind: 'recorded', run, queued: await raiseAlerts(sql, run, ping, monitor, event) };
 }
 
 /** A ping whose run turned out to exist after all: as pairing decides, it finishes the run or is a replay. */
-function settle(sql: TransactionSql, ping: Ping, ruleCount: number, existing: RunRecord): Promise<PingOutcome> {
+function settle(sql: TransactionSql, ping: Ping, monitor: Held, existing: RunRecord): Promise<PingOutcome> {
   const state = { existing, open: undefined, lastOpenedAt: null, intervalMs: ping.intervalMs };
-  return apply(sql, ping, ruleCount, pairPing(ping.kind, true, state, ping.now));
+  return apply(sql, ping, monitor, pairPing(ping.kind, true, state, ping.now));
+}
+
+/**
+ * Where the run leaves its monitor: an opening sets a scheduled monitor's next expected one, and a finished
+ * run its health. Answers the alert the health change raises (fail or recovered), if any. A paused monitor
+ * is left as it is.
+ */
+async function settleMonitor(
+  sql: TransactionSql,
+  monitor: Held,
+  run: RunRecord,
+  now: number,
+  opened: boolean,
+): Promise<'fail' | 'recovered' | null> {
+  if (monitor.paused) return null;
+  let { nextExpectedAt, missedAt } = monitor;
+  if (opened && monitor.schedule !== null) {
+    nextExpectedAt = expectedAfterOpening(monitor.schedule, run.startedAt);
+    missedAt = nextExpectedAt + monitor.startGrace * 1000;
+  }
+  let { health } = monitor;
+  let event: 'fail' | 'recovered' | null = null;
+  if (run.status !== 'running') {
+    const next = afterOutcome(health, monitor, { kind: run.status === 'failed' ? 'fail' : 'success' }, now);
+    health = next.health;
+    event = next.alert as 'fail' | 'recovered' | null;
+  }
+  if (
+    nextExpectedAt === monitor.nextExpectedAt &&
+    missedAt === monitor.missedAt &&
+    !healthChanged(monitor.health, health)
+  ) {
+    return event;
+  }
+  // Unreachable on PostgreSQL (attempt() read the row for update first); SQLite has one writer anyway.
+  if (monitor.mode === 'share' && sql.dialect === 'postgres') throw new RowLockNeeded();
+  await saveMonitorState(sql, run.monitorId, { nextExpectedAt, missedAt, health });
+  return event;
 }
 
 /**
@@ -110,36 +194,62 @@ function settle(sql: TransactionSql, ping: Ping, ruleCount: number, existing: Ru
  * makes this unreachable; should it happen, the ping is decided again on what the database holds now (a
  * concurrent ping may have created this very run: then it is a replay, never limited).
  */
-async function claimRefused(sql: TransactionSql, ping: Ping, ruleCount: number): Promise<PingOutcome> {
+async function claimRefused(sql: TransactionSql, ping: Ping, monitor: Held): Promise<PingOutcome> {
   const { accountId, monitorId, input, now, intervalMs } = ping;
   const existing = input.runId === undefined ? undefined : await findRun(sql, accountId, monitorId, input.runId);
-  if (existing) return settle(sql, ping, ruleCount, existing);
+  if (existing) return settle(sql, ping, monitor, existing);
   const current = await lockMonitor(sql, accountId, monitorId, 'update');
   const decision = rateDecision(current?.lastOpenedAt ?? null, intervalMs, now);
   return { kind: 'rate_limited', retryAfterSeconds: decision.allowed ? 1 : decision.retryAfterSeconds };
 }
 
 /**
- * A fail alert for a failed run, a silent_failure alert for a success that matched rules; nothing
- * otherwise (the success path of a monitor without rules reaches no query here).
+ * The alerts of a run as the ping left it: `fail` when its health says so (a failed run once the failure
+ * threshold is reached), `silent_failure` for a success that matched rules, `recovered` for the success that
+ * closed an incident; none for a paused monitor. The success path of a healthy monitor without rules reaches
+ * no query here.
  */
-async function raiseAlert(sql: TransactionSql, run: RunRecord, ping: Ping): Promise<number> {
-  const failed = run.status === 'failed';
-  if (!failed && run.matchedRules === null) return 0;
-  return insertAlert(sql, {
-    alertId: newId('alert', ping.now),
+async function raiseAlerts(
+  sql: TransactionSql,
+  run: RunRecord,
+  ping: Ping,
+  monitor: Held,
+  event: 'fail' | 'recovered' | null,
+): Promise<number> {
+  if (monitor.paused || (event === null && run.matchedRules === null)) return 0;
+  const alert = {
     accountId: run.accountId,
-    event: failed ? 'fail' : 'silent_failure',
     monitorId: run.monitorId,
     runId: run.runId,
     status: run.status,
     errorMessage: run.errorMessage,
-    // The stored log is the ping's logOutput (already cut to 10,000 characters): its first 500.
-    logSnippet: failed && run.hasLog ? truncate(ping.input.logOutput!, LOG_SNIPPET_CHARS) : null,
+    logSnippet: null,
     meta: run.meta,
     matchedRules: run.matchedRules ?? [],
+    expectedAt: null,
     createdAt: ping.now,
-  });
+  };
+  let queued = 0;
+  if (event === 'fail') {
+    // The stored log is the ping's logOutput (already cut to 10,000 characters): its first 500.
+    const logSnippet = run.hasLog ? truncate(ping.input.logOutput!, LOG_SNIPPET_CHARS) : null;
+    queued += await insertAlert(sql, { ...alert, alertId: newId('alert', ping.now), event: 'fail', logSnippet });
+  }
+  if (run.matchedRules !== null) {
+    queued += await insertAlert(sql, { ...alert, alertId: newId('alert', ping.now), event: 'silent_failure' });
+  }
+  if (event === 'recovered') {
+    const openedAt = monitor.health.incident?.openedAt ?? ping.now;
+    const errorMessage = `Up again after ${formatDuration((ping.now - openedAt) / 1000)} down.`;
+    const recovered = {
+      ...alert,
+      alertId: newId('alert', ping.now),
+      event: 'recovered' as const,
+      status: 'up' as const,
+    };
+    queued += await insertAlert(sql, { ...recovered, errorMessage, meta: {}, matchedRules: [] });
+  }
+  return queued;
 }
 
 function replay(run: RunRecord): PingOutcome {

@@ -239,7 +239,7 @@ for (const kind of DATABASE_KINDS) {
         do {
           const page = await client.listAlerts({ monitorId, limit: 2, cursor });
           t.ok(page.alerts.length <= 2);
-          seen.push(...page.alerts.map((a) => a.runId));
+          seen.push(...page.alerts.map((a) => a.runId!));
           cursor = page.nextCursor ?? undefined;
         } while (cursor);
         t.same(seen, [third.runId, second.runId, first.runId], 'newest first, every page');

@@ -105,6 +105,7 @@ for (const kind of DATABASE_KINDS) {
           'logSnippet',
           'meta',
           'matchedRules',
+          'expectedAt',
           'timestamp',
         ]);
         t.match(payload, {

@@ -15,7 +15,24 @@ for (const kind of DATABASE_KINDS) {
     t.test('POST /monitors answers 201 with the monitor', async (t) => {
       const reply = await api.request('/monitors', { token: alice.token, body: { name: '  db backup  ' } });
       t.equal(reply.status, 201);
-      t.same(Object.keys(reply.body).sort(), ['createdAt', 'lastRun', 'monitorId', 'name', 'recentRuns']);
+      t.same(Object.keys(reply.body).sort(), [
+        'createdAt',
+        'failureThreshold',
+        'incident',
+        'lastRun',
+        'maxRuntime',
+        'monitorId',
+        'name',
+        'nextExpectedAt',
+        'paused',
+        'recentRuns',
+        'recoveryThreshold',
+        'renotifyAfter',
+        'schedule',
+        'startGrace',
+        'status',
+      ]);
+      t.match(reply.body, { schedule: null, status: 'new', nextExpectedAt: null, incident: null, paused: false });
       t.equal(reply.body.lastRun, null);
       t.same(reply.body.recentRuns, NO_RUNS);
       t.match(reply.body.monitorId, /^mon_/);

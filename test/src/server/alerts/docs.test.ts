@@ -19,6 +19,7 @@ const FIXTURES: Record<string, AlertContent> = {
       'tar: /data/db: Cannot open: Permission denied\ntar: Exiting with failure status due to previous errors\n',
     meta: { exitCode: 2 },
     matchedRules: [],
+    expectedAt: null,
     createdAt: Date.parse('2026-11-22T08:29:29.942Z'),
   },
   silent_failure: {
@@ -35,6 +36,7 @@ const FIXTURES: Record<string, AlertContent> = {
       { ruleId: 'rule_0mwrltq0islLxFVKxio', metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0 },
       { ruleId: 'rule_0mwrltqzhjiRbP0gOiX', metric: 'durationSeconds', op: 'gt', value: 3600, actual: 4210 },
     ],
+    expectedAt: null,
     createdAt: Date.parse('2026-11-22T08:58:45.893Z'),
   },
   backticks: {
@@ -48,7 +50,51 @@ const FIXTURES: Record<string, AlertContent> = {
     logSnippet: 'README.md:12: unclosed ``` block\n',
     meta: { exitCode: 1 },
     matchedRules: [],
+    expectedAt: null,
     createdAt: Date.parse('2026-11-22T09:03:51.204Z'),
+  },
+  missed: {
+    logSnippet: null,
+    meta: {},
+    matchedRules: [],
+    event: 'missed',
+    alertId: 'alert_0mx9k2c1q8hz4w7e3n5',
+    monitorId: 'mon_0mwrksujegHscDsv5wx',
+    monitorName: 'nightly backup',
+    runId: null,
+    status: 'down',
+    errorMessage:
+      'No run started by 2027-03-28T01:05:00.000Z: one was expected at 2027-03-28 03:00 CEST (01:00 UTC) (startGrace 5m).',
+    expectedAt: Date.parse('2027-03-28T01:00:00.000Z'),
+    createdAt: Date.parse('2027-03-28T01:05:02.118Z'),
+  },
+  timed_out: {
+    logSnippet: null,
+    meta: {},
+    matchedRules: [],
+    event: 'timed_out',
+    alertId: 'alert_0mx9m7d2r3kb8v1f6t4',
+    monitorId: 'mon_0mwrltmy9ImY4CyHsUL',
+    monitorName: 'orders export',
+    runId: '01a20d3e-5c41-7b2a-9f10-6e8d4c2b1a09',
+    status: 'failed',
+    errorMessage: 'no result within maxRuntime (2h)',
+    expectedAt: null,
+    createdAt: Date.parse('2027-03-28T06:00:03.507Z'),
+  },
+  recovered: {
+    logSnippet: null,
+    meta: {},
+    matchedRules: [],
+    event: 'recovered',
+    alertId: 'alert_0mx9q1e5t6ma2y9g8u7',
+    monitorId: 'mon_0mwrksujegHscDsv5wx',
+    monitorName: 'nightly backup',
+    runId: '4c2e9a71-0b3d-4f5e-8a6c-1d2e3f4a5b6c',
+    status: 'up',
+    errorMessage: 'Up again after 1d2m down.',
+    expectedAt: null,
+    createdAt: Date.parse('2027-03-29T01:07:41.330Z'),
   },
 };
 const BUILD = { slack: slackPayload, discord: discordPayload, webhook: webhookPayload } as const;
@@ -57,7 +103,7 @@ t.test('every payload example in docs/alerts.md is exactly what the server sends
   const examples = [
     ...docs('alerts.md').matchAll(/<!-- example: (slack|discord|webhook) (\w+) -->\n```json\n([\s\S]*?)```\n/g),
   ];
-  t.equal(examples.length, 7, 'all the examples were found');
+  t.equal(examples.length, 13, 'all the examples were found');
   for (const [, type, fixture, json] of examples) {
     t.ok(FIXTURES[fixture!], `${fixture} is a known alert`);
     t.strictSame(JSON.parse(json!), BUILD[type as keyof typeof BUILD](FIXTURES[fixture!]!), `${type} ${fixture}`);

@@ -170,6 +170,7 @@ const failAlert = (over: Partial<AlertContent> = {}): AlertContent => ({
   logSnippet: 'line 1\nline 2',
   meta: { exitCode: 2 },
   matchedRules: [],
+  expectedAt: null,
   createdAt: Date.parse('2026-11-22T03:20:00.000Z'),
   ...over,
 });
@@ -291,6 +292,7 @@ t.test(
       'logSnippet',
       'meta',
       'matchedRules',
+      'expectedAt',
       'timestamp',
     ]);
     const signed = buildRequest({ type: 'webhook', secret: 'whsec_0123456789' }, content, 1_795_320_000);

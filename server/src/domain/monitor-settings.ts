@@ -1,0 +1,61 @@
+import type { MonitorSettings, Scheduling } from '../db/monitors.js';
+import { HEALTHY, reminderAfter } from './incidents.js';
+import type { StoredSchedule } from './schedule.js';
+import { slotAfter } from './schedule.js';
+
+// A monitor's settings as created or changed (docs/schedules.md), and where that leaves its expected opening
+// and its health. Pure: the route stores what it answers.
+
+export const DEFAULT_SETTINGS: MonitorSettings = {
+  schedule: null,
+  startGrace: 300,
+  maxRuntime: null,
+  failureThreshold: 1,
+  recoveryThreshold: 1,
+  renotifyAfter: null,
+  paused: false,
+};
+
+/** The first opening a schedule expects from `now` on: its next slot (for `every`, one interval from now). */
+function firstExpected(schedule: StoredSchedule | null, now: number): number | null {
+  return schedule === null ? null : slotAfter(schedule, now);
+}
+
+/** A new monitor with `settings`: healthy, and expecting its schedule's first slot from `now`. */
+export function newScheduling(settings: MonitorSettings, now: number): Scheduling {
+  const nextExpectedAt = settings.paused ? null : firstExpected(settings.schedule, now);
+  return { ...settings, ...deadline(nextExpectedAt, settings.startGrace), health: HEALTHY };
+}
+
+function deadline(nextExpectedAt: number | null, startGrace: number) {
+  return { nextExpectedAt, missedAt: nextExpectedAt === null ? null : nextExpectedAt + startGrace * 1000 };
+}
+
+/**
+ * `current` with `changes` made at `now`. Pausing drops every deadline; resuming starts afresh (healthy, the
+ * next slot from now expected); a new schedule is expected from now on; a new startGrace moves the deadline of
+ * the opening already expected; a new renotifyAfter the next reminder.
+ */
+export function changeScheduling(current: Scheduling, changes: Partial<MonitorSettings>, now: number): Scheduling {
+  const settings: MonitorSettings = { ...settingsOf(current), ...changes };
+  if (settings.paused) {
+    return { ...settings, nextExpectedAt: null, missedAt: null, health: { ...current.health, remindAt: null } };
+  }
+  if (current.paused) return newScheduling(settings, now);
+  const rescheduled = changes.schedule !== undefined && !sameSchedule(changes.schedule, current.schedule);
+  const nextExpectedAt = rescheduled ? firstExpected(settings.schedule, now) : current.nextExpectedAt;
+  let { health } = current;
+  if (changes.renotifyAfter !== undefined && health.incident !== null) {
+    health = { ...health, remindAt: reminderAfter(settings, now) };
+  }
+  return { ...settings, ...deadline(nextExpectedAt, settings.startGrace), health };
+}
+
+function settingsOf(s: Scheduling): MonitorSettings {
+  const { schedule, startGrace, maxRuntime, failureThreshold, recoveryThreshold, renotifyAfter, paused } = s;
+  return { schedule, startGrace, maxRuntime, failureThreshold, recoveryThreshold, renotifyAfter, paused };
+}
+
+function sameSchedule(a: StoredSchedule | null, b: StoredSchedule | null): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
