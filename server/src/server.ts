@@ -81,6 +81,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
       maxDelayMs: MAX_RETRY_DELAY_MS,
     },
     concurrency: DELIVERY_CONCURRENCY,
+    clock: config.clock,
     // An outage is counted in the outage log, not logged once per failed poll or attempt.
     log: (tags, message, err) => {
       if (err instanceof DatabaseUnavailableError) outages.failed('alerts', err);

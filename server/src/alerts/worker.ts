@@ -26,6 +26,8 @@ export interface WorkerOptions {
   policy: RetryPolicy;
   /** Attempts in flight at once, per process. */
   concurrency: number;
+  /** The server's clock: due times, leases and retries are read on it (a test's clock, in tests). */
+  clock: () => number;
   /** `err` is the failure the message reports, when there is one (the server logs database outages apart). */
   log: (tags: string[], message: string, err?: unknown) => void;
 }
@@ -98,19 +100,19 @@ export class DeliveryWorker {
   private async run(): Promise<void> {
     while (!this.stopping.signal.aborted) {
       const free = this.options.concurrency - this.inFlight.size;
-      if (free > 0 && (this.nudged || this.backlog || Date.now() >= this.nextPollAt())) {
+      if (free > 0 && (this.nudged || this.backlog || this.options.clock() >= this.nextPollAt())) {
         try {
           await this.claim(free);
         } catch (err) {
           this.backlog = false;
           // The next poll is a whole interval after the failure, not after the claim began: a claim that failed
           // slowly (the database unreachable, or locked) would otherwise be made again at once, again and again.
-          this.lastPollAt = Date.now();
+          this.lastPollAt = this.options.clock();
           this.options.log(['alerts', 'error'], `reading the alert outbox failed: ${(err as Error).message}`, err);
         }
         continue;
       }
-      await this.sleep(free > 0 ? this.nextPollAt() - Date.now() : Infinity);
+      await this.sleep(free > 0 ? this.nextPollAt() - this.options.clock() : Infinity);
     }
   }
 
@@ -140,7 +142,7 @@ export class DeliveryWorker {
   }
 
   private async claim(free: number): Promise<void> {
-    const now = Date.now();
+    const now = this.options.clock();
     this.nudged = false;
     this.lastPollAt = now;
     while (this.retries.length > 0 && this.retries[0]! <= now) this.retries.shift();
@@ -203,7 +205,7 @@ export class DeliveryWorker {
     }
     if (!channel.enabled)
       return abandonDelivery(this.db.sql, claimed, 'the channel was disabled before this alert could be delivered');
-    const attemptedAt = Date.now();
+    const attemptedAt = this.options.clock();
     if (await this.gaveBack(claimed, attemptedAt)) return;
     const request = buildRequest(channel, contentOf(alert), Math.floor(attemptedAt / 1000));
     let result: AttemptResult;
@@ -214,7 +216,7 @@ export class DeliveryWorker {
       if (!(err instanceof AttemptAbortedError)) throw err;
       return releaseDelivery(this.db.sql, claimed);
     }
-    const next = afterAttempt(result, claimed.attempt, policy, Date.now(), Math.random());
+    const next = afterAttempt(result, claimed.attempt, policy, this.options.clock(), Math.random());
     const { durationMs, statusCode, error } = result;
     const record = { attemptedAt, durationMs, statusCode, error, ...next };
     await this.db.transaction((sql) => recordAttempt(sql, claimed, record));

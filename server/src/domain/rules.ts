@@ -47,3 +47,11 @@ export function matchRules(rules: readonly RuleCondition[], meta: Meta): Matched
 export function describeMatch(rule: MatchedRule): string {
   return `${rule.metric} ${RULE_OP_SYMBOLS[rule.op]} ${rule.value} (was ${rule.actual})`;
 }
+
+/**
+ * What rules are matched against: the run's meta, and its measured `durationMs` when it has one (a run opened
+ * by its start ping), which wins over a meta key of that name. A slow-run rule is `durationMs > 3600000`.
+ */
+export function ruleInput(meta: Meta, durationMs: number | null): Meta {
+  return durationMs === null ? meta : { ...meta, durationMs };
+}

@@ -74,13 +74,13 @@ export function slotAfter(schedule: StoredSchedule, after: number): number {
 
 /**
  * The next expected opening once a run opened at `openedAt`. A cron job's opening counts for the first slot
- * after it, or for the slot just ahead when it came at most a minute (and under half the gap) early.
+ * after it, or for the slot just ahead when it came at most a minute (and a tenth of the gap) early.
  */
 export function expectedAfterOpening(schedule: StoredSchedule, openedAt: number): number {
   const next = slotAfter(schedule, openedAt);
   if ('every' in schedule) return next;
   const following = slotAfter(schedule, next);
-  return next - openedAt <= Math.min(EARLY_TOLERANCE_MS, (following - next) / 2) ? following : next;
+  return next - openedAt <= Math.min(EARLY_TOLERANCE_MS, (following - next) / 10) ? following : next;
 }
 
 /**

@@ -13,7 +13,7 @@ import { afterOutcome, healthChanged } from '../domain/incidents.js';
 import type { Pairing } from '../domain/pairing.js';
 import { enforcedIntervalMs, pairPing, rateDecision } from '../domain/pairing.js';
 import type { PingInput } from '../domain/ping-body.js';
-import { matchRules } from '../domain/rules.js';
+import { matchRules, ruleInput } from '../domain/rules.js';
 import type { RunRecord } from '../domain/runs.js';
 import { finishedRun, newRun } from '../domain/runs.js';
 import { expectedAfterOpening } from '../domain/schedule.js';
@@ -107,7 +107,10 @@ async function apply(sql: TransactionSql, ping: Ping, monitor: Held, pairing: Pa
 async function finish(sql: TransactionSql, run: RunRecord, ping: Ping, monitor: Held): Promise<PingOutcome> {
   const finished = finishedRun(run, ping.kind, ping.input, ping.now);
   if (ping.kind === 'success' && monitor.ruleCount > 0) {
-    finished.matchedRules = matchRules(await findRuleConditions(sql, run.monitorId), finished.meta);
+    finished.matchedRules = matchRules(
+      await findRuleConditions(sql, run.monitorId),
+      ruleInput(finished.meta, finished.durationMs),
+    );
   }
   // A conditional update: a ping that finished the run since it was read wins, and this one is a replay.
   if (!(await finishRun(sql, finished))) {

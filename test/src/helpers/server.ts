@@ -33,6 +33,12 @@ export class TestServer {
 
   static async start(t: Teardown, kind: DatabaseKind, overrides: ConfigOverrides = {}): Promise<TestServer> {
     const database = await createTestDatabase(kind);
+    t.teardown(() => database.drop());
+    return TestServer.on(t, database, overrides);
+  }
+
+  /** Another server on an existing test database (a second process, or one started after a restart). */
+  static async on(t: Teardown, database: TestDatabase, overrides: ConfigOverrides = {}): Promise<TestServer> {
     const config = loadConfig(
       {},
       {
@@ -48,10 +54,8 @@ export class TestServer {
     const server = await createServer(config);
     await server.start();
     const test = new TestServer(server, config, database, `${server.info.uri}/api/v1`);
-    t.teardown(async () => {
-      await server.stop();
-      await database.drop();
-    });
+    // Teardowns run last-registered first: this server stops before its database is dropped.
+    t.teardown(() => server.stop());
     return test;
   }
 

@@ -23,6 +23,7 @@ for (const kind of DATABASE_KINDS) {
     const logged: string[] = [];
     const worker = (leaseMs: number) => {
       const created = new DeliveryWorker(db, {
+        clock: Date.now,
         pollMs: 20,
         attemptTimeoutMs: ATTEMPT_TIMEOUT_MS,
         leaseMs,
