@@ -2,7 +2,7 @@ import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';
 import { ms } from './index.js';
 import type { IncidentCause } from '@pingmon/sdk/wire';
-import type { Health } from '../domain/incidents.js';
+import type { MonitorSettings, MonitorState, Scheduling } from '../domain/monitor-settings.js';
 import type { StoredSchedule } from '../domain/schedule.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
 import { marks } from './sql.js';
@@ -32,26 +32,6 @@ interface ScheduleRow {
   incident_cause: IncidentCause | null;
   remind_at: number | string | null;
 }
-
-/** A monitor's settings (docs/schedules.md) as stored; times in seconds as the API gives them. */
-export interface MonitorSettings {
-  schedule: StoredSchedule | null;
-  startGrace: number;
-  maxRuntime: number | null;
-  failureThreshold: number;
-  recoveryThreshold: number;
-  renotifyAfter: number | null;
-  paused: boolean;
-}
-
-/** Where a monitor stands: its next expected opening and when it counts as missed, and its health. */
-export interface MonitorState {
-  nextExpectedAt: number | null;
-  missedAt: number | null;
-  health: Health;
-}
-
-export interface Scheduling extends MonitorSettings, MonitorState {}
 
 /** A monitor as the server holds it; times are epoch milliseconds. */
 export interface MonitorRecord extends Scheduling {
@@ -216,6 +196,8 @@ export async function listMonitors(
 }
 
 /** What a ping needs of its monitor. */
+export type { MonitorSettings, MonitorState, Scheduling };
+
 export interface MonitorLock extends Scheduling {
   /** The monitor's number of alert rules: a success of a monitor without rules reads none. */
   ruleCount: number;
@@ -250,7 +232,8 @@ interface MonitorLockRow extends ScheduleRow {
   last_opened_at: number | string | null;
 }
 
-const MONITOR_LOCK = `select rule_count, last_opened_at, ${SCHEDULE_COLUMNS} from monitors where id = ? and account_id = ?`;
+const MONITOR_LOCK =
+  `select rule_count, last_opened_at, ${SCHEDULE_COLUMNS} from monitors ` + 'where id = ? and account_id = ?';
 
 /**
  * Records that the monitor opens a run at `now`, unless it opened one less than `intervalMs` ago.
@@ -274,7 +257,8 @@ const SKIP_LOCKED = ' for update skip locked';
 
 async function claimDue(sql: TransactionSql, column: 'missed_at' | 'remind_at', now: number, limit: number) {
   const query = `select ${COLUMNS} from monitors where ${column} <= ? order by ${column} limit ?`;
-  const rows = await sql.rows<MonitorRow>(sql.dialect === 'postgres' ? query + SKIP_LOCKED : query, [now, limit]);
+  const locked = sql.dialect === 'postgres' ? query + SKIP_LOCKED : query;
+  const rows = await sql.rows<MonitorRow>(locked, [now, limit]);
   return rows.map(toRecord);
 }
 
@@ -291,7 +275,8 @@ export function claimReminders(sql: TransactionSql, now: number, limit: number):
 /** A monitor by id, locked for this transaction; undefined when it is gone or (PostgreSQL) someone holds it. */
 export async function claimMonitor(sql: TransactionSql, monitorId: string): Promise<MonitorRecord | undefined> {
   const query = `select ${COLUMNS} from monitors where id = ?`;
-  const [row] = await sql.rows<MonitorRow>(sql.dialect === 'postgres' ? query + SKIP_LOCKED : query, [monitorId]);
+  const locked = sql.dialect === 'postgres' ? query + SKIP_LOCKED : query;
+  const [row] = await sql.rows<MonitorRow>(locked, [monitorId]);
   return row && toRecord(row);
 }
 

@@ -241,10 +241,10 @@ export async function timeOutRun(
  * none (null: no limit, or the monitor is paused).
  */
 export async function setRunDeadlines(sql: Sql, monitorId: string, maxRuntimeSeconds: number | null): Promise<void> {
-  await sql.changes(
-    "update runs set timeout_at = case when ? is null then null else started_at + ? end where monitor_id = ? and status = 'running'",
-    [maxRuntimeSeconds, (maxRuntimeSeconds ?? 0) * 1000, monitorId],
-  );
+  const running = "where monitor_id = ? and status = 'running'";
+  if (maxRuntimeSeconds === null) await sql.changes(`update runs set timeout_at = null ${running}`, [monitorId]);
+  else
+    await sql.changes(`update runs set timeout_at = started_at + ? ${running}`, [maxRuntimeSeconds * 1000, monitorId]);
 }
 
 /** After an outage of pingmon from `from` to `now`: deadlines that fell in it get the monitor's startGrace from now. */

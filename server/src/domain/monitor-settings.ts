@@ -1,10 +1,30 @@
-import type { MonitorSettings, Scheduling } from '../db/monitors.js';
+import type { Health } from './incidents.js';
 import { HEALTHY, reminderAfter } from './incidents.js';
 import type { StoredSchedule } from './schedule.js';
 import { slotAfter } from './schedule.js';
 
 // A monitor's settings as created or changed (docs/schedules.md), and where that leaves its expected opening
 // and its health. Pure: the route stores what it answers.
+
+/** A monitor's settings (docs/schedules.md) as stored; times in seconds as the API gives them. */
+export interface MonitorSettings {
+  schedule: StoredSchedule | null;
+  startGrace: number;
+  maxRuntime: number | null;
+  failureThreshold: number;
+  recoveryThreshold: number;
+  renotifyAfter: number | null;
+  paused: boolean;
+}
+
+/** Where a monitor stands: its next expected opening and when it counts as missed, and its health. */
+export interface MonitorState {
+  nextExpectedAt: number | null;
+  missedAt: number | null;
+  health: Health;
+}
+
+export interface Scheduling extends MonitorSettings, MonitorState {}
 
 export const DEFAULT_SETTINGS: MonitorSettings = {
   schedule: null,

@@ -21,7 +21,9 @@ export function checkSchedule(input: Schedule): { schedule: StoredSchedule } | {
   const timezone = input.timezone ?? 'UTC';
   if (!isTimezone(timezone)) {
     return {
-      error: `schedule.timezone: unknown timezone "${timezone}"; use an IANA name such as Europe/Berlin, America/New_York or UTC`,
+      error:
+        `schedule.timezone: unknown timezone "${timezone}"; ` +
+        'use an IANA name such as Europe/Berlin, America/New_York or UTC',
     };
   }
   const fields = input.cron.trim().split(/\s+/);

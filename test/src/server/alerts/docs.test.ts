@@ -64,7 +64,8 @@ const FIXTURES: Record<string, AlertContent> = {
     runId: null,
     status: 'down',
     errorMessage:
-      'No run started by 2027-03-28T01:05:00.000Z: one was expected at 2027-03-28 03:00 CEST (01:00 UTC) (startGrace 5m).',
+      'No run started by 2027-03-28T01:05:00.000Z: ' +
+      'one was expected at 2027-03-28 03:00 CEST (01:00 UTC) (startGrace 5m).',
     expectedAt: Date.parse('2027-03-28T01:00:00.000Z'),
     createdAt: Date.parse('2027-03-28T01:05:02.118Z'),
   },
