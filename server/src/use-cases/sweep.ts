@@ -5,7 +5,7 @@ import type { Database } from '../db/index.js';
 import type { MonitorRecord } from '../db/monitors.js';
 import { claimMissed, claimMonitor, claimReminders, moveMissedDeadlines, saveMonitorState } from '../db/monitors.js';
 import type { OverdueRun } from '../db/runs.js';
-import { findOverdueRuns, moveRunDeadlines, timeOutRun } from '../db/runs.js';
+import { findOverdueRuns, moveRunDeadlines, setRunDeadlines, timeOutRun } from '../db/runs.js';
 import type { Outage } from '../db/settings.js';
 import { beat, findOutage, saveOutage } from '../db/settings.js';
 import type { TransactionSql } from '../db/sql.js';
@@ -156,7 +156,12 @@ function localText(at: number, timezone: string): string {
 async function timedOut(sql: TransactionSql, run: OverdueRun, now: number): Promise<number | null> {
   // The monitor's row first, as a ping takes it: a ping finishing this run holds it, and the run waits a sweep.
   const monitor = await claimMonitor(sql, run.monitorId);
-  if (monitor === undefined || monitor.paused || monitor.maxRuntime === null) return null;
+  if (monitor === undefined) return null;
+  if (monitor.paused || monitor.maxRuntime === null) {
+    // A deadline it should not have (a change raced the run's start): dropped, so that it is not found again.
+    await setRunDeadlines(sql, monitor.monitorId, null);
+    return null;
+  }
   const message = `no result within maxRuntime (${formatDuration(monitor.maxRuntime)})`;
   if (!(await timeOutRun(sql, run, now, message))) return null;
   const { health, alert } = afterOutcome(monitor.health, monitor, { kind: 'timed_out' }, now);
