@@ -285,9 +285,9 @@ export async function claimMonitor(sql: TransactionSql, monitorId: string): Prom
  * gets its startGrace again, counted from `now`. Answers how many monitors it moved.
  */
 export async function moveMissedDeadlines(sql: TransactionSql, from: number, now: number): Promise<number> {
-  return sql.changes('update monitors set missed_at = ? + start_grace * 1000 where missed_at > ? and missed_at <= ?', [
-    now,
-    from,
-    now,
-  ]);
+  // The cast: PostgreSQL would type the parameter as start_grace's integer, too small for epoch milliseconds.
+  return sql.changes(
+    'update monitors set missed_at = cast(? as bigint) + start_grace * 1000 where missed_at > ? and missed_at <= ?',
+    [now, from, now],
+  );
 }

@@ -250,7 +250,8 @@ export async function setRunDeadlines(sql: Sql, monitorId: string, maxRuntimeSec
 /** After an outage of pingmon from `from` to `now`: deadlines that fell in it get the monitor's startGrace from now. */
 export async function moveRunDeadlines(sql: TransactionSql, from: number, now: number): Promise<number> {
   return sql.changes(
-    'update runs set timeout_at = ? + (select m.start_grace from monitors m where m.id = runs.monitor_id) * 1000 ' +
+    'update runs set timeout_at = cast(? as bigint) + ' +
+      '(select m.start_grace from monitors m where m.id = runs.monitor_id) * 1000 ' +
       "where status = 'running' and timeout_at > ? and timeout_at <= ?",
     [now, from, now],
   );
