@@ -30,10 +30,9 @@ export default class Alerts extends BaseCommand {
     const names = Math.min(24, Math.max(...nameWidths, 0));
     alerts.forEach((alert, i) => {
       if (i > 0) this.log('');
-      const event = alert.event === 'fail' ? `${STATUS.failed.symbol} fail` : `${SILENT_MARK} silent failure`;
       const lines = [
-        `${when(alert.createdAt)}  ${event}  ${alert.monitorName} (${alert.monitorId})`,
-        `  run ${alert.runId}${detail(alert)}`,
+        `${when(alert.createdAt)}  ${EVENTS[alert.event]}  ${alert.monitorName} (${alert.monitorId})`,
+        alert.runId === null ? `  ${detail(alert).slice(2)}` : `  run ${alert.runId}${detail(alert)}`,
       ];
       if (alert.deliveries.length === 0) lines.push('  no channel took it');
       for (const d of alert.deliveries) lines.push(`  ${cell(d.channelName, names)}  ${deliveryState(d)}`);
@@ -41,6 +40,16 @@ export default class Alerts extends BaseCommand {
     });
   }
 }
+
+/** Each event as a symbol and words, readable without colour. */
+const EVENTS: Record<Alert['event'], string> = {
+  fail: `${STATUS.failed.symbol} fail`,
+  timed_out: `${STATUS.failed.symbol} timed out`,
+  missed: `${STATUS.failed.symbol} missed`,
+  still_down: `${STATUS.failed.symbol} still down`,
+  silent_failure: `${SILENT_MARK} silent failure`,
+  recovered: `${STATUS.success.symbol} recovered`,
+};
 
 /** ": exit code 3", ": rowsProcessed < 1 (was 0)" */
 function detail(alert: Alert): string {

@@ -98,13 +98,17 @@ function title(state: State): string {
   if (state.screen === 'monitors') {
     if (!state.monitors.rows) return 'Monitors';
     const rows = state.monitors.rows;
-    const failing = rows.filter((row) => row.lastRun?.status === 'failed').length;
+    const attention = (['down', 'late'] as const)
+      .map((status) => [rows.filter((row) => row.status === status).length, status] as const)
+      .filter(([n]) => n > 0)
+      .map(([n, status]) => ` · ${n} ${status}`)
+      .join('');
     const { filter, filtering } = state.monitors;
     const shown = filter
       ? `${count(visibleMonitors(state.monitors).length)} of ${count(rows.length)}`
       : count(rows.length);
     const filterText = filtering || filter ? ` · filter: ${filter}${filtering ? '▏' : ''}` : '';
-    return `Monitors · ${shown}${failing ? ` · ${failing} failing` : ''}${filterText}`;
+    return `Monitors · ${shown}${attention}${filterText}`;
   }
   const runs = state.runs;
   if (state.screen === 'runs' && runs) {

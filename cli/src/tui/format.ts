@@ -51,6 +51,17 @@ export function ago(iso: string | null, now: number): string {
   return `${Math.floor(seconds / 86_400)}d ago`;
 }
 
+/** "in 40s", "in 5m", "in 3h", "in 2d", "due" (the time has come), or "—" when nothing is expected. */
+export function until(iso: string | null, now: number): string {
+  if (!iso) return '—';
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  if (seconds <= 0) return 'due';
+  if (seconds < 60) return `in ${seconds}s`;
+  if (seconds < 3600) return `in ${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `in ${Math.floor(seconds / 3600)}h`;
+  return `in ${Math.floor(seconds / 86_400)}d`;
+}
+
 /** "04:37:35" (UTC) of a time in milliseconds. */
 export function clock(ms: number): string {
   return new Date(ms).toISOString().slice(11, 19);

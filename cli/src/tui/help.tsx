@@ -1,6 +1,8 @@
 import { Box, Text } from 'ink';
 import { FAILS_LEGEND } from './monitor-list.js';
 import { SILENT_MARK, STATUS } from './format.js';
+import { MONITOR_STATUSES } from '@pingmon/sdk/wire';
+import { monitorStatusText } from '../monitor-settings.js';
 import { cell } from '../width.js';
 
 const KEYS: Array<[string, string]> = [
@@ -11,6 +13,7 @@ const KEYS: Array<[string, string]> = [
   ['Esc Backspace', 'back'],
   ['/', 'monitors: filter by name (Enter keeps it, Esc clears it)'],
   ['f', 'runs: failed runs only, or all runs'],
+  ['p', 'monitors: pause or resume the monitor (a paused one raises no alert)'],
   ['e', 'run: expand or collapse the log'],
   ['r', 'refresh now'],
   ['?', 'this help'],
@@ -21,6 +24,7 @@ export function Help({ refreshSeconds }: { refreshSeconds: number }) {
   const symbols = (['failed', 'success', 'running', 'none'] as const)
     .map((s) => `${STATUS[s].symbol} ${STATUS[s].word}`)
     .join('   ');
+  const monitorSymbols = MONITOR_STATUSES.map((s) => monitorStatusText(s)).join('   ');
   return (
     <Box flexDirection="column" paddingX={1}>
       <Text bold>Keys</Text>
@@ -32,6 +36,7 @@ export function Help({ refreshSeconds }: { refreshSeconds: number }) {
       <Text wrap="truncate-end">
         {`  ${SILENT_MARK} silent failure: ` + 'the run succeeded, but its meta matched an alert rule'}
       </Text>
+      <Text wrap="truncate-end">{`  ${monitorSymbols}`}</Text>
       <Text wrap="truncate-end">{`  ${FAILS_LEGEND}`}</Text>
       <Text wrap="truncate-end">{`  Times are UTC. The open view refreshes itself every ${refreshSeconds} s.`}</Text>
     </Box>

@@ -30,6 +30,8 @@ export function commandFor(state: State, input: string, key: Partial<Key>): Comm
       return state.screen === 'monitors' ? { type: 'filterStart' } : undefined;
     case 'f':
       return state.screen === 'runs' ? { type: 'toggleFailedOnly' } : undefined;
+    case 'p':
+      return state.screen === 'monitors' ? { type: 'togglePause' } : undefined;
     case 'e':
       return state.screen === 'detail' ? { type: 'toggleLog' } : undefined;
     default:

@@ -8,11 +8,15 @@ export function sortMonitors(rows: MonitorRow[]): MonitorRow[] {
   );
 }
 
+/** What needs attention first: down, late, a last run that failed or silently failed, running, up, new, paused. */
 function rank(row: MonitorRow): number {
-  if (!row.lastRun) return 4;
-  if (row.lastRun.status === 'failed') return 0;
-  if (row.lastRun.silentFailure) return 1;
-  return row.lastRun.status === 'running' ? 2 : 3;
+  if (row.status === 'down') return 0;
+  if (row.status === 'late') return 1;
+  if (row.status === 'paused') return 7;
+  if (row.lastRun?.status === 'failed') return 2;
+  if (row.lastRun?.silentFailure) return 3;
+  if (row.status === 'running') return 4;
+  return row.lastRun ? 5 : 6;
 }
 
 /** The monitors the filter lets through: the filter text anywhere in the name or id, ignoring case. */

@@ -1,4 +1,4 @@
-import type { Client, LogResult, Monitor, Run, RunStatus } from '@pingmon/sdk';
+import type { Client, LogResult, Monitor, MonitorStatus, Run, RunStatus } from '@pingmon/sdk';
 import { listAllMonitors } from '../client.js';
 
 /** Runs fetched per page of the runs view. */
@@ -8,6 +8,9 @@ export const RUNS_PAGE = 100;
 export interface MonitorRow {
   monitorId: string;
   name: string;
+  /** The monitor's status (docs/schedules.md) and when its next run is expected. */
+  status: MonitorStatus;
+  nextExpectedAt: string | null;
   lastRun: { status: RunStatus; startedAt: string; durationMs: number | null; silentFailure: boolean } | null;
   /** Failed runs among the latest `recentRuns` (at most RECENT_RUNS). */
   recentFailures: number;
@@ -25,6 +28,8 @@ export interface BrowseSource {
   listRuns(monitorId: string, query: { failedOnly: boolean; cursor?: string }): Promise<RunPage>;
   getRun(monitorId: string, runId: string): Promise<Run>;
   getLog(monitorId: string, runId: string): Promise<LogResult>;
+  /** Pauses (or resumes) the monitor. */
+  setPaused(monitorId: string, paused: boolean): Promise<void>;
 }
 
 /**
@@ -49,6 +54,8 @@ export function createSource(connect: () => Client): BrowseSource {
       call((c) => c.listRuns(monitorId, { status: failedOnly ? 'failed' : undefined, limit: RUNS_PAGE, cursor })),
     getRun: (monitorId, runId) => call((c) => c.getRun(monitorId, runId)),
     getLog: (monitorId, runId) => call((c) => c.getLog(monitorId, runId)),
+    setPaused: async (monitorId, paused) =>
+      void (await call((c) => (paused ? c.pauseMonitor(monitorId) : c.resumeMonitor(monitorId)))),
   };
 }
 
@@ -57,6 +64,8 @@ function monitorRow(monitor: Monitor): MonitorRow {
   return {
     monitorId: monitor.monitorId,
     name: monitor.name,
+    status: monitor.status,
+    nextExpectedAt: monitor.nextExpectedAt,
     lastRun: last && {
       status: last.status,
       startedAt: last.startedAt,

@@ -62,6 +62,8 @@ export interface State {
   reload: number;
   /** q was pressed: the app unmounts. */
   quit: boolean;
+  /** A pause or resume asked for with p, until the server has answered. */
+  pausing: { monitorId: string; paused: boolean } | null;
 }
 
 export type Action =
@@ -78,6 +80,9 @@ export type Action =
   | { type: 'toggleHelp' }
   | { type: 'toggleFailedOnly' }
   | { type: 'toggleLog' }
+  | { type: 'togglePause' }
+  | { type: 'pauseDone' }
+  | { type: 'pauseFailed'; problem: Problem }
   | { type: 'filterStart' }
   | { type: 'filterType'; text: string }
   | { type: 'filterErase' }
@@ -108,6 +113,7 @@ export function initialState(size: Size): State {
     updatedAt: null,
     reload: 0,
     quit: false,
+    pausing: null,
   };
 }
 
@@ -158,6 +164,11 @@ export function reduce(state: State, action: Action): State {
     case 'toggleLog':
       if (state.screen !== 'detail' || !state.detail) return state;
       return { ...state, detail: { ...state.detail, expanded: !state.detail.expanded, scroll: 0 } };
+    case 'togglePause': {
+      const row = state.screen === 'monitors' ? visibleMonitors(state.monitors)[state.monitors.cursor] : undefined;
+      if (!row || state.pausing) return state;
+      return { ...state, pausing: { monitorId: row.monitorId, paused: row.status !== 'paused' } };
+    }
     case 'filterStart':
       return state.screen === 'monitors' ? withFilter(state, state.monitors.filter, true) : state;
     case 'filterType':
@@ -180,6 +191,10 @@ function loaded(state: State, action: Action): State {
       return { ...state, loading: true };
     case 'loadFailed':
       return { ...state, loading: false, problem: action.problem };
+    case 'pauseDone':
+      return { ...state, pausing: null, reload: state.reload + 1 };
+    case 'pauseFailed':
+      return { ...state, pausing: null, problem: action.problem };
     case 'monitorsLoaded': {
       const selected = visibleMonitors(state.monitors)[state.monitors.cursor]?.monitorId;
       const monitors = { ...state.monitors, rows: sortMonitors(action.rows) };

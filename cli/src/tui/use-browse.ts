@@ -88,6 +88,16 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
     );
   }, [logWanted]);
 
+  // p: the pause or resume, then the monitors again.
+  const pausing = state.pausing;
+  useEffect(() => {
+    if (!pausing) return;
+    source.setPaused(pausing.monitorId, pausing.paused).then(
+      () => dispatch({ type: 'pauseDone' }),
+      (err: unknown) => dispatch({ type: 'pauseFailed', problem: fail(err) }),
+    );
+  }, [pausing]);
+
   return [state, dispatch];
 }
 

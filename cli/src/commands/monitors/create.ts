@@ -1,21 +1,42 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
+import { scheduleText, settingsFlags, settingsOf } from '../../monitor-settings.js';
 
 export default class MonitorsCreate extends BaseCommand {
-  static override summary = 'Create a monitor for a job';
+  static override summary = 'Create a monitor for a job, with its schedule if it has one';
+  static override description =
+    'With a schedule (--cron or --every) pingmon also notices a run that does not start: docs/schedules.md.';
+  static override examples = [
+    '<%= config.bin %> monitors create "nightly backup"',
+    '<%= config.bin %> monitors create "nightly backup" --cron \'0 3 * * *\' --tz Europe/Berlin --grace 10m ' +
+      '--max-runtime 2h --failure-threshold 2',
+    '<%= config.bin %> monitors create "queue drain" --every 15m',
+  ];
   static override args = { name: Args.string({ description: 'a name for the job', required: true }) };
   static override enableJsonFlag = true;
-  static override flags = { ...serverFlags };
+  static override flags = {
+    ...serverFlags,
+    ...settingsFlags,
+    paused: Flags.boolean({ description: 'create it paused: no alerts until `pingmon monitors resume`' }),
+  };
 
   async run(): Promise<Monitor | void> {
     const { args, flags } = await this.parse(MonitorsCreate);
-    const monitor = await loggedInClient(flags).createMonitor({ name: args.name });
+    const settings = settingsOf(flags);
+    if (flags.paused) settings.paused = true;
+    const monitor = await loggedInClient(flags).createMonitor({ name: args.name, ...settings });
     if (this.jsonEnabled()) return monitor;
     this.log(
       `Created ${monitor.monitorId} (${monitor.name}). ` +
         `Wrap the job with: pingmon run --monitor ${monitor.monitorId} -- COMMAND`,
     );
+    if (monitor.schedule !== null) {
+      this.log(
+        `Schedule ${scheduleText(monitor.schedule)}: check the expected times with ` +
+          `pingmon monitors show ${monitor.monitorId}`,
+      );
+    }
   }
 }

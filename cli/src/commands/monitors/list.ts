@@ -1,6 +1,7 @@
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { listAllMonitors, loggedInClient, serverFlags } from '../../client.js';
+import { monitorStatusText } from '../../monitor-settings.js';
 import { duration, printTable, statusText, when } from '../../output.js';
 
 /** "1/20": failed runs among the monitor's latest (at most RECENT_RUNS) runs. */
@@ -10,7 +11,7 @@ function fails(monitor: Monitor): string {
 }
 
 export default class MonitorsList extends BaseCommand {
-  static override summary = 'List your monitors with their last run and recent failures';
+  static override summary = 'List your monitors: status, next expected run, last run and recent failures';
   static override enableJsonFlag = true;
   static override flags = { ...serverFlags };
 
@@ -20,10 +21,12 @@ export default class MonitorsList extends BaseCommand {
     if (this.jsonEnabled()) return monitors;
     if (monitors.length === 0) return this.log('No monitors yet: create one with `pingmon monitors create NAME`.');
     printTable(
-      ['ID', 'NAME', 'LAST RUN', 'STARTED', 'DURATION', 'FAILS'],
+      ['ID', 'NAME', 'STATUS', 'NEXT (UTC)', 'LAST RUN', 'STARTED', 'DURATION', 'FAILS'],
       monitors.map((m) => [
         m.monitorId,
         m.name,
+        monitorStatusText(m.status),
+        when(m.nextExpectedAt).slice(0, 16),
         m.lastRun ? statusText(m.lastRun.status) : '—',
         when(m.lastRun?.startedAt ?? null),
         duration(m.lastRun?.durationMs ?? null),

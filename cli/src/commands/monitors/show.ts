@@ -2,28 +2,44 @@ import { Args } from '@oclif/core';
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
+import { expectedText, settingsLines, statusLine } from '../../monitor-settings.js';
 import { duration, plural, statusText, when } from '../../output.js';
 
 export default class MonitorsShow extends BaseCommand {
-  static override summary = 'Show one monitor, its last run and recent failures';
+  static override summary = 'Show one monitor: status, schedule and its next expected runs, last run, recent failures';
   static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
   static override enableJsonFlag = true;
   static override flags = { ...serverFlags };
 
   async run(): Promise<Monitor | void> {
     const { args, flags } = await this.parse(MonitorsShow);
-    const monitor = await loggedInClient(flags).getMonitor(args.monitor);
+    const client = loggedInClient(flags);
+    const monitor = await client.getMonitor(args.monitor);
     if (this.jsonEnabled()) return monitor;
     const last = monitor.lastRun;
-    this.log(`monitor   ${monitor.monitorId}`);
-    this.log(`name      ${monitor.name}`);
-    this.log(`created   ${when(monitor.createdAt)}`);
+    const line = (label: string, value: string) => this.log(`${label.padEnd(12)}${value}`);
+    line('monitor', monitor.monitorId);
+    line('name', monitor.name);
+    line('created', when(monitor.createdAt));
+    line('status', statusLine(monitor));
     const times = last && `, started ${when(last.startedAt)}, took ${duration(last.durationMs)}`;
-    this.log(`last run  ${last ? `${statusText(last.status)} ${last.runId}${times}` : 'none yet'}`);
+    line('last run', last ? `${statusText(last.status)} ${last.runId}${times}` : 'none yet');
     const { runs, failed, silentFailures } = monitor.recentRuns;
     if (runs > 0)
-      this.log(
-        `recent    ${failed} failed, ${plural(silentFailures, 'silent failure')} in the last ${plural(runs, 'run')}`,
+      line(
+        'recent',
+        `${failed} failed, ${plural(silentFailures, 'silent failure')} in the last ${plural(runs, 'run')}`,
       );
+    for (const [label, value] of settingsLines(monitor)) line(label, value);
+    if (monitor.schedule === null) {
+      this.log(
+        `No schedule: nothing is expected, so a run that does not start goes unnoticed. Add one with\n` +
+          `  pingmon monitors update ${monitor.monitorId} --cron '0 3 * * *' --tz Europe/Berlin`,
+      );
+      return;
+    }
+    const { timezone, times: expected } = await client.listExpected(monitor.monitorId, 5);
+    this.log(monitor.paused ? 'Next expected (once resumed)' : 'Next expected');
+    for (const time of expected) this.log(`  ${expectedText(time, timezone)}`);
   }
 }

@@ -70,19 +70,19 @@ t.test('the dashboard against a real server', async (t) => {
   await api.ping(account, hourly, 'success');
   const empty = await api.monitor(account, 'new job');
 
-  t.test('monitors: every monitor with its last status as a symbol and a word, failing ones first', async (t) => {
+  t.test('monitors: every monitor with its status and last run as a symbol and a word, down ones first', async (t) => {
     const screen = open();
     const frame = await screen.waitFor('new job');
     const rows = lines(frame);
     const at = (text: string) => rows.findIndex((line) => line.includes(text));
-    t.match(rows[1], /^Monitors · 3 · 1 failing$/);
+    t.match(rows[1], /^Monitors · 3 · 1 down$/);
     t.ok(at('nightly backup') < at('hourly sync') && at('hourly sync') < at('new job'), frame);
     t.match(
       rows[at('nightly backup')],
-      /^▸ ✗ failed\s+nightly backup\s+(just now|\d+s ago|\d+m ago)\s+(\d+ms|\d+s)\s+1\/4\s*$/,
+      /^▸ ✗ down\s+nightly backup\s+✗ (just now|\d+s ago|\d+m ago)\s+—\s+(\d+ms|\d+s)\s+1\/4\s*$/,
     );
-    t.match(rows[at('hourly sync')], /^  ✓ success\s+hourly sync\s+(just now|\d+s ago|\d+m ago)\s+—\s+0\/1\s*$/);
-    t.match(rows[at('new job')], /^  · no runs\s+new job\s+never\s+—\s+—\s*$/);
+    t.match(rows[at('hourly sync')], /^  ✓ up\s+hourly sync\s+✓ (just now|\d+s ago|\d+m ago)\s+—\s+—\s+0\/1\s*$/);
+    t.match(rows[at('new job')], /^  · new\s+new job\s+never\s+—\s+—\s+—\s*$/);
     t.match(frame, /updated \d\d:\d\d:\d\d UTC/);
   });
 
@@ -274,7 +274,7 @@ t.test('the dashboard against a real server', async (t) => {
     let frame = await screen.waitFor('imports');
     t.match(
       lines(frame).find((line) => line.includes('imports')),
-      /✓ success ▲\s+imports/,
+      /✓ up\s+imports\s+▲ (just now|\d+s ago)/,
     );
     screen.press('/', 'imports', KEYS.enter, KEYS.enter);
     frame = await screen.waitFor('imports › Runs · all · 1 run');

@@ -51,14 +51,14 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
   t.equal(login.code, 0, login.stderr);
 
   const term = Tmux.start(t, [process.execPath, CLI, 'browse'], { columns: 100, rows: 30, env });
-  let screen = await term.waitFor('Monitors · 2 · 1 failing');
+  let screen = await term.waitFor('Monitors · 2 · 1 down');
   const failedRow = screen.split('\n').find((line) => line.includes('nightly backup'))!;
-  t.match(failedRow, /^▸ ✗ failed\s+nightly backup\s+(just now|\d+s ago|\d+m ago)\s+(\d+ms|\d+s)\s+1\/4/);
+  t.match(failedRow, /^▸ ✗ down\s+nightly backup\s+✗ (just now|\d+s ago|\d+m ago)\s+—\s+(\d+ms|\d+s)\s+1\/4/);
   const coloured = term
     .capture(true)
     .split('\n')
     .find((line) => line.includes('nightly backup'))!;
-  t.match(coloured, /\x1b\[[0-9;]*31m/, 'the failed status is red as well');
+  t.match(coloured, /\x1b\[[0-9;]*31m/, 'the down status is red as well');
 
   term.keys('Enter');
   screen = await term.waitFor('nightly backup › Runs · all · 4 runs');

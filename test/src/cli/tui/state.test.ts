@@ -11,6 +11,8 @@ const HEIGHT = listRows(SIZE);
 const monitor = (id: string, name: string, status: Run['status'] | null = 'success'): MonitorRow => ({
   monitorId: id,
   name,
+  status: status === 'failed' ? 'down' : status === 'running' ? 'running' : status ? 'up' : 'new',
+  nextExpectedAt: null,
   lastRun: status && { status, startedAt: '2026-11-22T04:00:00.000Z', durationMs: 1000, silentFailure: false },
   recentFailures: status === 'failed' ? 1 : 0,
   recentRuns: status ? 1 : 0,

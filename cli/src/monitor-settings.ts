@@ -1,0 +1,153 @@
+import { Errors, Flags } from '@oclif/core';
+import { formatDuration, parseDuration } from '@pingmon/sdk';
+import type { ExpectedTime, Monitor, MonitorSettings, MonitorStatus, Schedule } from '@pingmon/sdk';
+import { plural, when } from './output.js';
+
+// The schedule settings of `pingmon monitors create|update` (docs/schedules.md), and how monitors' statuses and
+// schedules are printed by the commands and `pingmon browse`.
+
+const DURATION_FORM = 'a duration such as 90s, 10m, 2h, 1d or 1h30m (a bare number is seconds)';
+
+/** A flag taking a duration, in seconds; anything else is a usage error that shows the form. */
+function durationFlag(description: string, extra: { exclusive?: string[] } = {}) {
+  return Flags.custom<number>({
+    description,
+    helpValue: 'DURATION',
+    ...extra,
+    parse: async (input) => {
+      const seconds = parseDuration(input);
+      // A CLIError, as oclif's own flag types throw: a usage error, exit 2.
+      if (seconds === undefined || seconds <= 0) throw new Errors.CLIError(`expects ${DURATION_FORM}, got "${input}"`);
+      return seconds;
+    },
+  })();
+}
+
+/** The flags both commands take. */
+export const settingsFlags = {
+  cron: Flags.string({
+    description: "5-field cron expression of the job, e.g. '0 3 * * *' (quote it)",
+    helpValue: 'EXPR',
+    exclusive: ['every'],
+  }),
+  tz: Flags.string({
+    description: 'IANA timezone the cron expression is read in, e.g. Europe/Berlin (default UTC)',
+    helpValue: 'ZONE',
+  }),
+  every: durationFlag('instead of --cron: a run every DURATION, counted from the last run opening', {
+    exclusive: ['cron', 'tz'],
+  }),
+  grace: durationFlag('how late a run may start before it counts as missed (default 5m)'),
+  'max-runtime': durationFlag('how long a run may stay running before it is timed out (default: no limit)'),
+  'failure-threshold': Flags.integer({
+    description: 'failed, missed or timed-out runs in a row before the monitor is down (default 1)',
+    min: 1,
+    max: 100,
+  }),
+  'recovery-threshold': Flags.integer({
+    description: 'successful runs in a row that close an incident (default 1)',
+    min: 1,
+    max: 100,
+  }),
+  renotify: durationFlag('while down, a reminder every DURATION (default: none)'),
+};
+
+type SettingsFlags = {
+  cron?: string;
+  tz?: string;
+  every?: number;
+  grace?: number;
+  'max-runtime'?: number;
+  'failure-threshold'?: number;
+  'recovery-threshold'?: number;
+  renotify?: number;
+};
+
+/**
+ * The settings the flags give. `current` is the monitor being changed: --cron alone keeps its timezone, --tz alone
+ * its cron expression.
+ */
+export function settingsOf(flags: SettingsFlags, current?: Monitor): Partial<MonitorSettings> {
+  const settings: Partial<MonitorSettings> = {};
+  if (flags.cron !== undefined || flags.tz !== undefined) settings.schedule = cronSchedule(flags, current);
+  if (flags.every !== undefined) settings.schedule = { every: flags.every };
+  if (flags.grace !== undefined) settings.startGrace = flags.grace;
+  if (flags['max-runtime'] !== undefined) settings.maxRuntime = flags['max-runtime'];
+  if (flags['failure-threshold'] !== undefined) settings.failureThreshold = flags['failure-threshold'];
+  if (flags['recovery-threshold'] !== undefined) settings.recoveryThreshold = flags['recovery-threshold'];
+  if (flags.renotify !== undefined) settings.renotifyAfter = flags.renotify;
+  return settings;
+}
+
+export class UsageError extends Error {}
+
+function cronSchedule(flags: SettingsFlags, current?: Monitor): Schedule {
+  const before = current?.schedule && 'cron' in current.schedule ? current.schedule : undefined;
+  const cron = flags.cron ?? before?.cron;
+  if (cron === undefined)
+    throw new UsageError("--tz goes with a cron schedule: give --cron too, e.g. --cron '0 3 * * *'");
+  const timezone = flags.tz ?? before?.timezone;
+  return timezone === undefined ? { cron } : { cron, timezone };
+}
+
+/** A monitor's status as a symbol and a word, readable without colour. */
+export const MONITOR_STATUS: Record<MonitorStatus, { symbol: string; word: string }> = {
+  down: { symbol: '✗', word: 'down' },
+  late: { symbol: '!', word: 'late' },
+  running: { symbol: '●', word: 'running' },
+  up: { symbol: '✓', word: 'up' },
+  new: { symbol: '·', word: 'new' },
+  paused: { symbol: '-', word: 'paused' },
+};
+
+export function monitorStatusText(status: MonitorStatus): string {
+  const { symbol, word } = MONITOR_STATUS[status];
+  return `${symbol} ${word}`;
+}
+
+/** "0 3 * * * (Europe/Berlin)", "every 1h", "none". */
+export function scheduleText(schedule: Schedule | null): string {
+  if (schedule === null) return 'none';
+  if ('every' in schedule) return `every ${formatDuration(schedule.every)}`;
+  return `${schedule.cron} (${schedule.timezone ?? 'UTC'})`;
+}
+
+const CAUSES = { fail: 'a run failed', missed: 'a run did not start', timed_out: 'a run timed out' } as const;
+
+/** "✗ down since 2027-03-28 01:05:02 (a run did not start)", "! late", … */
+export function statusLine(monitor: Monitor): string {
+  const text = monitorStatusText(monitor.status);
+  const { incident } = monitor;
+  if (monitor.status === 'down' && incident)
+    return `${text} since ${when(incident.openedAt)} (${CAUSES[incident.cause]})`;
+  return text;
+}
+
+/** The settings in lines of "label  value", for `monitors show`. */
+export function settingsLines(monitor: Monitor): Array<[string, string]> {
+  const runtime = monitor.maxRuntime === null ? 'no limit' : formatDuration(monitor.maxRuntime);
+  return [
+    ['schedule', scheduleText(monitor.schedule)],
+    ['grace', `${formatDuration(monitor.startGrace)} (a run may start this late)`],
+    ['max runtime', runtime],
+    [
+      'thresholds',
+      `down after ${plural(monitor.failureThreshold, 'failure')} in a row, ` +
+        `up after ${monitor.recoveryThreshold} success${monitor.recoveryThreshold === 1 ? '' : 'es'}`,
+    ],
+    [
+      'reminders',
+      monitor.renotifyAfter === null ? 'none' : `every ${formatDuration(monitor.renotifyAfter)} while down`,
+    ],
+  ];
+}
+
+const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+
+/** "Sun 2027-03-28 03:00 CEST (01:00 UTC)": the local time first, as the job's crontab reads it. */
+export function expectedText(time: ExpectedTime, timezone: string): string {
+  const day = WEEKDAYS[new Date(`${time.local.slice(0, 10)}T00:00:00Z`).getUTCDay()];
+  const local = `${day} ${time.local.slice(0, 10)} ${time.local.slice(11, 16)}`;
+  const utc = time.at.slice(11, 16);
+  return timezone === 'UTC' ? `${local} UTC` : `${local} ${time.zone} (${utc} UTC)`;
+}
