@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 import knexFactory from 'knex';
 import { startupBench, throughputBench } from './cli.js';
 import { CLI, runCli, startListening } from './processes.js';
+import { sweepBench } from './sweep.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -168,6 +169,7 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (rows.length > 1) print(rows, bare);
+  if (process.env.BENCH_SWEEP !== '0') await sweepBench(POSTGRES_URL);
 }
 
 await main();

@@ -137,3 +137,39 @@ export async function findAlerts(
   for (const row of rows) found.set(row.id, toRecord(row));
   return found;
 }
+
+/**
+ * Writes several alerts and their outboxes in two statements (the sweeper's batches); answers the deliveries
+ * queued. As insertAlert, an alert that would be a second one of its run and event is not written.
+ */
+export async function insertAlerts(sql: TransactionSql, alerts: readonly AlertRecord[]): Promise<number> {
+  if (alerts.length === 0) return 0;
+  const rows = alerts.map(() => `(${marks(Array(12).fill(null))})`).join(', ');
+  await sql.changes(
+    'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, ' +
+      `matched_rules, expected_at, created_at) values ${rows} on conflict (monitor_id, run_id, event) do nothing`,
+    alerts.flatMap((a) => [
+      a.alertId,
+      a.accountId,
+      a.monitorId,
+      a.runId,
+      a.event,
+      a.status,
+      a.errorMessage,
+      a.logSnippet,
+      JSON.stringify(a.meta),
+      JSON.stringify(a.matchedRules),
+      a.expectedAt,
+      a.createdAt,
+    ]),
+  );
+  const ids = alerts.map((a) => a.alertId);
+  return sql.changes(
+    'insert into alert_deliveries (alert_id, channel_id, state, attempts, next_attempt_at) ' +
+      "select a.id, c.id, 'pending', 0, a.created_at from alerts a join channels c on c.account_id = a.account_id " +
+      'and c.enabled = ? and (c.restricted = ? or exists ' +
+      '(select 1 from channel_monitors cm where cm.channel_id = c.id and cm.monitor_id = a.monitor_id)) ' +
+      `where a.id in (${marks(ids)})`,
+    [true, false, ...ids],
+  );
+}

@@ -272,14 +272,6 @@ export function claimReminders(sql: TransactionSql, now: number, limit: number):
   return claimDue(sql, 'remind_at', now, limit);
 }
 
-/** A monitor by id, locked for this transaction; undefined when it is gone or (PostgreSQL) someone holds it. */
-export async function claimMonitor(sql: TransactionSql, monitorId: string): Promise<MonitorRecord | undefined> {
-  const query = `select ${COLUMNS} from monitors where id = ?`;
-  const locked = sql.dialect === 'postgres' ? query + SKIP_LOCKED : query;
-  const [row] = await sql.rows<MonitorRow>(locked, [monitorId]);
-  return row && toRecord(row);
-}
-
 /**
  * After pingmon was not running from `from` to `now`: every expected opening whose deadline fell in between
  * gets its startGrace again, counted from `now`. Answers how many monitors it moved.
@@ -290,4 +282,41 @@ export async function moveMissedDeadlines(sql: TransactionSql, from: number, now
     'update monitors set missed_at = cast(? as bigint) + start_grace * 1000 where missed_at > ? and missed_at <= ?',
     [now, from, now],
   );
+}
+
+/** Stores where several monitors stand, in one statement (the sweeper's batches); their rows are the caller's. */
+export async function saveMonitorStates(
+  sql: TransactionSql,
+  states: ReadonlyArray<{ monitorId: string; state: MonitorState }>,
+): Promise<void> {
+  if (states.length === 0) return;
+  // Each value cast to its column's type: PostgreSQL reads untyped VALUES as text.
+  const row =
+    '(?, cast(? as bigint), cast(? as bigint), cast(? as integer), cast(? as integer), cast(? as bigint), ?, ' +
+    'cast(? as bigint))';
+  await sql.changes(
+    `with v (id, next_expected_at, missed_at, fail_streak, ok_streak, incident_opened_at, incident_cause, remind_at) ` +
+      `as (values ${states.map(() => row).join(', ')}) ` +
+      'update monitors set next_expected_at = v.next_expected_at, missed_at = v.missed_at, ' +
+      'fail_streak = v.fail_streak, ok_streak = v.ok_streak, incident_opened_at = v.incident_opened_at, ' +
+      'incident_cause = v.incident_cause, remind_at = v.remind_at from v where monitors.id = v.id',
+    states.flatMap(({ monitorId, state }) => [
+      monitorId,
+      state.nextExpectedAt,
+      state.missedAt,
+      state.health.failStreak,
+      state.health.okStreak,
+      state.health.incident?.openedAt ?? null,
+      state.health.incident?.cause ?? null,
+      state.health.remindAt,
+    ]),
+  );
+}
+
+/** Monitors by id, locked for this transaction; on PostgreSQL those someone else holds are left out. */
+export async function claimMonitors(sql: TransactionSql, monitorIds: readonly string[]): Promise<MonitorRecord[]> {
+  if (monitorIds.length === 0) return [];
+  const query = `select ${COLUMNS} from monitors where id in (${marks(monitorIds)}) order by id`;
+  const locked = sql.dialect === 'postgres' ? query + SKIP_LOCKED : query;
+  return (await sql.rows<MonitorRow>(locked, monitorIds)).map(toRecord);
 }

@@ -221,21 +221,6 @@ export async function findOverdueRuns(sql: Sql, now: number, limit: number): Pro
   return rows.map((r) => ({ monitorId: r.monitor_id, runId: r.id, startedAt: ms(r.started_at) }));
 }
 
-/** Finishes an overdue run as failed with `errorMessage`, unless a result or another server finished it first. */
-export async function timeOutRun(
-  sql: TransactionSql,
-  run: OverdueRun,
-  now: number,
-  errorMessage: string,
-): Promise<boolean> {
-  const updated = await sql.changes(
-    "update runs set status = 'failed', finished_at = ?, duration_ms = ?, error_message = ?, timeout_at = null " +
-      "where monitor_id = ? and id = ? and status = 'running' and timeout_at <= ?",
-    [now, Math.max(0, now - run.startedAt), errorMessage, run.monitorId, run.runId, now],
-  );
-  return updated === 1;
-}
-
 /**
  * Sets the maxRuntime deadline of the monitor's running runs: `maxRuntimeSeconds` after each one's start, or
  * none (null: no limit, or the monitor is paused).
@@ -255,4 +240,24 @@ export async function moveRunDeadlines(sql: TransactionSql, from: number, now: n
       "where status = 'running' and timeout_at > ? and timeout_at <= ?",
     [now, from, now],
   );
+}
+
+/**
+ * Finishes overdue runs as failed with `errorMessage`, in one statement, unless a result or another server
+ * finished them first; answers the ones it finished.
+ */
+export async function timeOutRuns(
+  sql: TransactionSql,
+  runs: readonly OverdueRun[],
+  now: number,
+  errorMessage: string,
+): Promise<Array<{ monitorId: string; runId: string }>> {
+  if (runs.length === 0) return [];
+  const rows = await sql.rows<{ monitor_id: string; id: string }>(
+    "update runs set status = 'failed', finished_at = ?, duration_ms = cast(? as bigint) - started_at, " +
+      "error_message = ?, timeout_at = null where status = 'running' and timeout_at <= ? and (monitor_id, id) in " +
+      `(values ${runs.map(() => '(?, ?)').join(', ')}) returning monitor_id, id`,
+    [now, now, errorMessage, now, ...runs.flatMap((r) => [r.monitorId, r.runId])],
+  );
+  return rows.map((r) => ({ monitorId: r.monitor_id, runId: r.id }));
 }

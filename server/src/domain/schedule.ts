@@ -114,19 +114,36 @@ export function upcoming(schedule: StoredSchedule, first: number, count: number)
   return times;
 }
 
+/** Formatters, kept: making one costs more than a hundred uses (a sweep names the expected time of each miss). */
+const formatters = new Map<string, Intl.DateTimeFormat>();
+
+function formatter(kind: 'wall' | 'en-US' | 'en-GB', timeZone: string): Intl.DateTimeFormat {
+  const key = `${kind} ${timeZone}`;
+  let found = formatters.get(key);
+  if (!found) {
+    if (formatters.size >= 1_000) formatters.clear();
+    found =
+      kind === 'wall'
+        ? new Intl.DateTimeFormat('en-US', {
+            timeZone,
+            hourCycle: 'h23',
+            year: 'numeric',
+            month: '2-digit',
+            day: '2-digit',
+            hour: '2-digit',
+            minute: '2-digit',
+            second: '2-digit',
+          })
+        : new Intl.DateTimeFormat(kind, { timeZone, timeZoneName: 'short' });
+    formatters.set(key, found);
+  }
+  return found;
+}
+
 /** An instant as the schedule's timezone reads it. */
 export function localTime(at: number, timezone: string): ExpectedTime {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', {
-      timeZone: timezone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: '2-digit',
-      day: '2-digit',
-      hour: '2-digit',
-      minute: '2-digit',
-      second: '2-digit',
-    })
+    formatter('wall', timezone)
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
@@ -143,8 +160,8 @@ const pad = (n: number) => String(n).padStart(2, '0');
 
 /** "CEST", "EDT", "UTC"; an offset such as "GMT+5" for a zone without a common abbreviation. */
 function zoneName(at: number, timezone: string): string {
-  const name = (locale: string) =>
-    new Intl.DateTimeFormat(locale, { timeZone: timezone, timeZoneName: 'short' })
+  const name = (locale: 'en-US' | 'en-GB') =>
+    formatter(locale, timezone)
       .formatToParts(at)
       .find((p) => p.type === 'timeZoneName')?.value ?? timezone;
   const us = name('en-US');

@@ -1,15 +1,16 @@
 import { formatDuration } from '@pingmon/sdk/wire';
 import type { AlertEvent, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
-import { insertAlert } from '../db/alerts.js';
+import type { AlertRecord } from '../db/alerts.js';
+import { insertAlerts } from '../db/alerts.js';
 import type { Database } from '../db/index.js';
-import type { MonitorRecord } from '../db/monitors.js';
-import { claimMissed, claimMonitor, claimReminders, moveMissedDeadlines, saveMonitorState } from '../db/monitors.js';
+import type { MonitorRecord, MonitorState } from '../db/monitors.js';
+import { claimMissed, claimMonitors, claimReminders, moveMissedDeadlines, saveMonitorStates } from '../db/monitors.js';
 import type { OverdueRun } from '../db/runs.js';
-import { findOverdueRuns, moveRunDeadlines, setRunDeadlines, timeOutRun } from '../db/runs.js';
+import { findOverdueRuns, moveRunDeadlines, setRunDeadlines, timeOutRuns } from '../db/runs.js';
 import type { Outage } from '../db/settings.js';
 import { beat, findOutage, saveOutage } from '../db/settings.js';
 import type { TransactionSql } from '../db/sql.js';
-import { afterOutcome, healthChanged, reminderAfter } from '../domain/incidents.js';
+import { afterOutcome, reminderAfter } from '../domain/incidents.js';
 import type { StoredSchedule } from '../domain/schedule.js';
 import { afterMiss, localTime } from '../domain/schedule.js';
 import { newId } from '../ids.js';
@@ -52,9 +53,13 @@ export async function sweep(db: Database, now: number, outageAfterMs: number): P
   await batches(async () => {
     const { handled, queued } = await db.transaction(async (sql) => {
       const due = await claimMissed(sql, now, BATCH);
-      let count = 0;
-      for (const monitor of due) count += await missed(sql, monitor, now, lastOutage);
-      return { handled: due.length, queued: count };
+      return {
+        handled: due.length,
+        queued: await store(
+          sql,
+          due.map((m) => missed(m, now, lastOutage)),
+        ),
+      };
     });
     result.missed += handled;
     result.queued += queued;
@@ -63,28 +68,22 @@ export async function sweep(db: Database, now: number, outageAfterMs: number): P
   await batches(async () => {
     const overdue = await findOverdueRuns(db.sql, now, BATCH);
     if (overdue.length === 0) return 0;
-    const { handled, queued } = await db.transaction(async (sql) => {
-      let count = 0;
-      let done = 0;
-      for (const run of overdue) {
-        const raised = await timedOut(sql, run, now);
-        if (raised === null) continue;
-        done++;
-        count += raised;
-      }
-      return { handled: done, queued: count };
-    });
+    const { handled, queued } = await db.transaction((sql) => timedOut(sql, overdue, now));
     result.timedOut += handled;
     result.queued += queued;
-    // Rows skipped (held by a ping) are found again next sweep; only a full batch done calls for another now.
+    // Runs skipped (their monitor held by a ping) are found again next sweep; only a full batch calls for another.
     return handled === overdue.length ? handled : 0;
   });
   await batches(async () => {
     const { handled, queued } = await db.transaction(async (sql) => {
       const due = await claimReminders(sql, now, BATCH);
-      let count = 0;
-      for (const monitor of due) count += await remind(sql, monitor, now);
-      return { handled: due.length, queued: count };
+      return {
+        handled: due.length,
+        queued: await store(
+          sql,
+          due.map((m) => remind(m, now)),
+        ),
+      };
     });
     result.reminded += handled;
     result.queued += queued;
@@ -98,27 +97,41 @@ async function batches(batch: () => Promise<number>): Promise<void> {
   for (let i = 0; i < MAX_BATCHES && (await batch()) === BATCH; i++);
 }
 
+/** What a sweep decided for one monitor: where it now stands, and the alert it raises, if any. */
+interface Decision {
+  monitorId: string;
+  state: MonitorState;
+  alert: AlertRecord | null;
+}
+
+/** Stores a batch's decisions in three statements, whatever its size; answers the deliveries queued. */
+async function store(sql: TransactionSql, decisions: readonly Decision[]): Promise<number> {
+  await saveMonitorStates(sql, decisions);
+  return insertAlerts(
+    sql,
+    decisions.flatMap((d) => (d.alert ? [d.alert] : [])),
+  );
+}
+
 /** The monitor's expected opening went by its deadline: counted as missed, and the next one expected. */
-async function missed(sql: TransactionSql, monitor: MonitorRecord, now: number, outage: Outage | null) {
-  const schedule = monitor.schedule;
-  const expected = monitor.nextExpectedAt;
+function missed(monitor: MonitorRecord, now: number, outage: Outage | null): Decision {
+  const { monitorId, schedule, nextExpectedAt: expected } = monitor;
   if (schedule === null || expected === null || monitor.paused) {
     // Nothing to expect (a change raced the claim): the deadline goes.
-    await saveMonitorState(sql, monitor.monitorId, { ...monitor, missedAt: null });
-    return 0;
+    return { monitorId, state: { ...monitor, missedAt: null }, alert: null };
   }
   const graceMs = monitor.startGrace * 1000;
   const slots = afterMiss(schedule, expected, graceMs, now, monitor.failureThreshold);
   const count = Math.max(1, slots.missed);
   const { health, alert } = afterOutcome(monitor.health, monitor, { kind: 'missed', count }, now);
-  await saveMonitorState(sql, monitor.monitorId, {
-    nextExpectedAt: slots.next,
-    missedAt: slots.next + graceMs,
-    health,
-  });
-  if (alert === null) return 0;
-  const text = missedText(schedule, expected, monitor.startGrace, count, outage);
-  return raise(sql, monitor, alert, { status: 'down', runId: null, errorMessage: text, expectedAt: expected }, now);
+  const state = { nextExpectedAt: slots.next, missedAt: slots.next + graceMs, health };
+  if (alert === null) return { monitorId, state, alert: null };
+  const errorMessage = missedText(schedule, expected, monitor.startGrace, count, outage);
+  return {
+    monitorId,
+    state,
+    alert: alertOf(monitor, alert, { status: 'down', runId: null, errorMessage, expectedAt: expected }, now),
+  };
 }
 
 function missedText(
@@ -150,42 +163,65 @@ function localText(at: number, timezone: string): string {
 }
 
 /**
- * A run past its maxRuntime is finished as failed. Null when it was not (its monitor is held by a ping, or
- * the run got its result meanwhile); else the deliveries queued.
+ * Runs past their maxRuntime are finished as failed, with the health and alerts that follows for their
+ * monitors. A run whose monitor a ping holds (PostgreSQL) waits for the next sweep, as does a run that got its
+ * result meanwhile (it is not timed out at all).
  */
-async function timedOut(sql: TransactionSql, run: OverdueRun, now: number): Promise<number | null> {
-  // The monitor's row first, as a ping takes it: a ping finishing this run holds it, and the run waits a sweep.
-  const monitor = await claimMonitor(sql, run.monitorId);
-  if (monitor === undefined) return null;
-  if (monitor.paused || monitor.maxRuntime === null) {
-    // A deadline it should not have (a change raced the run's start): dropped, so that it is not found again.
-    await setRunDeadlines(sql, monitor.monitorId, null);
-    return null;
+async function timedOut(
+  sql: TransactionSql,
+  overdue: readonly OverdueRun[],
+  now: number,
+): Promise<{ handled: number; queued: number }> {
+  // The monitors' rows first, as a ping takes them: a ping finishing one of these runs holds its monitor.
+  const monitors = new Map(
+    (await claimMonitors(sql, [...new Set(overdue.map((r) => r.monitorId))])).map((m) => [m.monitorId, m]),
+  );
+  const byLimit = new Map<number, OverdueRun[]>();
+  for (const run of overdue) {
+    const monitor = monitors.get(run.monitorId);
+    if (monitor === undefined) continue;
+    if (monitor.paused || monitor.maxRuntime === null) {
+      // A deadline it should not have (a change raced the run's start): dropped, so that it is not found again.
+      await setRunDeadlines(sql, monitor.monitorId, null);
+      continue;
+    }
+    byLimit.set(monitor.maxRuntime, [...(byLimit.get(monitor.maxRuntime) ?? []), run]);
   }
-  const message = `no result within maxRuntime (${formatDuration(monitor.maxRuntime)})`;
-  if (!(await timeOutRun(sql, run, now, message))) return null;
-  const { health, alert } = afterOutcome(monitor.health, monitor, { kind: 'timed_out' }, now);
-  if (healthChanged(monitor.health, health)) await saveMonitorState(sql, monitor.monitorId, { ...monitor, health });
-  if (alert === null) return 0;
-  const fields = { status: 'failed' as const, runId: run.runId, errorMessage: message, expectedAt: null };
-  return raise(sql, monitor, alert, fields, now);
+  const decisions = new Map<string, Decision>();
+  const alerts: AlertRecord[] = [];
+  let handled = 0;
+  for (const [limit, runs] of byLimit) {
+    const errorMessage = `no result within maxRuntime (${formatDuration(limit)})`;
+    for (const run of await timeOutRuns(sql, runs, now, errorMessage)) {
+      handled++;
+      const monitor = monitors.get(run.monitorId)!;
+      const before = decisions.get(run.monitorId)?.state.health ?? monitor.health;
+      const { health, alert } = afterOutcome(before, monitor, { kind: 'timed_out' }, now);
+      decisions.set(run.monitorId, { monitorId: run.monitorId, state: { ...monitor, health }, alert: null });
+      if (alert === null) continue;
+      const fields = { status: 'failed' as const, runId: run.runId, errorMessage, expectedAt: null };
+      alerts.push(alertOf(monitor, alert, fields, now));
+    }
+  }
+  await saveMonitorStates(sql, [...decisions.values()]);
+  return { handled, queued: await insertAlerts(sql, alerts) };
 }
 
 /** A reminder that the monitor is still down; the next one renotifyAfter later. */
-async function remind(sql: TransactionSql, monitor: MonitorRecord, now: number): Promise<number> {
+function remind(monitor: MonitorRecord, now: number): Decision {
   const { incident } = monitor.health;
   const remindAt = incident === null || monitor.paused ? null : reminderAfter(monitor, now);
-  await saveMonitorState(sql, monitor.monitorId, { ...monitor, health: { ...monitor.health, remindAt } });
-  if (incident === null || remindAt === null) return 0;
+  const state = { ...monitor, health: { ...monitor.health, remindAt } };
+  if (incident === null || remindAt === null) return { monitorId: monitor.monitorId, state, alert: null };
   const since = formatDuration((now - incident.openedAt) / 1000);
   const errorMessage = `Still down, for ${since} now (since ${iso(incident.openedAt)}, ${CAUSES[incident.cause]}).`;
-  return raise(sql, monitor, 'still_down', { status: 'down', runId: null, errorMessage, expectedAt: null }, now);
+  const fields = { status: 'down' as const, runId: null, errorMessage, expectedAt: null };
+  return { monitorId: monitor.monitorId, state, alert: alertOf(monitor, 'still_down', fields, now) };
 }
 
 const CAUSES = { fail: 'a run failed', missed: 'a run did not start', timed_out: 'a run timed out' } as const;
 
-async function raise(
-  sql: TransactionSql,
+function alertOf(
   monitor: MonitorRecord,
   event: AlertEvent,
   fields: {
@@ -195,8 +231,8 @@ async function raise(
     expectedAt: number | null;
   },
   now: number,
-): Promise<number> {
-  return insertAlert(sql, {
+): AlertRecord {
+  return {
     alertId: newId('alert', now),
     accountId: monitor.accountId,
     event,
@@ -209,5 +245,5 @@ async function raise(
     matchedRules: [],
     expectedAt: fields.expectedAt,
     createdAt: now,
-  });
+  };
 }
