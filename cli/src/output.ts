@@ -19,7 +19,8 @@ export function printTable(
   const gap = 2;
   while (widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1) > width) {
     const widest = widths.indexOf(Math.max(...widths));
-    if (widths[widest]! <= 6) break;
+    // Three columns keep a cut cell readable as "x…"; below that the table may overflow rather than lose columns.
+    if (widths[widest]! <= 3) break;
     widths[widest]! -= 1;
   }
   for (const row of all) {

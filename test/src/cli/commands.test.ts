@@ -60,12 +60,14 @@ t.test('the everyday commands against a real server', async (t) => {
       { lastRun: { status: 'failed' }, recentRuns: { runs: 1, failed: 1, silentFailures: 0 } },
     );
     const table = await cli('monitors', 'list');
-    t.match(table.stdout, /^ID\s+NAME\s+LAST RUN\s+STARTED\s+DURATION\s+FAILS\n/);
-    const failedRow = `${created.monitorId}\\s+nightly backup\\s+✗ failed\\s+\\S+ \\S+\\s+\\S+\\s+1/1\n`;
+    t.match(table.stdout, /^ID\s+NAME\s+STATUS\s+NEXT \(UTC\)\s+LAST RUN\s+STARTED\s+DURATION\s+FAILS\n/);
+    const failedRow = `${created.monitorId}\\s+nightly backup\\s+✗ down\\s+—\\s+✗ failed\\s+\\S+ \\S+\\s+\\S+\\s+1/1\n`;
     t.match(table.stdout, new RegExp(failedRow));
     t.equal((await json('monitors', 'show', created.monitorId)).name, 'nightly backup');
     const shown = await cli('monitors', 'show', created.monitorId);
-    t.match(shown.stdout, /\nlast run  ✗ failed .*\nrecent    1 failed, 0 silent failures in the last 1 run\n$/);
+    t.match(shown.stdout, /\nstatus {6}✗ down since \S+ \S+ \(a run failed\)\n/);
+    t.match(shown.stdout, /\nlast run {4}✗ failed .*\nrecent {6}1 failed, 0 silent failures in the last 1 run\n/);
+    t.match(shown.stdout, /\nschedule {4}none\n[\s\S]*\nNo schedule: nothing is expected/);
     const renamed = await cli('monitors', 'rename', created.monitorId, 'db backup');
     t.equal(renamed.code, 0);
     t.equal((await json('monitors', 'show', created.monitorId)).name, 'db backup');
