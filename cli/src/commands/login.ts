@@ -48,10 +48,19 @@ export default class Login extends BaseCommand {
     const rl = createInterface({ input: process.stdin, output, terminal: true });
     // Asked once the terminal echoes nothing itself (readline has put it in raw mode).
     if (hidden) process.stdout.write(question);
-    const answer = await new Promise<string>((resolve) => rl.question(hidden ? '' : question, resolve));
+    // Ctrl-C: readline only pauses by itself (and node would then exit with 13); it ends the command, as a
+    // shell's Ctrl-C does, with 130 and nothing stored.
+    const answer = await new Promise<string | undefined>((resolve) => {
+      rl.once('SIGINT', () => resolve(undefined));
+      rl.question(hidden ? '' : question, resolve);
+    });
     rl.close();
+    if (answer === undefined) {
+      process.stdout.write('\n');
+      this.exit(130);
+    }
     if (hidden) process.stdout.write('\n');
     // A password is taken as typed; a URL or an email without the spaces around it.
-    return hidden ? answer : answer.trim();
+    return hidden ? answer! : answer!.trim();
   }
 }

@@ -47,6 +47,7 @@ t.test('pingmon login asks for the server when none is known, and Ctrl-C at the 
   term.type('secret');
   term.keys('C-c');
   const screen = await term.waitFor(EXITED);
+  t.equal(EXITED.exec(screen)![1], '130', 'Ctrl-C ends it as a shell would: 130');
   t.notMatch(screen, /secret/);
   t.throws(() => readFileSync(join(configHome, 'pingmon', 'config.json')), { code: 'ENOENT' }, 'nothing stored');
 });
