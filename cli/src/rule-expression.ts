@@ -1,5 +1,5 @@
 import { META_KEY_MAX_CHARS, RULE_OPS, RULE_OP_SYMBOLS } from '@pingmon/sdk/wire';
-import type { CreateRuleRequest, MatchedRule, RuleOp } from '@pingmon/sdk/wire';
+import type { CreateRuleRequest, RuleOp } from '@pingmon/sdk/wire';
 
 const SYMBOL_OPS = new Map<string, RuleOp>(RULE_OPS.map((op) => [RULE_OP_SYMBOLS[op], op]));
 /** Longest first: "<=" is one operator, not "<" followed by "=". */
@@ -38,12 +38,4 @@ export function parseRuleExpression(text: string): RuleParse {
   return { ok: true, rule: { metric, op, value } };
 }
 
-/** "rowsProcessed < 1" */
-export function formatRule(rule: { metric: string; op: RuleOp; value: number }): string {
-  return `${rule.metric} ${RULE_OP_SYMBOLS[rule.op]} ${rule.value}`;
-}
-
-/** "rowsProcessed < 1 (was 0)": a rule as a run matched it. */
-export function formatMatch(rule: MatchedRule): string {
-  return `${formatRule(rule)} (was ${rule.actual})`;
-}
+export { formatMatch, formatRule } from '@pingmon/sdk/wire';

@@ -3,6 +3,8 @@
 export const LOG_MAX_CHARS = 10_000;
 export const ERROR_MESSAGE_MAX_CHARS = 500;
 export const LOG_SNIPPET_CHARS = 500;
+/** SPEC §6: in the run detail (the dashboard's and the TUI's), a log longer than this starts collapsed. */
+export const LOG_COLLAPSE_OVER = 400;
 export const META_MAX_KEYS = 50;
 export const META_KEY_MAX_CHARS = 64;
 /** How many of a monitor's most recently started runs its `recentRuns` counts. */

@@ -152,6 +152,17 @@ export interface Monitor extends MonitorSettings {
   nextExpectedAt: string | null;
   /** The open incident (status `down`), else null. */
   incident: Incident | null;
+  /** Only when asked for (GET /monitors?history=N): the latest N runs, newest first, for a chart. */
+  history?: RunPoint[];
+}
+
+/** One run as a monitor's history draws it: how it ended and how long it took. */
+export interface RunPoint {
+  runId: string;
+  status: RunStatus;
+  startedAt: string;
+  durationMs: number | null;
+  silentFailure: boolean;
 }
 
 /** One expected run opening, in UTC and in the schedule's timezone. */
@@ -241,6 +252,9 @@ export interface LoginResponse {
   user: User;
   account: Account;
 }
+
+/** What signing in to the dashboard answers (POST /api/v1/auth/session): the token stays in its cookie. */
+export type SessionResponse = Omit<LoginResponse, 'token'>;
 
 export interface MeResponse {
   user: User;

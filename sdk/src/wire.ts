@@ -3,3 +3,5 @@ export * from './types.js';
 export * from './limits.js';
 export * from './vocabulary.js';
 export * from './durations.js';
+export * from './format.js';
+export * from './text.js';

@@ -16,6 +16,15 @@ export interface UserCredentials {
 
 const JWT = { aud: 'pingmon', iss: 'pingmon', algorithm: 'HS256' } as const;
 
+/** The dashboard's session: the user token in an httpOnly, SameSite=Strict cookie (docs/dashboard.md). */
+export const SESSION_COOKIE = 'pingmon_session';
+/**
+ * A request signed in by the session cookie must carry this header too. A page of another site cannot set a
+ * custom header on a request to this one without a CORS preflight this server never grants, so a write can only
+ * come from the dashboard itself, whatever a browser does with SameSite.
+ */
+export const SESSION_HEADER = 'x-pingmon-request';
+
 export function issueUserToken(
   secret: string,
   user: UserCredentials,
@@ -37,6 +46,17 @@ export function issueUserToken(
  */
 export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: string; apiKeyCacheMs: number }): void {
   const grants = grantCache(sql, options.apiKeyCacheMs);
+  // Secure is added per response when the request came over HTTPS (sessionCookie), so http://localhost works too.
+  server.state(SESSION_COOKIE, {
+    isHttpOnly: true,
+    isSameSite: 'Strict',
+    isSecure: false,
+    path: '/',
+    encoding: 'none',
+    strictHeader: true,
+    ignoreErrors: true,
+    clearInvalid: true,
+  });
 
   server.auth.scheme('api-key', () => ({
     authenticate: async (request: Request, h: ResponseToolkit) => {
@@ -57,6 +77,8 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
   server.auth.scheme('user', () => ({
     authenticate: async (request: Request, h: ResponseToolkit) => {
       const token = bearerOf(request);
+      const session = token === undefined && !request.headers['x-api-key'] ? sessionOf(request) : undefined;
+      if (session !== undefined) return h.authenticated({ credentials: { user: await sessionUser(request, session) } });
       if (!token || token.startsWith('pm_') || request.headers['x-api-key']) {
         const sentKey = Boolean(request.headers['x-api-key']) || Boolean(token?.startsWith('pm_'));
         throw apiError(
@@ -82,16 +104,34 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
           'invalid_token',
           'Invalid user token. Log in again (POST /api/v1/auth/login, or `pingmon login`).',
         );
-      // A token outlives nothing it speaks for: one query per user request (never on the ping path, which
-      // takes API keys) refuses the token of a user deleted since it was issued, or of a deleted account.
-      if (!(await findUser(sql, user.accountId, user.userId))) throw userGone();
-      return h.authenticated({ credentials: { user } });
+      return h.authenticated({ credentials: { user: await existing(user) } });
     },
   }));
+
+  // A token outlives nothing it speaks for: one query per user request (never on the ping path, which
+  // takes API keys) refuses the token of a user deleted since it was issued, or of a deleted account.
+  const existing = async (user: UserCredentials): Promise<UserCredentials> => {
+    if (!(await findUser(sql, user.accountId, user.userId))) throw userGone();
+    return user;
+  };
+
+  const sessionUser = async (request: Request, token: string): Promise<UserCredentials> => {
+    requireSessionHeader(request);
+    const user = verifyUserToken(token, options.jwtSecret);
+    if (user === 'expired') throw apiError(401, 'token_expired', 'Your session has expired. Sign in again.');
+    if (!user) throw apiError(401, 'invalid_token', 'Your session is not valid on this server. Sign in again.');
+    return existing(user);
+  };
 
   server.auth.strategy('api-key', 'api-key');
   server.auth.strategy('user', 'user');
   server.auth.default('user');
+}
+
+/** How the session cookie is set for `request`: Secure when it came over HTTPS, directly or through a proxy. */
+export function sessionCookie(request: Request, ttlMs: number): { ttl: number; isSecure: boolean } {
+  const secure = request.server.info.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
+  return { ttl: ttlMs, isSecure: secure };
 }
 
 /** The 401 of a valid token whose user or account has been deleted since it was issued. */
@@ -117,6 +157,23 @@ function verifyUserToken(token: string, secret: string): UserCredentials | 'expi
   } catch {
     return undefined;
   }
+}
+
+/** The session cookie's token, when the request has one and no other credentials. */
+function sessionOf(request: Request): string | undefined {
+  const token: unknown = (request.state as Record<string, unknown> | null)?.[SESSION_COOKIE];
+  return typeof token === 'string' && token !== '' ? token : undefined;
+}
+
+/** Refuses a request of the dashboard's session (or one that starts or ends it) without SESSION_HEADER. */
+export function requireSessionHeader(request: Request): void {
+  if (request.headers[SESSION_HEADER] === undefined)
+    throw apiError(
+      403,
+      'session_header_missing',
+      `A request signed in by the dashboard's session cookie must carry the ${SESSION_HEADER} header. ` +
+        'Scripts should send Authorization: Bearer <token> instead (POST /api/v1/auth/login).',
+    );
 }
 
 function bearerOf(request: Request): string | undefined {

@@ -9,6 +9,7 @@ import type {
   PingAck,
   Rule,
   Run,
+  RunPoint,
   User,
 } from '@pingmon/sdk/wire';
 import type { AccountRecord } from './db/accounts.js';
@@ -17,7 +18,7 @@ import type { ApiKeyRecord } from './db/api-keys.js';
 import type { DeliveryRecord } from './db/deliveries.js';
 import type { MonitorRecord } from './db/monitors.js';
 import type { RuleRecord } from './db/rules.js';
-import type { LatestRuns } from './db/runs.js';
+import type { LatestRuns, RunPointRecord } from './db/runs.js';
 import type { UserRecord } from './db/users.js';
 import type { ChannelRecord } from './domain/channels.js';
 import { maskUrl } from './domain/channels.js';
@@ -61,6 +62,10 @@ export function presentRun(run: RunRecord): Run {
     silentFailure: run.matchedRules !== null,
     matchedRules: run.matchedRules ?? [],
   };
+}
+
+export function presentRunPoint(point: RunPointRecord): RunPoint {
+  return { ...point, startedAt: iso(point.startedAt) };
 }
 
 function presentLastRun(run: RunRecord): LastRun {

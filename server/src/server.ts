@@ -25,6 +25,7 @@ import { runRoutes } from './routes/runs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { newJwtSecret } from './secrets.js';
 import { Sweeper } from './sweeper.js';
+import { registerDashboard } from './web.js';
 
 export const API_PREFIX = '/api/v1';
 
@@ -132,6 +133,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     },
     { routes: { prefix: API_PREFIX } },
   );
+  registerDashboard(server);
   // Alerts are sent while the server listens. Stopping ends the claims at once; attempts in flight end
   // within the alert timeout and are recorded (unless abandoned) before the database closes.
   server.app.deliveries = deliveries;

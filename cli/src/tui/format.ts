@@ -3,6 +3,7 @@ import { formatMatch } from '../rule-expression.js';
 import { clean } from './text.js';
 
 export { SILENT_MARK, STATUS, duration, exactDuration, statusText } from '../output.js';
+export { ago, until } from '@pingmon/sdk/wire';
 
 /** Every status has its colour; the symbol and the word (STATUS) read without it. */
 const STATUS_COLOR: Record<RunStatus | 'none', string> = {
@@ -38,28 +39,6 @@ export function when(iso: string | null, short = false): string {
 /** "2026-11-22 04:37:35.412" (UTC), to the millisecond: the run detail's times, which a short duration must match. */
 export function exactWhen(iso: string | null): string {
   return iso ? iso.replace('T', ' ').slice(0, 23) : '—';
-}
-
-/** "just now", "42s ago", "3m ago", "5h ago", "2d ago": relative to `now`, the time the data was fetched. */
-export function ago(iso: string | null, now: number): string {
-  if (!iso) return 'never';
-  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (seconds < 5) return 'just now';
-  if (seconds < 60) return `${seconds}s ago`;
-  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
-  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
-  return `${Math.floor(seconds / 86_400)}d ago`;
-}
-
-/** "in 40s", "in 5m", "in 3h", "in 2d", "due" (the time has come), or "—" when nothing is expected. */
-export function until(iso: string | null, now: number): string {
-  if (!iso) return '—';
-  const seconds = Math.round((Date.parse(iso) - now) / 1000);
-  if (seconds <= 0) return 'due';
-  if (seconds < 60) return `in ${seconds}s`;
-  if (seconds < 3600) return `in ${Math.floor(seconds / 60)}m`;
-  if (seconds < 86_400) return `in ${Math.floor(seconds / 3600)}h`;
-  return `in ${Math.floor(seconds / 86_400)}d`;
 }
 
 /** "04:37:35" (UTC) of a time in milliseconds. */

@@ -1,4 +1,5 @@
 import type { LogResult, Run } from '@pingmon/sdk';
+import { LOG_COLLAPSE_OVER } from '@pingmon/sdk/wire';
 import { count, exactDuration, exactWhen, matchedRules, metaText, statusText } from './format.js';
 import { capRows, clean, wrap, wrapLine } from './text.js';
 
@@ -11,7 +12,7 @@ export interface Size {
 }
 
 /** SPEC §6 and §8: a log longer than this starts collapsed. */
-export const COLLAPSE_OVER = 400;
+export const COLLAPSE_OVER = LOG_COLLAPSE_OVER;
 /** Rows of a collapsed log shown above the "more characters hidden" line. */
 export const PREVIEW_ROWS = 5;
 /** Header, title, notice and footer lines around every view's body. */

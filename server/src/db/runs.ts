@@ -204,6 +204,52 @@ export async function findLatestRuns(
   return latest;
 }
 
+/** One of a monitor's latest runs, for a chart of outcomes and durations. */
+export interface RunPointRecord {
+  runId: string;
+  status: RunStatus;
+  startedAt: number;
+  durationMs: number | null;
+  silentFailure: boolean;
+}
+
+/**
+ * The latest `count` runs of each of a page of monitors, newest first: one statement of one indexed LIMIT read per
+ * monitor (a window function would read every run of every monitor first).
+ */
+export async function findRunHistory(
+  sql: Sql,
+  accountId: string,
+  monitorIds: readonly string[],
+  count: number,
+): Promise<Map<string, RunPointRecord[]>> {
+  const history = new Map<string, RunPointRecord[]>(monitorIds.map((id) => [id, []]));
+  if (monitorIds.length === 0) return history;
+  const one =
+    'select * from (select monitor_id, id, status, started_at, duration_ms, matched_rules is not null as silent ' +
+    'from runs where account_id = ? and monitor_id = ? order by started_at desc, id desc limit ?) h';
+  const rows = await sql.rows<{
+    monitor_id: string;
+    id: string;
+    status: RunStatus;
+    started_at: number | string;
+    duration_ms: number | string | null;
+    silent: boolean | number;
+  }>(
+    monitorIds.map(() => one).join(' union all '),
+    monitorIds.flatMap((id) => [accountId, id, count]),
+  );
+  for (const row of rows)
+    history.get(row.monitor_id)?.push({
+      runId: row.id,
+      status: row.status,
+      startedAt: ms(row.started_at),
+      durationMs: ms(row.duration_ms),
+      silentFailure: Boolean(row.silent),
+    });
+  return history;
+}
+
 /** A run past its maxRuntime, as the sweeper finds it. */
 export interface OverdueRun {
   monitorId: string;

@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import Joi from 'joi';
-import type { Request, ServerRoute } from '@hapi/hapi';
-import type { LoginRequest, LoginResponse } from '@pingmon/sdk/wire';
-import { issueUserToken } from '../auth.js';
+import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
+import type { LoginRequest, LoginResponse, SessionResponse } from '@pingmon/sdk/wire';
+import { issueUserToken, requireSessionHeader, SESSION_COOKIE, sessionCookie } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
 import { clearLoginAttempts, countLoginAttempt } from '../db/login-attempts.js';
 import { findUserByEmail } from '../db/users.js';
@@ -16,6 +16,14 @@ import { invalidRequest } from './validation.js';
 const MAX_ATTEMPTS = 5;
 const WINDOW_MS = 15 * 60_000;
 
+const credentials = {
+  payload: Joi.object({
+    email: Joi.string().trim().max(254).required(),
+    password: Joi.string().max(1024).required(),
+  }).options({ stripUnknown: true }),
+  failAction: invalidRequest,
+};
+
 export function authRoutes(ctx: RouteContext): ServerRoute[] {
   return [
     {
@@ -23,14 +31,35 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/auth/login',
       options: {
         auth: false,
-        validate: {
-          payload: Joi.object({
-            email: Joi.string().trim().max(254).required(),
-            password: Joi.string().max(1024).required(),
-          }).options({ stripUnknown: true }),
-          failAction: invalidRequest,
-        },
+        validate: credentials,
         handler: (request: Request) => login(ctx, request.payload as LoginRequest, request.info.remoteAddress),
+      },
+    },
+    {
+      // The dashboard's sign-in: the same login, with the token kept in an httpOnly cookie instead of the body.
+      method: 'POST',
+      path: '/auth/session',
+      options: {
+        auth: false,
+        validate: credentials,
+        handler: async (request: Request, h: ResponseToolkit) => {
+          requireSessionHeader(request);
+          const { token, ...session } = await login(ctx, request.payload as LoginRequest, request.info.remoteAddress);
+          const cookie = sessionCookie(request, ctx.config.tokenTtlSeconds * 1000);
+          return h.response(session satisfies SessionResponse).state(SESSION_COOKIE, token, cookie);
+        },
+      },
+    },
+    {
+      // Signing out works with an expired session too: it only ends the cookie.
+      method: 'DELETE',
+      path: '/auth/session',
+      options: {
+        auth: false,
+        handler: (request: Request, h: ResponseToolkit) => {
+          requireSessionHeader(request);
+          return h.response().code(204).unstate(SESSION_COOKIE);
+        },
       },
     },
   ];

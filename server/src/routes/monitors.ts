@@ -19,19 +19,22 @@ import {
   listMonitors,
   updateMonitor,
 } from '../db/monitors.js';
-import { findLatestRuns, setRunDeadlines } from '../db/runs.js';
+import { findLatestRuns, findRunHistory, setRunDeadlines } from '../db/runs.js';
 import { changeScheduling, DEFAULT_SETTINGS, newScheduling } from '../domain/monitor-settings.js';
 import type { StoredSchedule } from '../domain/schedule.js';
 import { checkSchedule, localTime, MAX_EVERY_SECONDS, slotAfter, upcoming } from '../domain/schedule.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
-import { presentMonitor } from '../presenter.js';
+import { presentMonitor, presentRunPoint } from '../presenter.js';
 import type { RouteContext } from './context.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
 const name = Joi.string().trim().min(1).max(200);
+
+/** The most runs per monitor GET /monitors?history=N returns. */
+const MAX_HISTORY = 50;
 
 const DAY = 86_400;
 const MAX_SECONDS = 31 * DAY;
@@ -119,7 +122,11 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors',
       options: {
-        validate: { query: Joi.object(pageQuery), options: { allowUnknown: true }, failAction: invalidRequest },
+        validate: {
+          query: Joi.object({ ...pageQuery, history: Joi.number().integer().min(0).max(MAX_HISTORY).default(0) }),
+          options: { allowUnknown: true },
+          failAction: invalidRequest,
+        },
       },
       handler: (request: Request) => list(ctx, request),
     },
@@ -208,11 +215,21 @@ async function withLatestRuns(ctx: RouteContext, accountId: string, monitors: Mo
 }
 
 async function list(ctx: RouteContext, request: Request): Promise<MonitorList> {
-  const { limit, cursor } = request.query as { limit: number; cursor?: string };
+  const { limit, cursor, history } = request.query as { limit: number; cursor?: string; history: number };
   const { accountId } = userOf(request);
   const fetched = await listMonitors(ctx.db.sql, accountId, { limit: limit + 1, after: pageStart(cursor) });
   const page = pageOf(fetched, limit, (m) => ({ at: m.createdAt, id: m.monitorId }));
-  return { monitors: await withLatestRuns(ctx, accountId, page.items), nextCursor: page.nextCursor };
+  const monitors = await withLatestRuns(ctx, accountId, page.items);
+  if (history > 0) {
+    const points = await findRunHistory(
+      ctx.db.sql,
+      accountId,
+      page.items.map((m) => m.monitorId),
+      history,
+    );
+    for (const monitor of monitors) monitor.history = (points.get(monitor.monitorId) ?? []).map(presentRunPoint);
+  }
+  return { monitors, nextCursor: page.nextCursor };
 }
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {

@@ -1,0 +1,75 @@
+// How runs, durations and rules are written for people: the CLI's tables, the TUI and the dashboard alike.
+import type { MatchedRule, RuleOp, RunStatus } from './types.js';
+import { RULE_OP_SYMBOLS } from './vocabulary.js';
+
+/** "3m 20s", "850ms", "—" */
+export function duration(ms: number | null): string {
+  if (ms === null) return '—';
+  if (ms < 1_000) return `${ms}ms`;
+  const s = Math.round(ms / 1_000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  return m < 60 ? `${m}m ${s % 60}s` : `${Math.floor(m / 60)}h ${m % 60}m`;
+}
+
+/**
+ * A duration as exact as a time to the millisecond: "8ms", "1.520s", then as `duration` from a minute on. For
+ * the run detail, whose times show milliseconds: 13:30:24.998 to 13:30:25.006 reads as 8ms.
+ */
+export function exactDuration(ms: number | null): string {
+  if (ms === null || ms < 1_000 || ms >= 60_000) return duration(ms);
+  return `${(ms / 1_000).toFixed(3)}s`;
+}
+
+/** Marks a silent failure: a success whose meta matched alert rules. */
+export const SILENT_MARK = '▲';
+
+/**
+ * A run's status as the tables and the dashboard both show it: a symbol and a word, readable without colour.
+ * The symbols are ones that every terminal and ink agree are one column wide (✔ ✖ ⚠ are emoji to ink, two
+ * columns, and would shift a row by one).
+ */
+export const STATUS: Record<RunStatus | 'none', { symbol: string; word: string }> = {
+  failed: { symbol: '✗', word: 'failed' },
+  success: { symbol: '✓', word: 'success' },
+  running: { symbol: '●', word: 'running' },
+  none: { symbol: '·', word: 'no runs' },
+};
+
+/** "✗ failed", "✓ success ▲" (a silent failure: it succeeded but its meta matched alert rules). */
+export function statusText(status: RunStatus | 'none', silent = false): string {
+  const { symbol, word } = STATUS[status];
+  return `${symbol} ${word}${silent ? ` ${SILENT_MARK}` : ''}`;
+}
+
+/** "just now", "42s ago", "3m ago", "5h ago", "2d ago": relative to `now`, the time the data was fetched. */
+export function ago(iso: string | null, now: number): string {
+  if (!iso) return 'never';
+  const seconds = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (seconds < 5) return 'just now';
+  if (seconds < 60) return `${seconds}s ago`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)}m ago`;
+  if (seconds < 86_400) return `${Math.floor(seconds / 3600)}h ago`;
+  return `${Math.floor(seconds / 86_400)}d ago`;
+}
+
+/** "in 40s", "in 5m", "in 3h", "in 2d", "due" (the time has come), or "—" when nothing is expected. */
+export function until(iso: string | null, now: number): string {
+  if (!iso) return '—';
+  const seconds = Math.round((Date.parse(iso) - now) / 1000);
+  if (seconds <= 0) return 'due';
+  if (seconds < 60) return `in ${seconds}s`;
+  if (seconds < 3600) return `in ${Math.floor(seconds / 60)}m`;
+  if (seconds < 86_400) return `in ${Math.floor(seconds / 3600)}h`;
+  return `in ${Math.floor(seconds / 86_400)}d`;
+}
+
+/** "rowsProcessed < 1" */
+export function formatRule(rule: { metric: string; op: RuleOp; value: number }): string {
+  return `${rule.metric} ${RULE_OP_SYMBOLS[rule.op]} ${rule.value}`;
+}
+
+/** "rowsProcessed < 1 (was 0)": a rule as a run matched it. */
+export function formatMatch(rule: MatchedRule): string {
+  return `${formatRule(rule)} (was ${rule.actual})`;
+}

@@ -1,0 +1,12 @@
+import type { ApiError } from '../api.js';
+
+/** What went wrong reading a page; `stale` when the page still shows what it read before. */
+export function Problem({ error, stale }: { error: ApiError | undefined; stale: boolean }) {
+  if (!error) return null;
+  return (
+    <p className="error" role="alert">
+      {error.message}
+      {stale ? ' Showing what was read before; trying again.' : ' Trying again.'}
+    </p>
+  );
+}

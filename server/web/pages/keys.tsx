@@ -1,0 +1,82 @@
+import type { FormEvent } from 'react';
+import { useState } from 'react';
+import type { ApiKey, ApiKeyList, CreatedApiKey } from '@pingmon/sdk/wire';
+import { api, id } from '../api.js';
+import { useAction } from '../components/action.js';
+import { Problem } from '../components/problem.js';
+import { when } from '../format.js';
+import { usePoll } from '../use-poll.js';
+
+/** The account's API keys (what jobs ping with). A new key is shown once, here, and never again. */
+export function KeysPage() {
+  const { data, error, reload } = usePoll('api-keys', () => api<ApiKeyList>('GET', 'api-keys'));
+  const action = useAction();
+  const [created, setCreated] = useState<CreatedApiKey>();
+
+  const create = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const name = String(new FormData(form).get('name') ?? '').trim() || 'unnamed';
+    if (await action.run(async () => setCreated(await api<CreatedApiKey>('POST', 'api-keys', { name })))) {
+      form.reset();
+      reload();
+    }
+  };
+  const revoke = async (key: ApiKey) => {
+    if (!window.confirm(`Revoke the key ${key.name} (${key.prefix}…)? Jobs using it stop being recorded.`)) return;
+    if (await action.run(() => api('DELETE', `api-keys/${id(key.keyId)}`))) reload();
+  };
+
+  return (
+    <>
+      <h1>API keys</h1>
+      <Problem error={error} stale={data !== undefined} />
+      {created && (
+        <div className="new-key" role="status">
+          <p>
+            The new key <strong>{created.name}</strong>. Copy it now: it is not shown again.
+          </p>
+          <code className="secret">{created.key}</code>
+          <button type="button" onClick={() => void navigator.clipboard?.writeText(created.key)}>
+            Copy
+          </button>
+          <button type="button" onClick={() => setCreated(undefined)}>
+            Done
+          </button>
+        </div>
+      )}
+      <ul className="items">
+        {data?.apiKeys.map((key) => (
+          <li key={key.keyId}>
+            <div>
+              <strong>{key.name}</strong> <code>{key.prefix}…</code>
+              <div className="muted">
+                created {when(key.createdAt)}
+                {key.revokedAt && ` · revoked ${when(key.revokedAt)}`}
+              </div>
+            </div>
+            {!key.revokedAt && (
+              <button type="button" disabled={action.busy} onClick={() => void revoke(key)}>
+                Revoke<span className="sr-only"> {key.name}</span>
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+      <form className="inline" onSubmit={(e) => void create(e)} aria-label="Create an API key">
+        <label>
+          Name
+          <input name="name" maxLength={100} placeholder="backups host" />
+        </label>
+        <button type="submit" disabled={action.busy}>
+          Create key
+        </button>
+      </form>
+      {action.error && (
+        <p className="error" role="alert">
+          {action.error}
+        </p>
+      )}
+    </>
+  );
+}

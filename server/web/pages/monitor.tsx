@@ -1,0 +1,141 @@
+import { useState } from 'react';
+import type { Monitor, RunList } from '@pingmon/sdk/wire';
+import { duration, formatDuration } from '@pingmon/sdk/wire';
+import { api, id, query } from '../api.js';
+import { Problem } from '../components/problem.js';
+import { MonitorBadge, RunStatusText } from '../components/status.js';
+import { scheduleText, when } from '../format.js';
+import { Link, monitorPath, navigate, runPath } from '../router.js';
+import { usePoll } from '../use-poll.js';
+import { Rules } from './rules.js';
+
+const PAGE = 25;
+
+/** A monitor: what it expects, its runs newest first (all or failed only, page by page), and its alert rules. */
+export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolean }) {
+  const monitor = usePoll(`monitor ${monitorId}`, () => api<Monitor>('GET', `monitors/${id(monitorId)}`));
+  const m = monitor.data;
+  return (
+    <>
+      <p className="crumbs">
+        <Link to="/">Monitors</Link> /
+      </p>
+      <h1>{m?.name ?? monitorId}</h1>
+      <Problem error={monitor.error} stale={m !== undefined} />
+      {m && <Summary monitor={m} reload={monitor.reload} />}
+      <Runs key={`${monitorId} ${failedOnly}`} monitorId={monitorId} failedOnly={failedOnly} />
+      <Rules monitorId={monitorId} />
+    </>
+  );
+}
+
+function Summary({ monitor: m, reload }: { monitor: Monitor; reload: () => void }) {
+  const [error, setError] = useState<string>();
+  const toggle = async () => {
+    try {
+      await api('PATCH', `monitors/${id(m.monitorId)}`, { paused: !m.paused });
+      setError(undefined);
+      reload();
+    } catch (err) {
+      setError(String((err as Error).message));
+    }
+  };
+  return (
+    <dl className="fields">
+      <dt>Status</dt>
+      <dd>
+        <MonitorBadge status={m.status} />{' '}
+        <button type="button" onClick={() => void toggle()}>
+          {m.paused ? 'Resume' : 'Pause'}
+        </button>
+        {error && <span className="error"> {error}</span>}
+      </dd>
+      {m.incident && (
+        <>
+          <dt>Incident</dt>
+          <dd>
+            {m.incident.cause} since {when(m.incident.openedAt)}
+          </dd>
+        </>
+      )}
+      <dt>Schedule</dt>
+      <dd>
+        {scheduleText(m.schedule)}
+        {m.schedule && `, start grace ${formatDuration(m.startGrace)}`}
+        {m.maxRuntime !== null && `, max runtime ${formatDuration(m.maxRuntime)}`}
+      </dd>
+      <dt>Next expected</dt>
+      <dd>{when(m.nextExpectedAt)}</dd>
+      <dt>Monitor id</dt>
+      <dd>
+        <code>{m.monitorId}</code>
+      </dd>
+    </dl>
+  );
+}
+
+function Runs({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolean }) {
+  // The cursors of the pages before this one: Newer goes back one, Older adds the page's nextCursor.
+  const [cursors, setCursors] = useState<string[]>([]);
+  const cursor = cursors.at(-1);
+  const status = failedOnly ? 'failed' : undefined;
+  const path = `monitors/${id(monitorId)}/runs${query({ limit: PAGE, cursor, status })}`;
+  const { data, error } = usePoll(path, () => api<RunList>('GET', path));
+  return (
+    <section aria-labelledby="runs-title">
+      <div className="section-head">
+        <h2 id="runs-title">Runs</h2>
+        <label className="check">
+          <input
+            type="checkbox"
+            checked={failedOnly}
+            onChange={(e) => navigate(monitorPath(monitorId, e.currentTarget.checked))}
+          />
+          Failed only
+        </label>
+      </div>
+      <Problem error={error} stale={data !== undefined} />
+      {data?.runs.length === 0 && <p className="empty">{failedOnly ? 'No failed runs.' : 'No runs yet.'}</p>}
+      {data && data.runs.length > 0 && (
+        <table className="runs">
+          <thead>
+            <tr>
+              <th scope="col">Status</th>
+              <th scope="col">Started</th>
+              <th scope="col">Duration</th>
+              <th scope="col">Error</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data.runs.map((run) => (
+              <tr key={run.runId}>
+                <td data-label="Status">
+                  <Link to={runPath(monitorId, run.runId)} label={`Run ${run.runId}`}>
+                    <RunStatusText status={run.status} silent={run.silentFailure} />
+                  </Link>
+                </td>
+                <td data-label="Started">{when(run.startedAt)}</td>
+                <td data-label="Duration">{duration(run.durationMs)}</td>
+                <td data-label="Error" className="error-cell">
+                  {run.errorMessage?.split('\n')[0] ?? ''}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      <nav className="pager" aria-label="Pages of runs">
+        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
+          Newer
+        </button>
+        <button
+          type="button"
+          disabled={!data?.nextCursor}
+          onClick={() => data?.nextCursor && setCursors([...cursors, data.nextCursor])}
+        >
+          Older
+        </button>
+      </nav>
+    </section>
+  );
+}

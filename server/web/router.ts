@@ -1,0 +1,74 @@
+import type { MouseEvent, ReactNode } from 'react';
+import { createElement, useEffect, useState } from 'react';
+
+/** The dashboard's pages; the path is the whole state of where one is, so a reload or a shared link lands there. */
+export type Route =
+  | { page: 'monitors' }
+  | { page: 'monitor'; monitorId: string; failedOnly: boolean }
+  | { page: 'run'; monitorId: string; runId: string }
+  | { page: 'alerts' }
+  | { page: 'channels' }
+  | { page: 'keys' }
+  | { page: 'not-found' };
+
+export function routeOf(path: string, search: string): Route {
+  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  const [first, monitorId, runs, runId, ...rest] = parts;
+  if (parts.length === 0) return { page: 'monitors' };
+  if (first === 'monitors' && monitorId === undefined) return { page: 'monitors' };
+  if (first === 'monitors' && runs === undefined)
+    return {
+      page: 'monitor',
+      monitorId: monitorId!,
+      failedOnly: new URLSearchParams(search).get('status') === 'failed',
+    };
+  if (first === 'monitors' && runs === 'runs' && runId !== undefined && rest.length === 0)
+    return { page: 'run', monitorId: monitorId!, runId };
+  if (parts.length === 1 && (first === 'alerts' || first === 'channels' || first === 'keys')) return { page: first };
+  return { page: 'not-found' };
+}
+
+const CHANGED = 'pingmon:navigate';
+
+export function navigate(to: string): void {
+  window.history.pushState(null, '', to);
+  window.dispatchEvent(new Event(CHANGED));
+}
+
+/** The current route; changes with links, navigate() and the browser's back and forward. */
+export function useRoute(): Route {
+  const read = () => routeOf(window.location.pathname, window.location.search);
+  const [route, setRoute] = useState(read);
+  useEffect(() => {
+    const update = () => setRoute(read());
+    window.addEventListener('popstate', update);
+    window.addEventListener(CHANGED, update);
+    return () => {
+      window.removeEventListener('popstate', update);
+      window.removeEventListener(CHANGED, update);
+    };
+  }, []);
+  return route;
+}
+
+export function monitorPath(monitorId: string, failedOnly = false): string {
+  return `/monitors/${encodeURIComponent(monitorId)}${failedOnly ? '?status=failed' : ''}`;
+}
+
+export function runPath(monitorId: string, runId: string): string {
+  return `/monitors/${encodeURIComponent(monitorId)}/runs/${encodeURIComponent(runId)}`;
+}
+
+/** A real link (it opens in a new tab, copies, shows its target), followed without reloading the page. */
+export function Link(props: { to: string; className?: string; children: ReactNode; label?: string }) {
+  const follow = (event: MouseEvent<HTMLAnchorElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    navigate(props.to);
+  };
+  return createElement(
+    'a',
+    { href: props.to, className: props.className, onClick: follow, 'aria-label': props.label },
+    props.children,
+  );
+}
