@@ -14,6 +14,9 @@ export function LogBlock({ content }: { content: string }) {
   const [expanded, setExpanded] = useState(false);
   const blockId = useId();
   const open = !collapsible || expanded;
+  // The preview ends at a line's end when one is near enough.
+  const lineEnd = text.lastIndexOf('\n', PREVIEW_CHARS);
+  const preview = text.slice(0, lineEnd > PREVIEW_CHARS / 2 ? lineEnd : PREVIEW_CHARS);
   return (
     <section className="log" aria-label="Log">
       <div className="log-head">
@@ -26,10 +29,10 @@ export function LogBlock({ content }: { content: string }) {
         )}
       </div>
       <pre id={blockId} className={open ? 'log-text' : 'log-text collapsed'} tabIndex={0}>
-        {open ? text : `${text.slice(0, PREVIEW_CHARS)}…`}
+        {open ? text : `${preview}…`}
       </pre>
       {!open && (
-        <p className="muted">{(text.length - PREVIEW_CHARS).toLocaleString('en-US')} more characters hidden.</p>
+        <p className="muted">{(text.length - preview.length).toLocaleString('en-US')} more characters hidden.</p>
       )}
     </section>
   );
