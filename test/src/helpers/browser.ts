@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 
-/** Debian's Chromium (`apt-get install -y chromium`): tools that download a browser of their own fail on these machines. */
+/** Debian's Chromium (`apt-get install -y chromium`): a browser that a tool downloads for itself fails here. */
 export const CHROMIUM = process.env.PINGMON_TEST_CHROMIUM || '/usr/bin/chromium';
 
 /** Where a failing browser test leaves its screenshot (kept out of git). */
