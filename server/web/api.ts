@@ -11,10 +11,10 @@ export class ApiError extends Error {
   }
 }
 
-let signedOut: (message: string) => void = () => {};
+let signedOut: (message: string, code: string) => void = () => {};
 
-/** Called when a request finds the session gone (expired, signed out elsewhere, user deleted). */
-export function onSignedOut(listener: (message: string) => void): void {
+/** Called when a request finds no session, or finds it gone (expired, signed out elsewhere, user deleted). */
+export function onSignedOut(listener: (message: string, code: string) => void): void {
   signedOut = listener;
 }
 
@@ -41,7 +41,7 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
   if (response.ok) return data as T;
   const code = data?.code ?? 'error';
   const message = data?.message ?? `The server answered ${response.status} ${response.statusText}.`;
-  if (response.status === 401 && LOGIN_ERROR_CODES.has(code)) signedOut(message);
+  if (response.status === 401 && LOGIN_ERROR_CODES.has(code)) signedOut(message, code);
   throw new ApiError(response.status, code, message);
 }
 

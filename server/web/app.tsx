@@ -19,8 +19,9 @@ type Session =
   | { state: 'signed-in'; me: MeResponse };
 
 /**
- * Signed in or not, decided by asking the server (the session cookie cannot be read by script). Signing in keeps
- * the address, so a deep link opened while signed out lands where it points.
+ * Signed in or not, decided by asking the server (the session cookie cannot be read by script). While that is
+ * asked, the page already reads its data: one round trip less before a page is usable, and a page that finds no
+ * session goes to sign-in the same way. Signing in keeps the address, so a deep link lands where it points.
  */
 export function App() {
   const [session, setSession] = useState<Session>({ state: 'checking' });
@@ -29,20 +30,17 @@ export function App() {
   const check = () => {
     api<MeResponse>('GET', 'me').then(
       (me) => setSession({ state: 'signed-in', me }),
-      (err: ApiError) =>
-        setSession(
-          err.status === 0
-            ? { state: 'unreachable', message: err.message }
-            : { state: 'signed-out', notice: err.code === 'missing_token' ? undefined : err.message },
-        ),
+      (err: ApiError) => err.status === 0 && setSession({ state: 'unreachable', message: err.message }),
     );
   };
   useEffect(() => {
-    onSignedOut((notice) => setSession({ state: 'signed-out', notice }));
+    // Never signed in (no cookie) needs no message; an expired or refused session does.
+    onSignedOut((message, code) =>
+      setSession({ state: 'signed-out', notice: code === 'missing_token' ? undefined : message }),
+    );
     check();
   }, []);
 
-  if (session.state === 'checking') return <p className="muted loading">Loading…</p>;
   if (session.state === 'unreachable')
     return (
       <main className="sign-in" id="main">
@@ -76,7 +74,7 @@ export function App() {
           <Link to="/channels">Channels</Link>
           <Link to="/keys">API keys</Link>
         </nav>
-        <span className="who muted">{session.me.user.email}</span>
+        <span className="who muted">{session.state === 'signed-in' ? session.me.user.email : ''}</span>
         <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>

@@ -83,7 +83,8 @@ else
       const backupRow = rows.filter({ hasText: 'nightly backup' });
       t.match(await backupRow.innerText(), /down|up/, 'its status');
       t.match(await backupRow.innerText(), /2 of 6 failed/, 'its recent failures');
-      t.equal(await backupRow.locator('svg.chart rect').count(), 6, 'a bar per run in the chart');
+      t.match(await backupRow.locator('svg.chart').getAttribute('aria-label'), /^Last 6 runs: 2 failed/, 'the chart');
+      t.equal(await backupRow.locator('svg.chart path.bar-failed').count(), 1, 'with red bars');
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/dashboard-monitors.png` });
     });
 
