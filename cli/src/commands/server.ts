@@ -83,6 +83,7 @@ export default class Server extends BaseCommand {
       throw err;
     }
     this.log(`pingmon server listening on ${server.info.uri}${API_PREFIX}`);
+    this.log(`dashboard on ${server.info.uri}/`);
     const { done, offSecond } = await new Promise<{ done: Promise<void>; offSecond: () => void }>((resolve) => {
       onNextSignal(() => {
         const stopping = stopGracefully(server, stopNotices(config.alertTimeoutMs));
