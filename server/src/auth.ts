@@ -77,7 +77,8 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
   server.auth.scheme('user', () => ({
     authenticate: async (request: Request, h: ResponseToolkit) => {
       const token = bearerOf(request);
-      const session = token === undefined && !request.headers['x-api-key'] ? sessionOf(request) : undefined;
+      const other = request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
+      const session = other ? undefined : sessionOf(request);
       if (session !== undefined) return h.authenticated({ credentials: { user: await sessionUser(request, session) } });
       if (!token || token.startsWith('pm_') || request.headers['x-api-key']) {
         const sentKey = Boolean(request.headers['x-api-key']) || Boolean(token?.startsWith('pm_'));
@@ -130,7 +131,11 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
 
 /** How the session cookie is set for `request`: Secure when it came over HTTPS, directly or through a proxy. */
 export function sessionCookie(request: Request, ttlMs: number): { ttl: number; isSecure: boolean } {
-  const secure = request.server.info.protocol === 'https' || request.headers['x-forwarded-proto'] === 'https';
+  // A chain of proxies lists the first (the client's) protocol first.
+  const forwarded = String(request.headers['x-forwarded-proto'] ?? '')
+    .split(',')[0]!
+    .trim();
+  const secure = request.server.info.protocol === 'https' || forwarded === 'https';
   return { ttl: ttlMs, isSecure: secure };
 }
 

@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import type { ReactNode } from 'react';
+import { Component, useEffect, useRef, useState } from 'react';
 import type { MeResponse } from '@pingmon/sdk/wire';
 import type { ApiError } from './api.js';
 import { api, onSignedOut } from './api.js';
@@ -11,6 +12,9 @@ import { RunPage } from './pages/run.js';
 import { SignIn } from './pages/sign-in.js';
 import type { Route } from './router.js';
 import { Link, useRoute } from './router.js';
+import { REFRESH_MS } from './use-poll.js';
+
+const EXPIRED = 'Your session has expired. Sign in again.';
 
 type Session =
   | { state: 'checking' }
@@ -25,21 +29,42 @@ type Session =
  */
 export function App() {
   const [session, setSession] = useState<Session>({ state: 'checking' });
+  const [signOutError, setSignOutError] = useState<string>();
   const route = useRoute();
 
   const check = () => {
     api<MeResponse>('GET', 'me').then(
       (me) => setSession({ state: 'signed-in', me }),
-      (err: ApiError) => err.status === 0 && setSession({ state: 'unreachable', message: err.message }),
+      (err: ApiError) => {
+        if (err.status === 0) setSession({ state: 'unreachable', message: err.message });
+        // A 401 has signed out already (onSignedOut); anything else (a 503) is asked again.
+        else if (err.status !== 401) setTimeout(check, REFRESH_MS);
+      },
     );
   };
   useEffect(() => {
-    // Never signed in (no cookie) needs no message; an expired or refused session does.
+    // No cookie at all needs no message on a first visit; after being signed in, it means the cookie expired
+    // (the browser drops it when the token expires). A refused session says why.
     onSignedOut((message, code) =>
-      setSession({ state: 'signed-out', notice: code === 'missing_token' ? undefined : message }),
+      // Several reads of the page may find it out: the first one says why.
+      setSession((old) =>
+        old.state === 'signed-out'
+          ? old
+          : {
+              state: 'signed-out',
+              notice: code !== 'missing_token' ? message : old.state === 'signed-in' ? EXPIRED : undefined,
+            },
+      ),
     );
     check();
   }, []);
+  // After following a link, the new page starts at its top, with the focus on it (for the keyboard and screen readers).
+  const first = useRef(true);
+  useEffect(() => {
+    if (first.current) return void (first.current = false);
+    window.scrollTo(0, 0);
+    document.getElementById('main')?.focus({ preventScroll: true });
+  }, [route]);
 
   if (session.state === 'unreachable')
     return (
@@ -55,9 +80,14 @@ export function App() {
   if (session.state === 'signed-out')
     return <SignIn notice={session.notice} onSignedIn={(me) => setSession({ state: 'signed-in', me })} />;
 
+  // The cookie is httpOnly: only the server can end it, so "Signed out" is said only when it did.
   const signOut = async () => {
-    await api('DELETE', 'auth/session').catch(() => undefined);
-    setSession({ state: 'signed-out', notice: 'Signed out.' });
+    try {
+      await api('DELETE', 'auth/session');
+      setSession({ state: 'signed-out', notice: 'Signed out.' });
+    } catch (err) {
+      setSignOutError(`Not signed out: ${(err as Error).message}`);
+    }
   };
   return (
     <>
@@ -78,9 +108,16 @@ export function App() {
         <button type="button" onClick={() => void signOut()}>
           Sign out
         </button>
+        {signOutError && (
+          <span className="error" role="alert">
+            {signOutError}
+          </span>
+        )}
       </header>
       <main id="main" tabIndex={-1}>
-        <Page route={route} />
+        <Crash key={JSON.stringify(route)}>
+          <Page route={route} />
+        </Crash>
       </main>
     </>
   );
@@ -91,7 +128,7 @@ function Page({ route }: { route: Route }) {
     case 'monitors':
       return <MonitorsPage />;
     case 'monitor':
-      return <MonitorPage monitorId={route.monitorId} failedOnly={route.failedOnly} />;
+      return <MonitorPage key={route.monitorId} monitorId={route.monitorId} failedOnly={route.failedOnly} />;
     case 'run':
       return <RunPage key={`${route.monitorId} ${route.runId}`} monitorId={route.monitorId} runId={route.runId} />;
     case 'alerts':
@@ -109,5 +146,24 @@ function Page({ route }: { route: Route }) {
           </p>
         </>
       );
+  }
+}
+
+/** A page that fails to draw (an answer it did not expect) says so, instead of leaving a blank window. */
+class Crash extends Component<{ children: ReactNode }, { error?: Error }> {
+  override state: { error?: Error } = {};
+
+  static getDerivedStateFromError(error: Error) {
+    return { error };
+  }
+
+  override render() {
+    if (!this.state.error) return this.props.children;
+    return (
+      <p className="error" role="alert">
+        This page could not be shown: {this.state.error.message}. Reload the page, or go to{' '}
+        <Link to="/">the monitors</Link>.
+      </p>
+    );
   }
 }

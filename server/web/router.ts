@@ -12,7 +12,12 @@ export type Route =
   | { page: 'not-found' };
 
 export function routeOf(path: string, search: string): Route {
-  const parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  let parts: string[];
+  try {
+    parts = path.split('/').filter(Boolean).map(decodeURIComponent);
+  } catch {
+    return { page: 'not-found' }; // a malformed escape such as %E0%A4
+  }
   const [first, monitorId, runs, runId, ...rest] = parts;
   if (parts.length === 0) return { page: 'monitors' };
   if (first === 'monitors' && monitorId === undefined) return { page: 'monitors' };

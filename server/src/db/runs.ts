@@ -204,6 +204,9 @@ export async function findLatestRuns(
   return latest;
 }
 
+/** Monitors per statement of findRunHistory. */
+const HISTORY_CHUNK = 200;
+
 /** One of a monitor's latest runs, for a chart of outcomes and durations. */
 export interface RunPointRecord {
   runId: string;
@@ -224,29 +227,35 @@ export async function findRunHistory(
   count: number,
 ): Promise<Map<string, RunPointRecord[]>> {
   const history = new Map<string, RunPointRecord[]>(monitorIds.map((id) => [id, []]));
-  if (monitorIds.length === 0) return history;
   const one =
     'select * from (select monitor_id, id, status, started_at, duration_ms, matched_rules is not null as silent ' +
     'from runs where account_id = ? and monitor_id = ? order by started_at desc, id desc limit ?) h';
-  const rows = await sql.rows<{
-    monitor_id: string;
-    id: string;
-    status: RunStatus;
-    started_at: number | string;
-    duration_ms: number | string | null;
-    silent: boolean | number;
-  }>(
-    monitorIds.map(() => one).join(' union all '),
-    monitorIds.flatMap((id) => [accountId, id, count]),
-  );
-  for (const row of rows)
-    history.get(row.monitor_id)?.push({
-      runId: row.id,
-      status: row.status,
-      startedAt: ms(row.started_at),
-      durationMs: ms(row.duration_ms),
-      silentFailure: Boolean(row.silent),
-    });
+  // SQLite allows at most 500 terms in one compound SELECT.
+  for (let i = 0; i < monitorIds.length; i += HISTORY_CHUNK) {
+    const chunk = monitorIds.slice(i, i + HISTORY_CHUNK);
+    const rows = await sql.rows<{
+      monitor_id: string;
+      id: string;
+      status: RunStatus;
+      started_at: number | string;
+      duration_ms: number | string | null;
+      silent: boolean | number;
+    }>(
+      chunk.map(() => one).join(' union all '),
+      chunk.flatMap((id) => [accountId, id, count]),
+    );
+    for (const row of rows)
+      history.get(row.monitor_id)?.push({
+        runId: row.id,
+        status: row.status,
+        startedAt: ms(row.started_at),
+        durationMs: ms(row.duration_ms),
+        silentFailure: Boolean(row.silent),
+      });
+  }
+  // UNION ALL promises no order: newest first again, as each branch read them.
+  for (const points of history.values())
+    points.sort((a, b) => b.startedAt - a.startedAt || (a.runId < b.runId ? 1 : a.runId > b.runId ? -1 : 0));
   return history;
 }
 

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Alert, AlertDelivery, AlertList } from '@pingmon/sdk/wire';
 import { clean } from '@pingmon/sdk/wire';
 import { api, query } from '../api.js';
+import { Pager } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
 import { when } from '../format.js';
 import { Link, monitorPath, runPath } from '../router.js';
@@ -13,7 +14,7 @@ const PAGE = 25;
 export function AlertsPage() {
   const [cursors, setCursors] = useState<string[]>([]);
   const path = `alerts${query({ limit: PAGE, cursor: cursors.at(-1) })}`;
-  const { data, error } = usePoll(path, () => api<AlertList>('GET', path));
+  const { data, error, loading } = usePoll(path, () => api<AlertList>('GET', path));
   return (
     <>
       <h1>Alerts</h1>
@@ -24,18 +25,12 @@ export function AlertsPage() {
           <AlertItem key={alert.alertId} alert={alert} />
         ))}
       </ul>
-      <nav className="pager" aria-label="Pages of alerts">
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
-        </button>
-        <button
-          type="button"
-          disabled={!data?.nextCursor}
-          onClick={() => data?.nextCursor && setCursors([...cursors, data.nextCursor])}
-        >
-          Older
-        </button>
-      </nav>
+      <Pager
+        newer={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
+        older={data?.nextCursor ? () => setCursors([...cursors, data.nextCursor!]) : undefined}
+        loading={loading}
+        what="alerts"
+      />
     </>
   );
 }

@@ -12,6 +12,18 @@ export function KeysPage() {
   const { data, error, reload } = usePoll('api-keys', () => api<ApiKeyList>('GET', 'api-keys'));
   const action = useAction();
   const [created, setCreated] = useState<CreatedApiKey>();
+  const [copied, setCopied] = useState<string>();
+  // The clipboard is only there on HTTPS and localhost: elsewhere the key is selected, to copy by hand.
+  const copy = async (key: string) => {
+    try {
+      await navigator.clipboard.writeText(key);
+      setCopied('Copied.');
+    } catch {
+      const text = document.querySelector('.new-key .secret');
+      if (text) window.getSelection()?.selectAllChildren(text);
+      setCopied('The browser refused the clipboard: the key is selected, copy it with Ctrl-C.');
+    }
+  };
 
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -37,10 +49,17 @@ export function KeysPage() {
             The new key <strong>{created.name}</strong>. Copy it now: it is not shown again.
           </p>
           <code className="secret">{created.key}</code>
-          <button type="button" onClick={() => void navigator.clipboard?.writeText(created.key)}>
+          <button type="button" onClick={() => void copy(created.key)}>
             Copy
           </button>
-          <button type="button" onClick={() => setCreated(undefined)}>
+          {copied && <span role="status">{copied}</span>}
+          <button
+            type="button"
+            onClick={() => {
+              setCreated(undefined);
+              setCopied(undefined);
+            }}
+          >
             Done
           </button>
         </div>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import type { Monitor, RunList } from '@pingmon/sdk/wire';
-import { duration, formatDuration } from '@pingmon/sdk/wire';
+import { clean, duration, formatDuration } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
+import { Pager } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
 import { MonitorBadge, RunStatusText } from '../components/status.js';
 import { scheduleText, when } from '../format.js';
@@ -23,7 +24,21 @@ export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; fail
       <h1>{m?.name ?? monitorId}</h1>
       <Problem error={monitor.error} stale={m !== undefined} />
       {m && <Summary monitor={m} reload={monitor.reload} />}
-      <Runs key={`${monitorId} ${failedOnly}`} monitorId={monitorId} failedOnly={failedOnly} />
+      <section aria-labelledby="runs-title">
+        <div className="section-head">
+          <h2 id="runs-title">Runs</h2>
+          {/* Outside the list, which starts over when it changes: the box keeps the focus. */}
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={failedOnly}
+              onChange={(e) => navigate(monitorPath(monitorId, e.currentTarget.checked))}
+            />
+            Failed only
+          </label>
+        </div>
+        <Runs key={String(failedOnly)} monitorId={monitorId} failedOnly={failedOnly} />
+      </section>
       <Rules monitorId={monitorId} />
     </>
   );
@@ -80,20 +95,9 @@ function Runs({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolea
   const cursor = cursors.at(-1);
   const status = failedOnly ? 'failed' : undefined;
   const path = `monitors/${id(monitorId)}/runs${query({ limit: PAGE, cursor, status })}`;
-  const { data, error } = usePoll(path, () => api<RunList>('GET', path));
+  const { data, error, loading } = usePoll(path, () => api<RunList>('GET', path));
   return (
-    <section aria-labelledby="runs-title">
-      <div className="section-head">
-        <h2 id="runs-title">Runs</h2>
-        <label className="check">
-          <input
-            type="checkbox"
-            checked={failedOnly}
-            onChange={(e) => navigate(monitorPath(monitorId, e.currentTarget.checked))}
-          />
-          Failed only
-        </label>
-      </div>
+    <>
       <Problem error={error} stale={data !== undefined} />
       {data?.runs.length === 0 && <p className="empty">{failedOnly ? 'No failed runs.' : 'No runs yet.'}</p>}
       {data && data.runs.length > 0 && (
@@ -117,25 +121,19 @@ function Runs({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolea
                 <td data-label="Started">{when(run.startedAt)}</td>
                 <td data-label="Duration">{duration(run.durationMs)}</td>
                 <td data-label="Error" className="error-cell">
-                  {run.errorMessage?.split('\n')[0] ?? ''}
+                  {clean(run.errorMessage ?? '').split('\n')[0]}
                 </td>
               </tr>
             ))}
           </tbody>
         </table>
       )}
-      <nav className="pager" aria-label="Pages of runs">
-        <button type="button" disabled={cursors.length === 0} onClick={() => setCursors(cursors.slice(0, -1))}>
-          Newer
-        </button>
-        <button
-          type="button"
-          disabled={!data?.nextCursor}
-          onClick={() => data?.nextCursor && setCursors([...cursors, data.nextCursor])}
-        >
-          Older
-        </button>
-      </nav>
-    </section>
+      <Pager
+        newer={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
+        older={data?.nextCursor ? () => setCursors([...cursors, data.nextCursor!]) : undefined}
+        loading={loading}
+        what="runs"
+      />
+    </>
   );
 }

@@ -38,6 +38,11 @@ for (const kind of DATABASE_KINDS) {
         headers: { ...HEADER, 'x-forwarded-proto': 'https' },
       });
       t.match(sessionCookie(secure.headers)!.attributes, /Secure/, 'Secure behind an HTTPS proxy');
+      const chained = await api.request('/auth/session', {
+        body: credentials,
+        headers: { ...HEADER, 'x-forwarded-proto': 'https, http' },
+      });
+      t.match(sessionCookie(chained.headers)!.attributes, /Secure/, 'the client-side protocol of a proxy chain');
 
       const me = await api.request('/me', { headers: { ...HEADER, cookie: `pingmon_session=${cookie!.value}` } });
       t.equal(me.status, 200, me.text);
@@ -92,6 +97,11 @@ for (const kind of DATABASE_KINDS) {
         headers: { cookie: 'pingmon_session=garbage' },
       });
       t.equal(withBoth.status, 200);
+      const session = await api.request('/auth/session', { body: credentials, headers: HEADER });
+      const cookie = `pingmon_session=${sessionCookie(session.headers)!.value}`;
+      const basic = await api.request('/me', { headers: { ...HEADER, cookie, authorization: 'Basic dXNlcjpwYXNz' } });
+      t.equal(basic.status, 401, 'any Authorization header is judged alone, not the cookie');
+      t.equal(basic.body.code, 'missing_token');
       const key = await api.request('/me', { apiKey: account.apiKey, headers: { cookie: 'pingmon_session=x' } });
       t.equal(key.status, 401);
       t.equal(key.body.code, 'user_token_required');

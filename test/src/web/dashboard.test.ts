@@ -194,6 +194,27 @@ else
       await page.context().addCookies([{ name: 'pingmon_session', value: expired, url: origin }]);
       await page.getByText('Your session has expired. Sign in again.').waitFor({ timeout: 20_000 });
       t.pass('the open page returned to sign-in');
+      // The browser drops the cookie when the token expires (its Max-Age): no cookie after being signed in says so too.
+      await signIn(page);
+      await page.getByRole('heading', { name: 'Run short-log-run' }).waitFor();
+      await page.context().clearCookies();
+      await page.getByText('Your session has expired. Sign in again.').waitFor({ timeout: 20_000 });
+      t.pass('a cookie gone while signed in is an expired session');
+    });
+
+    t.test('signing out ends the session, and a first visit asks to sign in without a message', async (t) => {
+      const page = await open(t);
+      await page.goto(`${origin}/alerts`);
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      t.equal(await page.locator('.notice').count(), 0, 'no message on a first visit');
+      await signIn(page);
+      await page.getByRole('heading', { name: 'Alerts' }).waitFor();
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByText('Signed out.').waitFor();
+      t.same(await page.context().cookies(), [], 'the cookie is gone');
+      await page.reload();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      t.pass('a reload stays signed out');
     });
 
     t.test('at 375 px wide nothing scrolls sideways, and dark mode follows the system', async (t) => {
