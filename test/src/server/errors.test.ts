@@ -16,9 +16,15 @@ for (const kind of DATABASE_KINDS) {
       t.same(Object.keys(unknown.body).sort(), SHAPE);
       t.match(unknown.body, { success: false, statusCode: 404, error: 'Not Found', code: 'not_found' });
       t.match(unknown.body.message, /GET \/api\/v1\/nothing\/here/);
-      const outside = await fetch(api.url.replace('/api/v1', '/v2/ping'));
+      // Outside /api, a GET is the web dashboard's page; any other method has the error shape.
+      const outside = await fetch(api.url.replace('/api/v1', '/v2/ping'), { method: 'POST' });
       t.equal(outside.status, 404);
       t.equal(((await outside.json()) as { success: boolean }).success, false);
+      const page = await fetch(api.url.replace('/api/v1', '/v2/ping'));
+      t.match(page.headers.get('content-type'), /text\/html/);
+      const otherVersion = await fetch(api.url.replace('/api/v1', '/api/v2/ping'));
+      t.equal(otherVersion.status, 404, 'another API version is not the page');
+      t.equal(((await otherVersion.json()) as { code: string }).code, 'not_found');
       const wrongMethod = await api.request('/ping/mon_x/start');
       t.equal(wrongMethod.status, 404);
       t.equal(wrongMethod.body.success, false);

@@ -77,7 +77,7 @@ else
       await page.getByRole('alert').getByText('Wrong email or password.').waitFor();
       t.pass('the error is shown');
       await signIn(page);
-      await page.getByRole('heading', { name: 'Monitors' }).waitFor();
+      await page.getByRole('heading', { name: 'Monitors', exact: true }).waitFor();
       const rows = page.locator('table.monitors tbody tr');
       await waitFor(async () => (await rows.count()) === 2, { what: 'two monitors listed' });
       const backupRow = rows.filter({ hasText: 'nightly backup' });
@@ -92,7 +92,7 @@ else
       const page = await open(t);
       await page.goto(`${origin}/monitors/${monitorId}`);
       await signIn(page);
-      await page.getByRole('heading', { name: 'nightly backup' }).waitFor();
+      await page.getByRole('heading', { name: 'nightly backup', exact: true }).waitFor();
       await page.getByLabel('Failed only').check();
       await page.waitForURL(/status=failed/);
       const runs = page.locator('table.runs tbody tr');
@@ -135,7 +135,7 @@ else
       const page = await open(t);
       await page.goto(shortRun);
       await signIn(page);
-      await page.getByRole('heading', { name: 'Log' }).waitFor();
+      await page.getByRole('heading', { name: 'Log', exact: true }).waitFor();
       t.equal(await logText(page), SHORT_LOG);
       t.equal(await page.getByRole('button', { name: /Expand|Collapse/ }).count(), 0);
     });
@@ -146,7 +146,7 @@ else
       await signIn(page);
       await page.getByRole('button', { name: 'Expand' }).click();
       await page.reload();
-      await page.getByRole('heading', { name: 'Run long-log-run' }).waitFor();
+      await page.getByRole('heading', { name: 'Run long-log-run', exact: true }).waitFor();
       t.pass('the same run after a reload, still signed in');
       await page.getByRole('button', { name: 'Expand' }).click();
       // The page reads the run again by itself; the log stays as the reader left it.
@@ -188,7 +188,7 @@ else
       await page.goto(shortRun);
       await page.getByText('Your session has expired. Sign in again.').waitFor();
       await signIn(page);
-      await page.getByRole('heading', { name: 'Run short-log-run' }).waitFor();
+      await page.getByRole('heading', { name: 'Run short-log-run', exact: true }).waitFor();
       t.pass('signed in again, on the deep link');
       // A session that ends while a page is open: the next refresh finds it gone.
       await page.context().addCookies([{ name: 'pingmon_session', value: expired, url: origin }]);
@@ -196,7 +196,7 @@ else
       t.pass('the open page returned to sign-in');
       // The browser drops the cookie when the token expires (its Max-Age): no cookie after being signed in says so too.
       await signIn(page);
-      await page.getByRole('heading', { name: 'Run short-log-run' }).waitFor();
+      await page.getByRole('heading', { name: 'Run short-log-run', exact: true }).waitFor();
       await page.context().clearCookies();
       await page.getByText('Your session has expired. Sign in again.').waitFor({ timeout: 20_000 });
       t.pass('a cookie gone while signed in is an expired session');
@@ -208,7 +208,7 @@ else
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
       t.equal(await page.locator('.notice').count(), 0, 'no message on a first visit');
       await signIn(page);
-      await page.getByRole('heading', { name: 'Alerts' }).waitFor();
+      await page.getByRole('heading', { name: 'Alerts', exact: true }).waitFor();
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByText('Signed out.').waitFor();
       t.same(await page.context().cookies(), [], 'the cookie is gone');
