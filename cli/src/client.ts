@@ -1,6 +1,6 @@
 import { Flags } from '@oclif/core';
 import { createClient } from '@pingmon/sdk';
-import type { Client, ClientOptions, Monitor } from '@pingmon/sdk';
+import type { ApiKey, Client, ClientOptions, Monitor, PageQuery } from '@pingmon/sdk';
 import { readSettings, resolveSetting } from './settings.js';
 
 /** Flags of every command that talks to the management API. */
@@ -30,19 +30,37 @@ export function loggedInClient(
   return createClient({ baseUrl, token, ...timing });
 }
 
-/** Monitors asked for per page when every monitor is wanted. */
-const MONITORS_PAGE = 200;
+/** Items asked for per page when a command wants them all. */
+const PAGE = 200;
 
-/** Every monitor of the account, page after page. */
-export async function listAllMonitors(client: Client): Promise<Monitor[]> {
-  const monitors: Monitor[] = [];
+/** Every item of a paged list, page after page. */
+async function listAll<T>(
+  read: (query: PageQuery) => Promise<{ nextCursor: string | null; items: T[] }>,
+): Promise<T[]> {
+  const items: T[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listMonitors({ limit: MONITORS_PAGE, cursor });
-    monitors.push(...page.monitors);
+    const page = await read({ limit: PAGE, cursor });
+    items.push(...page.items);
     cursor = page.nextCursor ?? undefined;
   } while (cursor);
-  return monitors;
+  return items;
+}
+
+/** Every monitor of the account. */
+export function listAllMonitors(client: Client): Promise<Monitor[]> {
+  return listAll(async (query) => {
+    const page = await client.listMonitors(query);
+    return { items: page.monitors, nextCursor: page.nextCursor };
+  });
+}
+
+/** Every API key of the account, revoked ones included. */
+export function listAllApiKeys(client: Client): Promise<ApiKey[]> {
+  return listAll(async (query) => {
+    const page = await client.listApiKeys(query);
+    return { items: page.apiKeys, nextCursor: page.nextCursor };
+  });
 }
 
 function sameOrigin(a: string, b: string): boolean {

@@ -61,7 +61,7 @@ export interface Client {
   listRuns(monitorId: string, query?: ListRunsQuery): Promise<RunList>;
   getRun(monitorId: string, runId: string): Promise<Run>;
   getLog(monitorId: string, runId: string): Promise<LogResult>;
-  listApiKeys(): Promise<ApiKeyList>;
+  listApiKeys(query?: PageQuery): Promise<ApiKeyList>;
   createApiKey(key?: { name?: string }): Promise<CreatedApiKey>;
   revokeApiKey(keyId: string): Promise<void>;
   listRules(monitorId: string): Promise<RuleList>;
@@ -125,7 +125,7 @@ export function createClient(options: ClientOptions = {}): Client {
     listRuns: (monitorId, query = {}) => http<RunList>('GET', `monitors/${id(monitorId)}/runs${queryString(query)}`),
     getRun: (monitorId, runId) => http<Run>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}`),
     getLog: (monitorId, runId) => http<LogResult>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}/log`),
-    listApiKeys: () => http<ApiKeyList>('GET', 'api-keys'),
+    listApiKeys: (query = {}) => http<ApiKeyList>('GET', `api-keys${queryString(query)}`),
     createApiKey: (key = {}) => http<CreatedApiKey>('POST', 'api-keys', key),
     revokeApiKey: async (keyId) => void (await http('DELETE', `api-keys/${id(keyId)}`)),
     listRules: (monitorId) => http<RuleList>('GET', `monitors/${id(monitorId)}/rules`),

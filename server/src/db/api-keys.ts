@@ -1,6 +1,8 @@
 import type { Plan } from '@pingmon/sdk/wire';
 import { ms } from './index.js';
-import type { Sql } from './sql.js';
+import type { CursorKey } from './cursor.js';
+import { startAfter } from './cursor.js';
+import type { Sql, SqlParam } from './sql.js';
 
 /** What an API key grants: its account, and that account's plan. */
 export interface ApiKeyGrant {
@@ -53,11 +55,22 @@ function toRecord(row: ApiKeyRow): ApiKeyRecord {
   return { keyId, name, prefix, createdAt: ms(row.created_at), revokedAt: ms(row.revoked_at) };
 }
 
-/** Every key of the account, newest first, revoked ones included. */
-export async function listApiKeys(sql: Sql, accountId: string): Promise<ApiKeyRecord[]> {
+/** A page of the account's keys, revoked ones included, newest first, after `after`. */
+export async function listApiKeys(
+  sql: Sql,
+  accountId: string,
+  page: { limit: number; after?: CursorKey },
+): Promise<ApiKeyRecord[]> {
+  const where = ['account_id = ?'];
+  const params: SqlParam[] = [accountId];
+  if (page.after) {
+    const start = startAfter(page.after, 'created_at', 'id');
+    where.push(start.sql);
+    params.push(...start.params);
+  }
   const rows = await sql.rows<ApiKeyRow>(
-    `select ${COLUMNS} from api_keys where account_id = ? order by created_at desc, id desc`,
-    [accountId],
+    `select ${COLUMNS} from api_keys where ${where.join(' and ')} order by created_at desc, id desc limit ?`,
+    [...params, page.limit],
   );
   return rows.map(toRecord);
 }

@@ -8,6 +8,7 @@ import { newId } from '../ids.js';
 import { presentApiKey } from '../presenter.js';
 import { newApiKey } from '../secrets.js';
 import type { RouteContext } from './context.js';
+import { pageOf, pageQuery, pageStart } from './pagination.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
@@ -16,10 +17,10 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'GET',
       path: '/api-keys',
-      handler: async (request: Request): Promise<ApiKeyList> => ({
-        apiKeys: (await listApiKeys(ctx.db.sql, userOf(request).accountId)).map(presentApiKey),
-        nextCursor: null,
-      }),
+      options: {
+        validate: { query: Joi.object(pageQuery), options: { allowUnknown: true }, failAction: invalidRequest },
+      },
+      handler: (request: Request) => list(ctx, request),
     },
     {
       method: 'POST',
@@ -42,6 +43,16 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       handler: (request: Request<WithParams<'keyId'>>, h: ResponseToolkit) => revoke(ctx, request, h),
     },
   ];
+}
+
+async function list(ctx: RouteContext, request: Request): Promise<ApiKeyList> {
+  const { limit, cursor } = request.query as { limit: number; cursor?: string };
+  const fetched = await listApiKeys(ctx.db.sql, userOf(request).accountId, {
+    limit: limit + 1,
+    after: pageStart(cursor),
+  });
+  const page = pageOf(fetched, limit, (key) => ({ at: key.createdAt, id: key.keyId }));
+  return { apiKeys: page.items.map(presentApiKey), nextCursor: page.nextCursor };
 }
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {

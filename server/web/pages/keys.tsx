@@ -1,15 +1,20 @@
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import type { ApiKey, ApiKeyList, CreatedApiKey } from '@pingmon/sdk/wire';
-import { api, id } from '../api.js';
+import { api, id, query } from '../api.js';
 import { useAction } from '../components/action.js';
+import { Pager } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
 import { when } from '../format.js';
 import { usePoll } from '../use-poll.js';
 
+const PAGE = 25;
+
 /** The account's API keys (what jobs ping with). A new key is shown once, here, and never again. */
 export function KeysPage() {
-  const { data, error, reload } = usePoll('api-keys', () => api<ApiKeyList>('GET', 'api-keys'));
+  const [cursors, setCursors] = useState<string[]>([]);
+  const path = `api-keys${query({ limit: PAGE, cursor: cursors.at(-1) })}`;
+  const { data, error, loading, reload } = usePoll(path, () => api<ApiKeyList>('GET', path));
   const action = useAction();
   const [created, setCreated] = useState<CreatedApiKey>();
   const [copied, setCopied] = useState<string>();
@@ -82,6 +87,12 @@ export function KeysPage() {
           </li>
         ))}
       </ul>
+      <Pager
+        newer={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
+        older={data?.nextCursor ? () => setCursors([...cursors, data.nextCursor!]) : undefined}
+        loading={loading}
+        what="API keys"
+      />
       <form className="inline" onSubmit={(e) => void create(e)} aria-label="Create an API key">
         <label>
           Name

@@ -104,6 +104,10 @@ t.test('the everyday commands against a real server', async (t) => {
     t.equal((await cli('keys', 'revoke', created.keyId)).code, 0);
     const keys = await json('keys', 'list');
     t.ok(keys.find((k: { keyId: string }) => k.keyId === created.keyId).revokedAt);
+    // More keys than one page holds (200): the command reads every page.
+    for (let i = 0; i < 200; i++) await api.request('/api-keys', { token: account.token, body: { name: `k${i}` } });
+    const all = await json('keys', 'list');
+    t.equal(all.length, keys.length + 200, 'every key, over two pages');
   });
 
   t.test('config set checks what it stores; logout forgets the token', async (t) => {

@@ -103,6 +103,15 @@ for (const kind of DATABASE_KINDS) {
       t.match(refused, { status: 401, code: 'invalid_api_key' });
       await client.revokeApiKey(created.keyId);
       t.pass('revoking twice is fine');
+      const first = await client.listApiKeys({ limit: 1 });
+      t.equal(first.apiKeys.length, 1, 'keys page like every list');
+      t.ok(first.nextCursor);
+      const second = await client.listApiKeys({ limit: 200, cursor: first.nextCursor! });
+      t.notOk(
+        second.apiKeys.some((k) => k.keyId === first.apiKeys[0]!.keyId),
+        'the next page goes on after it',
+      );
+      t.equal(first.apiKeys.length + second.apiKeys.length, listed.length, 'and together they are every key');
     });
 
     t.test('another account sees none of it', async (t) => {

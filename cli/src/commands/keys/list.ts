@@ -1,6 +1,6 @@
 import type { ApiKey } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
-import { loggedInClient, serverFlags } from '../../client.js';
+import { listAllApiKeys, loggedInClient, serverFlags } from '../../client.js';
 import { printTable, when } from '../../output.js';
 
 export default class KeysList extends BaseCommand {
@@ -10,7 +10,7 @@ export default class KeysList extends BaseCommand {
 
   async run(): Promise<ApiKey[] | void> {
     const { flags } = await this.parse(KeysList);
-    const { apiKeys } = await loggedInClient(flags).listApiKeys();
+    const apiKeys = await listAllApiKeys(loggedInClient(flags));
     if (this.jsonEnabled()) return apiKeys;
     printTable(
       ['ID', 'NAME', 'STARTS WITH', 'CREATED', 'REVOKED'],
