@@ -36,6 +36,12 @@ export interface Config {
   readonly channelsPublicOnly: boolean;
   /** How often each server looks for missed runs, timed-out runs and reminders that are due. */
   readonly sweepIntervalMs: number;
+  /** How long runs and alerts are kept (from a run's start, an alert's creation); null keeps them for ever. */
+  readonly retentionMs: number | null;
+  /** How many of each monitor's newest runs are kept, at most; null for no limit. */
+  readonly retentionRuns: number | null;
+  /** How often each server deletes what retention no longer keeps, when the last pass finished its work. */
+  readonly pruneIntervalMs: number;
   /** The server's clock (epoch ms) for pings, schedules and the sweeper: Date.now, or a test's own. */
   readonly clock: () => number;
 }
@@ -73,6 +79,9 @@ interface Settings {
   PINGMON_ALERT_MAX_ATTEMPTS: number;
   PINGMON_CHANNELS_PUBLIC_ONLY: boolean;
   PINGMON_SWEEP_INTERVAL: number;
+  PINGMON_RETENTION_DAYS: number;
+  PINGMON_RETENTION_RUNS: number;
+  PINGMON_PRUNE_INTERVAL: number;
 }
 
 /**
@@ -93,6 +102,14 @@ function port(name: string, got?: string): Joi.NumberSchema {
 
 function wholeNumber(name: string): Joi.NumberSchema {
   return Joi.number().integer().min(1).messages(mustBe(name, 'a positive whole number'));
+}
+
+/** A whole number to keep, or 0 to keep everything. */
+function keepCount(name: string, what: string): Joi.NumberSchema {
+  return Joi.number()
+    .integer()
+    .min(0)
+    .messages(mustBe(name, `a whole number of ${what}, or 0 to keep everything`));
 }
 
 /** Fractions allowed. A timeout's least value, 0.001, keeps it at least 1 ms once rounded. */
@@ -144,6 +161,9 @@ const ENVIRONMENT = Joi.object<Settings>({
     .default(false)
     .messages(mustBe('PINGMON_CHANNELS_PUBLIC_ONLY', 'true, false, 1 or 0')),
   PINGMON_SWEEP_INTERVAL: seconds('PINGMON_SWEEP_INTERVAL', 0.001).default(5),
+  PINGMON_RETENTION_DAYS: keepCount('PINGMON_RETENTION_DAYS', 'days').default(90),
+  PINGMON_RETENTION_RUNS: keepCount('PINGMON_RETENTION_RUNS', 'runs').default(10_000),
+  PINGMON_PRUNE_INTERVAL: seconds('PINGMON_PRUNE_INTERVAL', 0.001).default(60),
 });
 
 /** What must hold whoever chose the value (environment, flag or caller); messages show the URL redacted. */
@@ -177,6 +197,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     alertPollMs: 1_000,
     channelsPublicOnly: settings.PINGMON_CHANNELS_PUBLIC_ONLY,
     sweepIntervalMs: toMs(settings.PINGMON_SWEEP_INTERVAL),
+    retentionMs: settings.PINGMON_RETENTION_DAYS === 0 ? null : settings.PINGMON_RETENTION_DAYS * 86_400_000,
+    retentionRuns: settings.PINGMON_RETENTION_RUNS === 0 ? null : settings.PINGMON_RETENTION_RUNS,
+    pruneIntervalMs: toMs(settings.PINGMON_PRUNE_INTERVAL),
     clock: Date.now,
   };
   const config = { ...fromEnv, ...definedOnly(overrides) };

@@ -1,12 +1,13 @@
 import type { DatabaseUnavailableError } from './db/index.js';
 
 /** What failed for want of the database: a request (answered 503) or the alert sender's work. */
-export type OutageSource = 'request' | 'alerts' | 'sweeper';
+export type OutageSource = 'request' | 'alerts' | 'sweeper' | 'pruner';
 
 const FIRST: Readonly<Record<OutageSource, string>> = {
   request: 'a request was answered 503',
   alerts: 'an operation of the alert sender failed',
   sweeper: 'a sweep for missed and timed-out runs failed',
+  pruner: 'a retention pass (deleting old runs) failed',
 };
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -15,6 +16,7 @@ const COUNTED: Readonly<Record<OutageSource, (n: number) => string>> = {
   request: (n) => `${plural(n, 'more request')} answered 503`,
   alerts: (n) => `${plural(n, 'more operation')} of the alert sender failed`,
   sweeper: (n) => `${plural(n, 'more sweep')} failed`,
+  pruner: (n) => `${plural(n, 'more retention pass')} failed`,
 };
 
 export type Log = (tags: string[], message: string) => void;

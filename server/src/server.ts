@@ -24,6 +24,7 @@ import { ruleRoutes } from './routes/rules.js';
 import { runRoutes } from './routes/runs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { newJwtSecret } from './secrets.js';
+import { Pruner } from './pruner.js';
 import { Sweeper } from './sweeper.js';
 import { registerDashboard } from './web.js';
 
@@ -35,6 +36,8 @@ declare module '@hapi/hapi' {
     deliveries: DeliveryWorker;
     /** Missed and timed-out runs, and reminders: `sweepNow()` sweeps at once. */
     sweeper: Sweeper;
+    /** Retention: `pruneNow()` deletes what is no longer kept at once. */
+    pruner: Pruner;
   }
 }
 
@@ -98,6 +101,16 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
       else server.log(tags, message);
     },
   });
+  const pruner = new Pruner(db, {
+    intervalMs: config.pruneIntervalMs,
+    retentionMs: config.retentionMs,
+    retentionRuns: config.retentionRuns,
+    clock: config.clock,
+    log: (tags, message, err) => {
+      if (err instanceof DatabaseUnavailableError) outages.failed('pruner', err);
+      else server.log(tags, message);
+    },
+  });
   const ctx: RouteContext = { config, db, jwtSecret, deliveries };
   if (config.logLevel !== 'silent') {
     // Buffered: a write to stdout per request would cost more than the request. Flushed on stop.
@@ -138,11 +151,14 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
   // within the alert timeout and are recorded (unless abandoned) before the database closes.
   server.app.deliveries = deliveries;
   server.app.sweeper = sweeper;
+  server.app.pruner = pruner;
   server.ext('onPostStart', () => {
     deliveries.start();
     sweeper.start();
+    pruner.start();
   });
   server.ext('onPreStop', async () => {
+    await pruner.stop();
     await sweeper.stop();
     await deliveries.stop();
   });

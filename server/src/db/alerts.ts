@@ -173,3 +173,14 @@ export async function insertAlerts(sql: TransactionSql, alerts: readonly AlertRe
     [true, false, ...ids],
   );
 }
+
+/**
+ * Deletes at most `limit` of the oldest alerts created before `before` (with their deliveries and attempts);
+ * returns how many. Alerts about a run go with their run too.
+ */
+export async function deleteAlertsBefore(sql: Sql, before: number, limit: number): Promise<number> {
+  return sql.changes(
+    'delete from alerts where id in (select id from alerts where created_at < ? order by created_at limit ?)',
+    [before, limit],
+  );
+}

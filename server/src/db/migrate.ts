@@ -3,12 +3,14 @@ import * as initial from './migrations/001-initial.js';
 import * as alerts from './migrations/002-alerts.js';
 import * as channelTests from './migrations/003-channel-tests.js';
 import * as schedules from './migrations/004-schedules.js';
+import * as retention from './migrations/005-retention.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
   '002-alerts': alerts,
   '003-channel-tests': channelTests,
   '004-schedules': schedules,
+  '005-retention': retention,
 };
 
 const source: Knex.MigrationSource<string> = {

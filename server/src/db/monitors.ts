@@ -320,3 +320,12 @@ export async function claimMonitors(sql: TransactionSql, monitorIds: readonly st
   const locked = sql.dialect === 'postgres' ? query + SKIP_LOCKED : query;
   return (await sql.rows<MonitorRow>(locked, monitorIds)).map(toRecord);
 }
+
+/** A page of every account's monitor ids in id order, after `after`: for work that visits each monitor in turn. */
+export async function listMonitorIds(sql: Sql, after: string, limit: number): Promise<string[]> {
+  const rows = await sql.rows<{ id: string }>('select id from monitors where id > ? order by id limit ?', [
+    after,
+    limit,
+  ]);
+  return rows.map((r) => r.id);
+}

@@ -259,6 +259,37 @@ export async function findRunHistory(
   return history;
 }
 
+// Retention. A running run is never deleted: its result may still come. Deleting a run deletes its log, its alerts
+// and their deliveries (foreign keys, on delete cascade).
+
+/** Deletes at most `limit` of the oldest finished runs of any monitor started before `before`; returns how many. */
+export async function deleteRunsBefore(sql: Sql, before: number, limit: number): Promise<number> {
+  return sql.changes(
+    'delete from runs where (monitor_id, id) in (select monitor_id, id from runs ' +
+      "where started_at < ? and status <> 'running' order by started_at limit ?)",
+    [before, limit],
+  );
+}
+
+/** The position in the monitor's runs list of its `n`-th newest run, when it has that many. */
+export async function findNthRun(sql: Sql, monitorId: string, n: number): Promise<CursorKey | undefined> {
+  const [row] = await sql.rows<{ started_at: number | string; id: string }>(
+    'select started_at, id from runs where monitor_id = ? order by started_at desc, id desc limit 1 offset ?',
+    [monitorId, n - 1],
+  );
+  return row && { at: ms(row.started_at), id: row.id };
+}
+
+/** Deletes at most `limit` of the monitor's oldest finished runs listed after `after`; returns how many. */
+export async function deleteRunsAfter(sql: Sql, monitorId: string, after: CursorKey, limit: number): Promise<number> {
+  const start = startAfter(after, 'started_at', 'id');
+  return sql.changes(
+    'delete from runs where (monitor_id, id) in (select monitor_id, id from runs ' +
+      `where monitor_id = ? and ${start.sql} and status <> 'running' order by started_at limit ?)`,
+    [monitorId, ...start.params, limit],
+  );
+}
+
 /** A run past its maxRuntime, as the sweeper finds it. */
 export interface OverdueRun {
   monitorId: string;

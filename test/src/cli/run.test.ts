@@ -271,7 +271,9 @@ t.test('pingmon run', async (t) => {
     const free = await api.account('free');
     const limited = await api.monitor(free, 'limited');
     await api.ping(free, limited, 'success');
-    const slow = await pingmon(['run', '--ping-timeout', '1s', '--', 'true'], {
+    // 10s: time enough for a loaded machine to answer (1s was not, under two busy processes), and still shorter
+    // than the Retry-After of the limit (about 60 s), so that the wrapper gives up at once instead of waiting.
+    const slow = await pingmon(['run', '--ping-timeout', '10s', '--', 'true'], {
       ...env(limited),
       PINGMON_API_KEY: free.apiKey,
     });

@@ -1,0 +1,112 @@
+import { setImmediate as yieldToPings } from 'node:timers/promises';
+import { deleteAlertsBefore } from './db/alerts.js';
+import type { Database } from './db/index.js';
+import { listMonitorIds } from './db/monitors.js';
+import { deleteRunsAfter, deleteRunsBefore, findNthRun } from './db/runs.js';
+
+export interface PrunerOptions {
+  intervalMs: number;
+  retentionMs: number | null;
+  retentionRuns: number | null;
+  clock: () => number;
+  log: (tags: string[], message: string, err: unknown) => void;
+}
+
+export interface PruneResult {
+  runs: number;
+  alerts: number;
+  /** True when the pass stopped at its bound with more left to delete. */
+  more: boolean;
+}
+
+/** Rows per delete statement, and statements per pass: what one pass may hold the database for stays small. */
+const BATCH = 500;
+const BATCHES_PER_PASS = 40;
+/** Monitors whose run count a pass checks against retentionRuns; the next pass goes on from the last one. */
+const MONITORS_PER_PASS = 200;
+/** The pause before the next pass when this one left work: pings go first, then pruning goes on. */
+const BUSY_PAUSE_MS = 200;
+
+/**
+ * Deletes what retention no longer keeps (docs/configuration.md#retention), in every server process, in bounded
+ * batches with the event loop free between them, so that pings never wait behind a large delete. Deleting is
+ * idempotent: two servers pruning at once delete each row once between them.
+ */
+export class Pruner {
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> = Promise.resolve();
+  private stopped = true;
+  /** The last monitor checked against retentionRuns ('' starts from the first). */
+  private monitorCursor = '';
+
+  constructor(
+    private readonly db: Database,
+    private readonly options: PrunerOptions,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    if (this.options.retentionMs !== null || this.options.retentionRuns !== null) this.schedule(0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.timer);
+    await this.running.catch(() => undefined);
+  }
+
+  /** One pass now (after one under way), at the clock's time: for tests. */
+  pruneNow(): Promise<PruneResult> {
+    const next = this.running.catch(() => undefined).then(() => this.pass());
+    this.running = next.catch(() => undefined);
+    return next;
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.pruneNow().then(
+        (result) => this.schedule(result.more ? BUSY_PAUSE_MS : this.options.intervalMs),
+        (err: unknown) => {
+          this.options.log(['pruner', 'error'], `deleting old runs failed: ${(err as Error).message}`, err);
+          this.schedule(this.options.intervalMs);
+        },
+      );
+    }, delayMs);
+  }
+
+  private async pass(): Promise<PruneResult> {
+    const { retentionMs, retentionRuns } = this.options;
+    const result: PruneResult = { runs: 0, alerts: 0, more: false };
+    let budget = BATCHES_PER_PASS;
+    // Each step deletes one batch; false when it has nothing left.
+    const drain = async (step: () => Promise<number>, into: 'runs' | 'alerts') => {
+      while (budget > 0 && !this.stopped) {
+        budget--;
+        const deleted = await step();
+        result[into] += deleted;
+        await yieldToPings();
+        if (deleted < BATCH) return;
+      }
+      result.more = true;
+    };
+    if (retentionMs !== null) {
+      const before = this.options.clock() - retentionMs;
+      await drain(() => deleteRunsBefore(this.db.sql, before, BATCH), 'runs');
+      await drain(() => deleteAlertsBefore(this.db.sql, before, BATCH), 'alerts');
+    }
+    if (retentionRuns !== null) {
+      const ids = await listMonitorIds(this.db.sql, this.monitorCursor, MONITORS_PER_PASS);
+      for (const monitorId of ids) {
+        if (budget === 0) break;
+        const last = await findNthRun(this.db.sql, monitorId, retentionRuns);
+        if (last) await drain(() => deleteRunsAfter(this.db.sql, monitorId, last, BATCH), 'runs');
+        if (budget > 0) this.monitorCursor = monitorId;
+      }
+      // Back to the first monitor once the last has been checked (and that page was not cut short).
+      if (ids.length < MONITORS_PER_PASS && budget > 0) this.monitorCursor = '';
+      else result.more = true;
+    }
+    return result;
+  }
+}
