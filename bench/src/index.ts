@@ -8,6 +8,7 @@ import knexFactory from 'knex';
 import { startupBench, throughputBench } from './cli.js';
 import { CLI, runCli, startListening } from './processes.js';
 import { dashboardBench } from './dashboard.js';
+import { pruneBench } from './prune.js';
 import { sweepBench } from './sweep.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -171,6 +172,7 @@ async function main(): Promise<void> {
   }
   if (rows.length > 1) print(rows, bare);
   if (process.env.BENCH_SWEEP !== '0') await sweepBench(POSTGRES_URL);
+  if (process.env.BENCH_PRUNE !== '0') await pruneBench(POSTGRES_URL);
   if (process.env.BENCH_DASHBOARD !== '0') await dashboardBench();
 }
 
