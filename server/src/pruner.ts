@@ -2,6 +2,7 @@ import { setImmediate as yieldToPings } from 'node:timers/promises';
 import { deleteAlertsBefore } from './db/alerts.js';
 import type { Database } from './db/index.js';
 import { listMonitorIds } from './db/monitors.js';
+import type { Deleted } from './db/runs.js';
 import { deleteRunsAfter, deleteRunsBefore, findNthRun } from './db/runs.js';
 
 export interface PrunerOptions {
@@ -79,28 +80,34 @@ export class Pruner {
     const { retentionMs, retentionRuns } = this.options;
     const result: PruneResult = { runs: 0, alerts: 0, more: false };
     let budget = BATCHES_PER_PASS;
-    // Each step deletes one batch; false when it has nothing left.
-    const drain = async (step: () => Promise<number>, into: 'runs' | 'alerts') => {
+    // Deletes batch after batch until one comes back short or the pass's budget is spent. A batch of runs says the
+    // latest start it deleted: the next one starts there (see db/runs.ts).
+    const drain = async (step: (from: number) => Promise<Deleted>, into: 'runs' | 'alerts') => {
+      let from = 0;
       while (budget > 0 && !this.stopped) {
         budget--;
-        const deleted = await step();
-        result[into] += deleted;
+        const batch = await step(from);
+        result[into] += batch.deleted;
+        from = batch.lastStartedAt ?? from;
         await yieldToPings();
-        if (deleted < BATCH) return;
+        if (batch.deleted < BATCH) return;
       }
       result.more = true;
     };
     if (retentionMs !== null) {
       const before = this.options.clock() - retentionMs;
-      await drain(() => deleteRunsBefore(this.db.sql, before, BATCH), 'runs');
-      await drain(() => deleteAlertsBefore(this.db.sql, before, BATCH), 'alerts');
+      await drain((from) => deleteRunsBefore(this.db.sql, before, from, BATCH), 'runs');
+      await drain(
+        async () => ({ deleted: await deleteAlertsBefore(this.db.sql, before, BATCH), lastStartedAt: null }),
+        'alerts',
+      );
     }
     if (retentionRuns !== null) {
       const ids = await listMonitorIds(this.db.sql, this.monitorCursor, MONITORS_PER_PASS);
       for (const monitorId of ids) {
         if (budget === 0) break;
         const last = await findNthRun(this.db.sql, monitorId, retentionRuns);
-        if (last) await drain(() => deleteRunsAfter(this.db.sql, monitorId, last, BATCH), 'runs');
+        if (last) await drain((from) => deleteRunsAfter(this.db.sql, monitorId, last, from, BATCH), 'runs');
         if (budget > 0) this.monitorCursor = monitorId;
       }
       // Back to the first monitor once the last has been checked (and that page was not cut short).

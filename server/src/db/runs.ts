@@ -262,12 +262,26 @@ export async function findRunHistory(
 // Retention. A running run is never deleted: its result may still come. Deleting a run deletes its log, its alerts
 // and their deliveries (foreign keys, on delete cascade).
 
-/** Deletes at most `limit` of the oldest finished runs of any monitor started before `before`; returns how many. */
-export async function deleteRunsBefore(sql: Sql, before: number, limit: number): Promise<number> {
-  return sql.changes(
-    'delete from runs where (monitor_id, id) in (select monitor_id, id from runs ' +
-      "where started_at < ? and status <> 'running' order by started_at limit ?)",
-    [before, limit],
+/** What one delete of retention did: how many rows went, and the latest start among them (null for none). */
+export interface Deleted {
+  deleted: number;
+  lastStartedAt: number | null;
+}
+
+// Each batch starts its index scan at the previous batch's last start (`from`): on PostgreSQL deleted rows stay in the
+// index until vacuumed, and a scan from the beginning would step over all of them again, batch after batch.
+
+/**
+ * Deletes at most `limit` of the oldest finished runs of any monitor started before `before` (and from `from` on).
+ */
+export async function deleteRunsBefore(sql: Sql, before: number, from: number, limit: number): Promise<Deleted> {
+  return deleted(
+    await sql.rows<{ started_at: number | string }>(
+      'delete from runs where (monitor_id, id) in (select monitor_id, id from runs ' +
+        "where started_at < ? and started_at >= ? and status <> 'running' order by started_at limit ?) " +
+        'returning started_at',
+      [before, from, limit],
+    ),
   );
 }
 
@@ -280,14 +294,28 @@ export async function findNthRun(sql: Sql, monitorId: string, n: number): Promis
   return row && { at: ms(row.started_at), id: row.id };
 }
 
-/** Deletes at most `limit` of the monitor's oldest finished runs listed after `after`; returns how many. */
-export async function deleteRunsAfter(sql: Sql, monitorId: string, after: CursorKey, limit: number): Promise<number> {
+/** Deletes at most `limit` of the monitor's oldest finished runs listed after `after` (and started from `from` on). */
+export async function deleteRunsAfter(
+  sql: Sql,
+  monitorId: string,
+  after: CursorKey,
+  from: number,
+  limit: number,
+): Promise<Deleted> {
   const start = startAfter(after, 'started_at', 'id');
-  return sql.changes(
-    'delete from runs where (monitor_id, id) in (select monitor_id, id from runs ' +
-      `where monitor_id = ? and ${start.sql} and status <> 'running' order by started_at limit ?)`,
-    [monitorId, ...start.params, limit],
+  return deleted(
+    await sql.rows<{ started_at: number | string }>(
+      'delete from runs where (monitor_id, id) in (select monitor_id, id from runs ' +
+        `where monitor_id = ? and started_at >= ? and ${start.sql} and status <> 'running' ` +
+        'order by started_at limit ?) returning started_at',
+      [monitorId, from, ...start.params, limit],
+    ),
   );
+}
+
+function deleted(rows: Array<{ started_at: number | string }>): Deleted {
+  const starts = rows.map((r) => ms(r.started_at));
+  return { deleted: rows.length, lastStartedAt: starts.length === 0 ? null : Math.max(...starts) };
 }
 
 /** A run past its maxRuntime, as the sweeper finds it. */
