@@ -21,8 +21,8 @@ export interface PruneResult {
 }
 
 /** Rows per delete statement, and statements per pass: what one pass may hold the database for stays small. */
-const BATCH = 500;
-const BATCHES_PER_PASS = 40;
+const BATCH = 200;
+const BATCHES_PER_PASS = 100;
 /** Monitors whose run count a pass checks against retentionRuns; the next pass goes on from the last one. */
 const MONITORS_PER_PASS = 200;
 /** The pause before the next pass when this one left work: pings go first, then pruning goes on. */
