@@ -45,9 +45,11 @@ export class Pruner {
     private readonly options: PrunerOptions,
   ) {}
 
+  /** The first pass comes one interval after the start: a server starting is busy enough, and nothing is urgent. */
   start(): void {
     this.stopped = false;
-    if (this.options.retentionMs !== null || this.options.retentionRuns !== null) this.schedule(0);
+    if (this.options.retentionMs !== null || this.options.retentionRuns !== null)
+      this.schedule(this.options.intervalMs);
   }
 
   async stop(): Promise<void> {
