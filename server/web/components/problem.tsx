@@ -10,3 +10,13 @@ export function Problem({ error, stale }: { error: ApiError | undefined; stale: 
     </p>
   );
 }
+
+/** Why a change made on the page (create, delete, test) was refused, or nothing. */
+export function Failure({ message }: { message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p className="error" role="alert">
+      {message}
+    </p>
+  );
+}

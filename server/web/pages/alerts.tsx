@@ -1,8 +1,7 @@
-import { useState } from 'react';
 import type { Alert, AlertDelivery, AlertList } from '@pingmon/sdk/wire';
 import { clean } from '@pingmon/sdk/wire';
 import { api, query } from '../api.js';
-import { Pager } from '../components/pager.js';
+import { Pager, usePages } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
 import { when } from '../format.js';
 import { Link, monitorPath, runPath } from '../router.js';
@@ -12,8 +11,8 @@ const PAGE = 25;
 
 /** Alerts raised, newest first, with what became of each channel's delivery. */
 export function AlertsPage() {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const path = `alerts${query({ limit: PAGE, cursor: cursors.at(-1) })}`;
+  const pages = usePages();
+  const path = `alerts${query({ limit: PAGE, cursor: pages.cursor })}`;
   const { data, error, loading } = usePoll(path, () => api<AlertList>('GET', path));
   return (
     <>
@@ -25,12 +24,7 @@ export function AlertsPage() {
           <AlertItem key={alert.alertId} alert={alert} />
         ))}
       </ul>
-      <Pager
-        newer={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
-        older={data?.nextCursor ? () => setCursors([...cursors, data.nextCursor!]) : undefined}
-        loading={loading}
-        what="alerts"
-      />
+      <Pager pages={pages} nextCursor={data?.nextCursor} loading={loading} what="alerts" />
     </>
   );
 }

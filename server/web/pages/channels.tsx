@@ -4,7 +4,7 @@ import type { Channel, ChannelList, ChannelTestResult, ChannelType, CreateChanne
 import { clean } from '@pingmon/sdk/wire';
 import { api, id } from '../api.js';
 import { useAction } from '../components/action.js';
-import { Problem } from '../components/problem.js';
+import { Failure, Problem } from '../components/problem.js';
 import { usePoll } from '../use-poll.js';
 
 const TYPES: ChannelType[] = ['slack', 'discord', 'webhook'];
@@ -67,11 +67,7 @@ function ChannelItem({ channel: c, changed }: { channel: Channel; changed: () =>
             : `Test message not delivered: ${clean(tested.error ?? `HTTP ${tested.statusCode}`)}`}
         </p>
       )}
-      {action.error && (
-        <p className="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <Failure message={action.error} />
     </li>
   );
 }
@@ -121,11 +117,7 @@ function NewChannel({ created }: { created: () => void }) {
       <button type="submit" disabled={action.busy}>
         Add channel
       </button>
-      {action.error && (
-        <p className="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <Failure message={action.error} />
     </form>
   );
 }

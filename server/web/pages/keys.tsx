@@ -3,8 +3,8 @@ import { useState } from 'react';
 import type { ApiKey, ApiKeyList, CreatedApiKey } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
 import { useAction } from '../components/action.js';
-import { Pager } from '../components/pager.js';
-import { Problem } from '../components/problem.js';
+import { Pager, usePages } from '../components/pager.js';
+import { Failure, Problem } from '../components/problem.js';
 import { when } from '../format.js';
 import { usePoll } from '../use-poll.js';
 
@@ -12,8 +12,8 @@ const PAGE = 25;
 
 /** The account's API keys (what jobs ping with). A new key is shown once, here, and never again. */
 export function KeysPage() {
-  const [cursors, setCursors] = useState<string[]>([]);
-  const path = `api-keys${query({ limit: PAGE, cursor: cursors.at(-1) })}`;
+  const pages = usePages();
+  const path = `api-keys${query({ limit: PAGE, cursor: pages.cursor })}`;
   const { data, error, loading, reload } = usePoll(path, () => api<ApiKeyList>('GET', path));
   const action = useAction();
   const [created, setCreated] = useState<CreatedApiKey>();
@@ -87,12 +87,7 @@ export function KeysPage() {
           </li>
         ))}
       </ul>
-      <Pager
-        newer={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
-        older={data?.nextCursor ? () => setCursors([...cursors, data.nextCursor!]) : undefined}
-        loading={loading}
-        what="API keys"
-      />
+      <Pager pages={pages} nextCursor={data?.nextCursor} loading={loading} what="API keys" />
       <form className="inline" onSubmit={(e) => void create(e)} aria-label="Create an API key">
         <label>
           Name
@@ -102,11 +97,7 @@ export function KeysPage() {
           Create key
         </button>
       </form>
-      {action.error && (
-        <p className="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <Failure message={action.error} />
     </>
   );
 }

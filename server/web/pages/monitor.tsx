@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Monitor, RunList } from '@pingmon/sdk/wire';
 import { clean, duration, formatDuration } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
-import { Pager } from '../components/pager.js';
+import { Pager, usePages } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
 import { MonitorBadge, RunStatusText } from '../components/status.js';
 import { scheduleText, when } from '../format.js';
@@ -90,9 +90,8 @@ function Summary({ monitor: m, reload }: { monitor: Monitor; reload: () => void 
 }
 
 function Runs({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolean }) {
-  // The cursors of the pages before this one: Newer goes back one, Older adds the page's nextCursor.
-  const [cursors, setCursors] = useState<string[]>([]);
-  const cursor = cursors.at(-1);
+  const pages = usePages();
+  const { cursor } = pages;
   const status = failedOnly ? 'failed' : undefined;
   const path = `monitors/${id(monitorId)}/runs${query({ limit: PAGE, cursor, status })}`;
   const { data, error, loading } = usePoll(path, () => api<RunList>('GET', path));
@@ -128,12 +127,7 @@ function Runs({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolea
           </tbody>
         </table>
       )}
-      <Pager
-        newer={cursors.length > 0 ? () => setCursors(cursors.slice(0, -1)) : undefined}
-        older={data?.nextCursor ? () => setCursors([...cursors, data.nextCursor!]) : undefined}
-        loading={loading}
-        what="runs"
-      />
+      <Pager pages={pages} nextCursor={data?.nextCursor} loading={loading} what="runs" />
     </>
   );
 }

@@ -3,7 +3,7 @@ import type { RuleList, RuleOp } from '@pingmon/sdk/wire';
 import { formatRule, RULE_OP_SYMBOLS, RULE_OPS } from '@pingmon/sdk/wire';
 import { api, id } from '../api.js';
 import { useAction } from '../components/action.js';
-import { Problem } from '../components/problem.js';
+import { Failure, Problem } from '../components/problem.js';
 import { usePoll } from '../use-poll.js';
 
 /** A monitor's alert rules: a success whose meta matches one raises a silent_failure alert. */
@@ -69,11 +69,7 @@ export function Rules({ monitorId }: { monitorId: string }) {
           Add rule
         </button>
       </form>
-      {action.error && (
-        <p className="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <Failure message={action.error} />
     </section>
   );
 }
