@@ -117,22 +117,18 @@ class NestedTransactionError extends Error {
 }
 
 /**
- * SQLite's statements outside a transaction: each one commits on its own. A statement arriving while the
- * committer holds the connection can only come from inside a transaction's work (a batch never yields to
- * I/O), where it would wait for that transaction for ever: it fails at once instead.
+ * SQLite's statements outside a transaction: each one commits on its own. One arriving while a batch's
+ * transaction is open on the connection (from another flow, between two of the batch's awaits) would run
+ * inside it: it waits for the batch to end instead (see GroupCommitter.outside).
  */
 function sqliteOuterSql(statement: Prepare, committer: GroupCommitter, asOutage: AsOutage): Sql {
   return {
     dialect: 'sqlite',
     inTransaction: false,
-    rows: async <T>(sql: string, params: readonly SqlParam[]) => {
-      if (committer.holding) throw new NestedTransactionError();
-      return unlessBusy(() => statement(sql).all(...sqliteParams(params)) as T[], asOutage);
-    },
-    changes: async (sql: string, params: readonly SqlParam[]) => {
-      if (committer.holding) throw new NestedTransactionError();
-      return unlessBusy(() => statement(sql).run(...sqliteParams(params)).changes, asOutage);
-    },
+    rows: <T>(sql: string, params: readonly SqlParam[]) =>
+      committer.outside(() => unlessBusy(() => statement(sql).all(...sqliteParams(params)) as T[], asOutage)),
+    changes: (sql: string, params: readonly SqlParam[]) =>
+      committer.outside(() => unlessBusy(() => statement(sql).run(...sqliteParams(params)).changes, asOutage)),
   };
 }
 
@@ -150,7 +146,11 @@ export function sqliteExecutors(
 } {
   const statement = statementCache(conn);
   // IMMEDIATE takes the write lock up front: another process on the file is waited for here, not mid-way.
-  const begin = async () => void (await unlessBusy(() => statement('BEGIN IMMEDIATE').run(), asOutage));
+  const begin = (opened: () => void) =>
+    unlessBusy(() => {
+      statement('BEGIN IMMEDIATE').run();
+      opened();
+    }, asOutage);
   const committer = new GroupCommitter(sqliteTransactionSql(statement, asOutage), begin);
   return {
     sql: sqliteOuterSql(statement, committer, asOutage),
@@ -188,31 +188,46 @@ interface Work {
   reject(err: unknown): void;
 }
 
+interface Waiting {
+  statement: () => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
 /**
  * SQLite commits one transaction at a time, and a commit costs more than the statements in it.
  * Work that arrives while a batch runs waits for the next batch, which runs all of it in one
  * transaction, each piece in its own savepoint (a failing piece rolls back only itself).
  * Nothing is answered before its COMMIT, and an idle server runs a piece at once, alone.
- * A piece must use the sql it is given, and never wait for I/O: the connection stays in the transaction
- * until the batch ends. A statement on the outer executor, or another transaction, started from inside a
- * piece fails at once (`holding`, a plain flag: a guard with AsyncLocalStorage cost a fifth of the ping
- * path's time on Node 20).
+ *
+ * A piece must use the sql it is given, and never wait for I/O: from BEGIN to COMMIT a batch is one run of
+ * microtasks, in which other flows' continuations can interleave. A statement outside the transaction that
+ * arrives then waits for the batch to end (it would otherwise run inside it), and runs before the next
+ * BEGIN. A piece that does the same, or starts another transaction, would wait for itself: a batch still
+ * open when the event loop next turns is such a piece, and what arrived during it fails with
+ * NestedTransactionError instead of waiting for ever. (A plain flag rather than AsyncLocalStorage, which
+ * cost a fifth of the ping path's time on Node 20.)
  */
 class GroupCommitter {
   private queue: Work[] = [];
+  private waiting: Waiting[] = [];
   private running = false;
   private drained: Array<() => void> = [];
   /** True while a batch's transaction is open on the connection. */
-  holding = false;
+  private open = false;
+  /** True once the event loop has turned with the transaction open: a piece waits for its own batch. */
+  private stuck = false;
+  /** Where the work queued while the transaction was open begins. */
+  private openedAt = 0;
 
   constructor(
     private readonly sql: TransactionSql,
-    private readonly begin: () => Promise<void>,
+    /** Opens the transaction, calling `opened` in the same turn as its BEGIN. */
+    private readonly begin: (opened: () => void) => Promise<void>,
   ) {}
 
   run<T>(fn: (sql: TransactionSql) => Promise<T>): Promise<T> {
-    // Queued behind the open transaction, it would wait for the batch that waits for it.
-    if (this.holding) return Promise.reject(new NestedTransactionError());
+    if (this.stuck) return Promise.reject(new NestedTransactionError());
     return new Promise<T>((resolve, reject) => {
       this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
       if (!this.running) {
@@ -221,6 +236,15 @@ class GroupCommitter {
         // I/O phase, so that every request read in that phase joins it.
         setImmediate(() => void this.drain());
       }
+    });
+  }
+
+  /** Runs a statement outside any transaction: now, or as soon as the batch in flight ends. */
+  outside<T>(statement: () => Promise<T>): Promise<T> {
+    if (!this.open) return statement();
+    if (this.stuck) return Promise.reject(new NestedTransactionError());
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ statement, resolve: resolve as (value: unknown) => void, reject });
     });
   }
 
@@ -235,21 +259,36 @@ class GroupCommitter {
         const batch = this.queue;
         this.queue = [];
         await this.commit(batch).catch((err: unknown) => batch.forEach((work) => work.reject(err)));
+        // What waited for the batch runs before the next BEGIN, which would otherwise take it in.
+        const waiting = this.waiting.splice(0);
+        await Promise.all(waiting.map((w) => w.statement().then(w.resolve, w.reject)));
       }
     } finally {
       // Never left marked as running: every later piece would wait for a drain that never comes.
       this.running = false;
-      this.holding = false;
       for (const resolve of this.drained.splice(0)) resolve();
     }
+  }
+
+  /** Fails what waits for a batch whose own piece waits for it (see the class comment). */
+  private unstick(): void {
+    if (!this.open) return;
+    this.stuck = true;
+    const err = new NestedTransactionError();
+    for (const w of this.waiting.splice(0)) w.reject(err);
+    for (const work of this.queue.splice(this.openedAt)) work.reject(err);
   }
 
   private async commit(batch: Work[]): Promise<void> {
     const sql = this.sql;
     const results: Array<{ work: Work; ok: boolean; value: unknown }> = [];
+    let guard: NodeJS.Immediate | undefined;
     try {
-      await this.begin();
-      this.holding = true;
+      await this.begin(() => {
+        this.open = true;
+        this.openedAt = this.queue.length;
+        guard = setImmediate(() => this.unstick());
+      });
       if (batch.length === 1) {
         // Alone in its transaction: its failure rolls back the whole transaction, which is only itself.
         results.push({ work: batch[0]!, ok: true, value: await batch[0]!.fn(sql) });
@@ -258,11 +297,13 @@ class GroupCommitter {
       }
       await sql.changes('COMMIT', []);
     } catch (err) {
-      if (this.holding) await sql.changes('ROLLBACK', []).catch(() => undefined);
+      if (this.open) await sql.changes('ROLLBACK', []).catch(() => undefined);
       for (const work of batch) work.reject(err);
       return;
     } finally {
-      this.holding = false;
+      clearImmediate(guard);
+      this.open = false;
+      this.stuck = false;
     }
     for (const { work, ok, value } of results) {
       if (ok) work.resolve(value);

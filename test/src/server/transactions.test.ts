@@ -69,6 +69,58 @@ for (const kind of DATABASE_KINDS) {
       t.same((await keys()).at(-1), 'tx-99');
     });
 
+    // A flow that is not inside a transaction can still run between two of a transaction's awaits (a
+    // sweep between its own transactions, while pings commit). On SQLite its statements used to fail there
+    // (the connection was in the transaction); they must wait for it, and never join it.
+    t.test("another flow between a transaction's awaits runs outside it", async (t) => {
+      let read: Promise<Array<{ key: string }>> | undefined;
+      let write: Promise<number> | undefined;
+      const failing = db.transaction(async (sql) => {
+        await sql.changes(INSERT, ['tx-half-1', 'v']);
+        queueMicrotask(() => {
+          read = db.sql.rows<{ key: string }>("select key from settings where key like 'tx-half-%'", []);
+          write = db.sql.changes(INSERT, ['tx-outer', 'v']);
+        });
+        await sql.changes(INSERT, ['tx-half-2', 'v']);
+        throw new Error('rolls back');
+      });
+      await t.rejects(failing, /rolls back/);
+      t.same(await read, [], 'the read saw none of the rolled-back transaction');
+      t.equal(await write, 1);
+      t.same(
+        await keys().then((k) => k.filter((key) => /^tx-(half|outer)/.test(key))),
+        ['tx-outer'],
+        'the write outlives the rollback',
+      );
+    });
+
+    t.test(
+      'flows alternating transactions and outer statements never fail, however the work interleaves',
+      async (t) => {
+        const flow = async (n: number) => {
+          for (let i = 0; i < 50; i++) {
+            await db.transaction((sql) => sql.changes(INSERT, [`tx-flow-${n}-${i}`, 'v']));
+            const [row] = await db.sql.rows<{ value: string }>('select value from settings where key = ?', [
+              `tx-flow-${n}-${i}`,
+            ]);
+            if (row?.value !== 'v') throw new Error(`flow ${n} lost its row ${i}`);
+            await db.sql.changes('update settings set value = ? where key = ?', ['w', `tx-flow-${n}-${i}`]);
+          }
+        };
+        const results = await Promise.allSettled(Array.from({ length: 8 }, (_, n) => flow(n)));
+        t.same(
+          results.filter((r) => r.status === 'rejected'),
+          [],
+          'no flow failed',
+        );
+        const [{ count }] = await db.sql.rows<{ count: number }>(
+          "select count(*) as count from settings where key like 'tx-flow-%' and value = 'w'",
+          [],
+        );
+        t.equal(Number(count), 400);
+      },
+    );
+
     // On SQLite a statement outside the transaction, run from inside one, used to wait for SQLite's one
     // connection, which the transaction held until that statement ended: it never returned.
     t.test('a statement outside the transaction, run from inside one, never waits for it', async (t) => {
