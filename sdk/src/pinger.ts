@@ -3,6 +3,7 @@ import type { CallOptions, Http } from './http.js';
 import { createHttp, positiveMs } from './http.js';
 import { newRunId } from './ids.js';
 import { ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
+import { Spool, defaultSpoolDir, spoolable } from './spool.js';
 import type { FailPingBody, Meta, PingAck, PingKind, PingResponse, SuccessPingBody } from './types.js';
 
 export interface PingerOptions {
@@ -17,6 +18,11 @@ export interface PingerOptions {
   retryBudgetMs?: number;
   /** Time one attempt may take, cut to what is left of the budget (default 10 s). */
   timeoutMs?: number;
+  /**
+   * Where pings the server cannot take (no answer, 5xx, 503) are kept for later, with their own time (see
+   * Spool): default `$XDG_STATE_HOME/pingmon/spool`; false keeps none.
+   */
+  spool?: string | false;
 }
 
 export interface SuccessOptions {
@@ -65,7 +71,18 @@ export function createPinger(options: PingerOptions): Pinger {
     attemptTimeoutMs: limits.timeoutMs,
   });
   const onError = options.onError ?? ((err: PingmonError) => process.stderr.write(`[pingmon] ${err.message}\n`));
-  return new MonitorPinger(options.monitorId, http, onError, limits);
+  const spool = options.spool === false ? undefined : new Spool(options.spool ?? defaultSpoolDir());
+  return new MonitorPinger(options.monitorId, { http, onError, limits, spool, baseUrl, apiKey });
+}
+
+interface Delivery {
+  http: Http;
+  onError: (err: PingmonError) => void;
+  limits: { retryBudgetMs: number; timeoutMs: number };
+  spool: Spool | undefined;
+  /** What a spooled ping needs to be delivered by another process. */
+  baseUrl: string;
+  apiKey: string;
 }
 
 /** A start not answered yet: a result for its run waits for it, and may abandon it. */
@@ -77,13 +94,17 @@ interface StartInFlight {
 class MonitorPinger implements Pinger {
   runId: string | undefined;
   private readonly starts = new Map<string, StartInFlight>();
+  /** The spool files of starts that went to the spool, by runId: their results must follow them there. */
+  private readonly spooledStarts = new Map<string, string>();
 
   constructor(
     readonly monitorId: string,
-    private readonly http: Http,
-    private readonly onError: (err: PingmonError) => void,
-    private readonly limits: { retryBudgetMs: number; timeoutMs: number },
+    private readonly delivery: Delivery,
   ) {}
+
+  private get limits() {
+    return this.delivery.limits;
+  }
 
   async start(): Promise<PingAck> {
     const runId = newRunId();
@@ -94,13 +115,13 @@ class MonitorPinger implements Pinger {
   // A result always names its run, so that retrying it can never record a second result.
   async success(options: SuccessOptions = {}): Promise<PingAck> {
     const runId = this.finishing(options.runId);
-    const body: SuccessPingBody = { runId, meta: options.meta };
+    const body: SuccessPingBody & { runId: string } = { runId, meta: options.meta };
     return this.sendResult('success', runId, body);
   }
 
   async fail(options: FailOptions = {}): Promise<PingAck> {
     const runId = this.finishing(options.runId);
-    const body: FailPingBody = {
+    const body: FailPingBody & { runId: string } = {
       runId,
       errorMessage: options.message === undefined ? undefined : storableText(options.message, ERROR_MESSAGE_MAX_CHARS),
       logOutput: options.log === undefined ? undefined : storableText(options.log, LOG_MAX_CHARS),
@@ -137,9 +158,13 @@ class MonitorPinger implements Pinger {
     return id;
   }
 
+  /** Sends a start, after the pings spooled before it (so that the server gets a host's pings in order). */
   private sendStart(runId: string): Promise<PingAck> {
+    const at = Date.now();
     const abandon = new AbortController();
-    const sent = this.send('start', { runId }, { signal: abandon.signal });
+    const sent = this.spooledFirst(abandon.signal).then(() =>
+      this.deliver('start', { runId }, at, { signal: abandon.signal }),
+    );
     const settled = sent
       .then(
         () => undefined,
@@ -151,30 +176,90 @@ class MonitorPinger implements Pinger {
   }
 
   /**
-   * A result is over within retryBudgetMs of being asked for, start included. If its run's start is still
-   * in flight, it waits for it, so that the server gets the two in order (and the run its duration), but
-   * abandons it in time to leave itself one whole attempt: after retryBudgetMs − timeoutMs at most. An
-   * abandoned start is reported as a timeout, or, when it was waiting to be sent again, with the answer it had
-   * (a 503, say); the result then opens the run on the server, already finished.
+   * A result is over within retryBudgetMs of being asked for, start included (and then the time it takes to
+   * write it to the spool). If its run's start is still in flight, it waits for it, so that the server gets
+   * the two in order (and the run its duration), but gives it up in time to leave itself one whole attempt
+   * (or half the budget): after retryBudgetMs − timeoutMs at most. An abandoned start is reported as a
+   * timeout, or, when it was waiting to be sent again, with the answer it had (a 503, say), and goes to the
+   * spool. A result whose start is in the spool follows it there, unless the spool can be delivered first;
+   * without a spool, it opens the run on the server, already finished.
    */
   private async sendResult(
     kind: 'success' | 'fail',
     runId: string,
-    body: SuccessPingBody | FailPingBody,
+    body: (SuccessPingBody | FailPingBody) & { runId: string },
   ): Promise<PingAck> {
-    const deadline = Date.now() + this.limits.retryBudgetMs;
+    const at = Date.now();
+    const deadline = at + this.limits.retryBudgetMs;
     const start = this.starts.get(runId);
     if (start) {
-      const giveUpAt = deadline - Math.min(this.limits.timeoutMs, this.limits.retryBudgetMs);
+      // Given up in time to leave the result one attempt, or half the budget when that is shorter.
+      const giveUpAt = deadline - Math.min(this.limits.timeoutMs, this.limits.retryBudgetMs / 2);
       const timer = setTimeout(() => start.abandon.abort(), giveUpAt - Date.now());
       await start.settled;
       clearTimeout(timer);
     }
-    return this.send(kind, body, { deadline });
+    const startFile = this.spooledStarts.get(runId);
+    const { spool } = this.delivery;
+    if (startFile !== undefined && spool) {
+      this.spooledStarts.delete(runId);
+      await spool.flush({ deadline, timeoutMs: this.limits.timeoutMs }).catch(() => undefined);
+      if (await spool.holds(startFile)) {
+        const why = new PingmonError({
+          ...{ status: 0, code: 'start_spooled', method: 'POST', url: '' },
+          message: `the ${kind} of run ${runId} follows its start, which could not be delivered`,
+        });
+        throw await this.keep(kind, body, at, why);
+      }
+    }
+    return this.deliver(kind, body, at, { deadline });
+  }
+
+  /** Delivers the spool's pings before this pinger's next one, if there are any (and no other process is). */
+  private async spooledFirst(abandon: AbortSignal): Promise<void> {
+    const { spool } = this.delivery;
+    if (!spool || (await spool.files().catch(() => [])).length === 0) return;
+    const deadline = Date.now() + this.limits.retryBudgetMs;
+    const abandoned = new Promise<void>((resolve) => abandon.addEventListener('abort', () => resolve()));
+    const flushed = spool.flush({ deadline, timeoutMs: this.limits.timeoutMs }).then(
+      (report) => report.dropped.forEach((d) => this.report(new Error(`a spooled ping was dropped: ${d.reason}`))),
+      (err: unknown) => this.report(err),
+    );
+    await Promise.race([flushed, abandoned]);
+  }
+
+  /** Sends a ping; one the server cannot take now goes to the spool, with its time (and rejects, saying so). */
+  private async deliver(kind: PingKind, body: { runId: string }, at: number, call: CallOptions): Promise<PingAck> {
+    try {
+      return await this.send(kind, body, call);
+    } catch (err) {
+      if (!this.delivery.spool || !(err instanceof PingmonError) || !spoolable(err)) throw err;
+      throw await this.keep(kind, body, at, err);
+    }
+  }
+
+  /** Writes a ping to the spool; answers the error to report: `why` it is there, or why it is lost. */
+  private async keep(kind: PingKind, body: { runId: string }, at: number, why: PingmonError): Promise<PingmonError> {
+    const { spool, baseUrl, apiKey } = this.delivery;
+    const fields = { status: why.status, method: why.method, url: why.url, cause: why };
+    try {
+      const timestamp = new Date(at).toISOString();
+      const ping = { url: baseUrl, apiKey, monitorId: this.monitorId, kind, body: { ...body, timestamp } };
+      const { file, dropped } = await spool!.add(ping);
+      if (kind === 'start') this.spooledStarts.set(body.runId, file);
+      const full = dropped.length > 0 ? ` (the spool was full: its ${dropped.length} oldest pings were dropped)` : '';
+      const message =
+        `${why.message}; the ${kind} is kept in the spool${full} and will be sent by the next ` +
+        '`pingmon run` on this host, or by `pingmon flush`';
+      return new PingmonError({ ...fields, code: 'spooled', message });
+    } catch (err) {
+      const message = `${why.message}; the ${kind} could not be kept in the spool (${String(err)}), and is lost`;
+      return new PingmonError({ ...fields, code: why.code, message });
+    }
   }
 
   private async send(kind: PingKind, body: object, call: CallOptions): Promise<PingAck> {
-    const response = await this.http<PingResponse>(
+    const response = await this.delivery.http<PingResponse>(
       'POST',
       `ping/${encodeURIComponent(this.monitorId)}/${kind}`,
       body,
@@ -185,7 +270,7 @@ class MonitorPinger implements Pinger {
 
   private report(err: unknown): void {
     try {
-      this.onError(
+      this.delivery.onError(
         err instanceof PingmonError
           ? err
           : new PingmonError({ status: 0, code: 'error', message: String(err), method: 'POST', url: '' }),

@@ -24,15 +24,21 @@ export interface PingResponse {
 
 export interface StartPingBody {
   runId?: string;
+  /** The time the ping stands for (ISO 8601), when it is sent late: at most 7 days old; see docs/api.md. */
+  timestamp?: string;
 }
 
 export interface SuccessPingBody {
   runId?: string;
+  /** The time the ping stands for (ISO 8601), when it is sent late: at most 7 days old; see docs/api.md. */
+  timestamp?: string;
   meta?: Meta;
 }
 
 export interface FailPingBody {
   runId?: string;
+  /** The time the ping stands for (ISO 8601), when it is sent late: at most 7 days old; see docs/api.md. */
+  timestamp?: string;
   errorMessage?: string;
   meta?: Meta;
   logOutput?: string;

@@ -25,8 +25,8 @@ export const RUN_OPTIONS = {
   'kill-grace': { type: 'string', default: '10s', description: 'after a timeout, time between SIGTERM and SIGKILL' },
   'ping-timeout': {
     type: 'string',
-    default: '20s',
-    description: 'time each ping may take, retries included, before a warning',
+    default: '2s',
+    description: 'time each ping may take, retries included, before it is kept in the spool for later',
   },
 } as const satisfies Record<string, RunOption>;
 

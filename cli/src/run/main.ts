@@ -85,7 +85,7 @@ function reportTo(flags: ReadFlags, warnings: string[]): ReportTo | undefined {
     : (flags.values['ping-timeout'] ?? RUN_OPTIONS['ping-timeout'].default);
   let pingBudgetMs = parseDuration(budget);
   if (!pingBudgetMs) {
-    warnings.push(`--ping-timeout must be a duration longer than 0 such as 20s (got "${budget}"): using 20s`);
+    warnings.push(`--ping-timeout must be a duration longer than 0 such as 2s (got "${budget}"): using 2s`);
     pingBudgetMs = parseDuration(RUN_OPTIONS['ping-timeout'].default)!;
   }
   return { monitorId, apiKey, url, pingBudgetMs };

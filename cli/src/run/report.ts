@@ -7,7 +7,7 @@ export interface ReportTo {
   monitorId: string;
   apiKey: string;
   url: string;
-  /** How long each ping may take, retries included, before a warning. */
+  /** How long each ping may take, retries included, before it goes to the spool. */
   pingBudgetMs: number;
 }
 
@@ -60,6 +60,7 @@ export function startReport(to: ReportTo, warn: (message: string) => void): Repo
 function resultWarning(kind: 'success' | 'fail', err: PingmonError, startError: PingmonError | undefined): string {
   const refusedAlike =
     startError !== undefined &&
+    err.code !== 'spooled' &&
     startError.status > 0 &&
     startError.status === err.status &&
     startError.code === err.code;

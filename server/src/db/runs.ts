@@ -85,6 +85,16 @@ export async function findLatestOpenRun(sql: TransactionSql, monitorId: string):
   return row && toRecord(row);
 }
 
+/** Whether the monitor has a run opened less than `gapMs` before or after `at` (the rate limit of a late opening). */
+export async function hasRunOpenedNear(sql: TransactionSql, monitorId: string, at: number, gapMs: number) {
+  const rows = await sql.rows('select 1 from runs where monitor_id = ? and started_at > ? and started_at < ? limit 1', [
+    monitorId,
+    at - gapMs,
+    at + gapMs,
+  ]);
+  return rows.length > 0;
+}
+
 /**
  * Inserts a run unless one with its id exists on the monitor; true when inserted. `timeoutAt`: when a running
  * run counts as timed out (its monitor's maxRuntime), else null.

@@ -33,6 +33,8 @@ export function pairPing(kind: PingKind, runIdGiven: boolean, state: PairingStat
     return replay ? { action: 'replay', run: existing } : { action: 'finish', run: existing };
   }
   if (!runIdGiven && kind !== 'start' && state.open) return { action: 'finish', run: state.open };
+  // Older than the monitor's last opening (a late ping): limited by the runs around its time, when it opens.
+  if (state.lastOpenedAt !== null && now < state.lastOpenedAt) return { action: 'open' };
   const rate = rateDecision(state.lastOpenedAt, state.intervalMs, now);
   return rate.allowed ? { action: 'open' } : { action: 'rate_limited', retryAfterSeconds: rate.retryAfterSeconds };
 }

@@ -13,13 +13,15 @@ import type { Meta, PingKind } from '@pingmon/sdk/wire';
 /** What a ping sends besides its kind: its body after validation and truncation (DESIGN §5). */
 export interface PingInput {
   runId?: string;
+  /** The ping's own time (epoch ms), as sent: a late ping's (DESIGN §14); see pingTime. */
+  timestamp?: number;
   meta?: Meta;
   errorMessage?: string;
   logOutput?: string;
 }
 
 export interface BodyError {
-  code: 'invalid_json' | 'invalid_body' | 'invalid_meta' | 'invalid_run_id';
+  code: 'invalid_json' | 'invalid_body' | 'invalid_meta' | 'invalid_run_id' | 'invalid_timestamp';
   message: string;
 }
 
@@ -63,6 +65,16 @@ function readFields(kind: PingKind, body: Record<string, unknown>): ParsedBody {
     }
     input.runId = body.runId;
   }
+  if (body.timestamp !== undefined && body.timestamp !== null) {
+    const at = typeof body.timestamp === 'string' && ISO_TIME.test(body.timestamp) ? Date.parse(body.timestamp) : NaN;
+    if (!Number.isFinite(at)) {
+      return fail(
+        'invalid_timestamp',
+        'timestamp must be an ISO 8601 date-time with its offset, e.g. "2026-11-22T03:20:00.000Z".',
+      );
+    }
+    input.timestamp = at;
+  }
   if (kind === 'start') return { ok: true, input };
   if (body.meta !== undefined && body.meta !== null) {
     const meta = readMeta(body.meta);
@@ -77,6 +89,28 @@ function readFields(kind: PingKind, body: Record<string, unknown>): ParsedBody {
     input[field] = storableText(value, field === 'errorMessage' ? ERROR_MESSAGE_MAX_CHARS : LOG_MAX_CHARS);
   }
   return { ok: true, input };
+}
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+
+/** How late a ping may arrive with its own timestamp (a job host's spool, DESIGN §14). */
+export const LATE_PING_MAX_MS = 7 * 24 * 3600 * 1000;
+
+/**
+ * The time a ping stands for: its own timestamp if it sent one, else `now`, its arrival. A timestamp ahead
+ * of the server's clock (a job host's clock running fast) is taken as `now`: nothing is recorded in the
+ * future. One older than LATE_PING_MAX_MS is refused.
+ */
+export function pingTime(input: PingInput, now: number): { ok: true; at: number } | { ok: false; error: BodyError } {
+  if (input.timestamp === undefined) return { ok: true, at: now };
+  if (now - input.timestamp > LATE_PING_MAX_MS) {
+    return fail(
+      'invalid_timestamp',
+      `timestamp ${new Date(input.timestamp).toISOString()} is more than 7 days old: ` +
+        'a ping is accepted up to 7 days after its time, and this one is not recorded.',
+    );
+  }
+  return { ok: true, at: Math.min(input.timestamp, now) };
 }
 
 type MetaResult = { ok: true; meta: Meta } | { ok: false; error: BodyError };

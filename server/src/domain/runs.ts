@@ -57,7 +57,8 @@ export function finishedRun(run: RunRecord, kind: PingKind, input: PingInput, no
     accountId: run.accountId,
     status: statusOf(kind),
     startedAt: run.startedAt,
-    finishedAt: now,
+    // A late result's time comes from the job host's clock, and its start's may not: never before the start.
+    finishedAt: Math.max(now, run.startedAt),
     durationMs: Math.max(0, now - run.startedAt),
     meta: input.meta ?? run.meta,
     errorMessage: failed ? (input.errorMessage ?? null) : null,

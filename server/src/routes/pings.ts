@@ -1,7 +1,7 @@
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { PingKind, PingResponse } from '@pingmon/sdk/wire';
 import { grantOf } from '../auth.js';
-import { parsePingBody } from '../domain/ping-body.js';
+import { parsePingBody, pingTime } from '../domain/ping-body.js';
 import { apiError, waitFor } from '../errors.js';
 import { presentAck } from '../presenter.js';
 import { recordPing } from '../use-cases/record-ping.js';
@@ -37,17 +37,30 @@ async function ping(
     request.payload as Buffer | null,
   );
   if (!parsed.ok) throw apiError(400, parsed.error.code, parsed.error.message);
+  const time = pingTime(parsed.input, now);
+  if (!time.ok) throw apiError(400, time.error.code, time.error.message);
   const grant = grantOf(request);
   const { monitorId } = request.params;
   const intervalMs = ctx.config.planIntervalsMs[grant.plan];
   const { accountId } = grant;
-  const outcome = await recordPing(ctx.db, { accountId, monitorId, kind, input: parsed.input, now, intervalMs });
+  const input = parsed.input;
+  const outcome = await recordPing(ctx.db, { accountId, monitorId, kind, input, now, at: time.at, intervalMs });
   if (outcome.kind === 'not_found') {
     throw apiError(
       404,
       'monitor_not_found',
       `No monitor ${monitorId} in the account of this API key. ` +
         'Check the monitor id (GET /api/v1/monitors lists yours).',
+    );
+  }
+  if (outcome.kind === 'rate_limited' && parsed.input.timestamp !== undefined) {
+    // Its time is its own: waiting would not change the answer.
+    throw apiError(
+      409,
+      'too_close',
+      `This monitor has a run opened less than ${intervalMs / 1000} seconds from this ping's timestamp ` +
+        `(${new Date(time.at).toISOString()}), the minimum interval of the ${grant.plan} plan. ` +
+        'The run is not recorded; sending the ping again will not change that.',
     );
   }
   if (outcome.kind === 'rate_limited') {

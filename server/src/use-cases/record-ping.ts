@@ -6,7 +6,7 @@ import type { MonitorLock } from '../db/monitors.js';
 import { claimRunOpening, lockMonitor, saveMonitorState } from '../db/monitors.js';
 import { findRuleConditions } from '../db/rules.js';
 import { insertRunLog } from '../db/run-logs.js';
-import { findLatestOpenRun, findRun, finishRun, insertRun } from '../db/runs.js';
+import { findLatestOpenRun, findRun, finishRun, hasRunOpenedNear, insertRun } from '../db/runs.js';
 import type { TransactionSql } from '../db/sql.js';
 import type { Outcome } from '../domain/incidents.js';
 import { afterOutcome, healthChanged } from '../domain/incidents.js';
@@ -25,7 +25,10 @@ export interface Ping {
   monitorId: string;
   kind: PingKind;
   input: PingInput;
+  /** When the server received it. */
   now: number;
+  /** The time it stands for: `now`, or the earlier time a late ping carries (domain/ping-body.ts, pingTime). */
+  at: number;
   /** The plan's minimum time between run openings of one monitor. */
   intervalMs: number;
 }
@@ -73,7 +76,7 @@ function attempt(db: Database, ping: Ping, mode: 'update' | 'share'): Promise<Pi
     const existing = runId === undefined ? undefined : await findRun(sql, accountId, monitorId, runId);
     const open = runId === undefined && kind !== 'start' ? await findLatestOpenRun(sql, monitorId) : undefined;
     const state = { existing, open, lastOpenedAt: monitor.lastOpenedAt, intervalMs: ping.intervalMs };
-    const pairing = pairPing(kind, runId !== undefined, state, ping.now);
+    const pairing = pairPing(kind, runId !== undefined, state, ping.at);
     // Before anything is written: a monitor row read shared that this ping will change is read again for update.
     if (mode === 'share' && sql.dialect === 'postgres' && changesMonitor(monitor, pairing, kind)) {
       throw new RowLockNeeded();
@@ -105,7 +108,7 @@ async function apply(sql: TransactionSql, ping: Ping, monitor: Held, pairing: Pa
 }
 
 async function finish(sql: TransactionSql, run: RunRecord, ping: Ping, monitor: Held): Promise<PingOutcome> {
-  const finished = finishedRun(run, ping.kind, ping.input, ping.now);
+  const finished = finishedRun(run, ping.kind, ping.input, ping.at);
   if (ping.kind === 'success' && monitor.ruleCount > 0) {
     finished.matchedRules = matchRules(
       await findRuleConditions(sql, run.monitorId),
@@ -120,23 +123,31 @@ async function finish(sql: TransactionSql, run: RunRecord, ping: Ping, monitor: 
   if (finished.hasLog) {
     await insertRunLog(sql, { monitorId: run.monitorId, runId: run.runId, content: ping.input.logOutput! });
   }
-  const event = await settleMonitor(sql, monitor, finished, ping.now, false);
+  const event = await settleMonitor(sql, monitor, finished, ping.at, false);
   return { kind: 'recorded', run: finished, queued: await raiseAlerts(sql, finished, ping, monitor, event) };
 }
 
 async function openRun(sql: TransactionSql, ping: Ping, monitor: Held): Promise<PingOutcome> {
-  const { accountId, monitorId, kind, input, now, intervalMs } = ping;
-  // The claim is the rate limit's guarantee in the database: one conditional update, whatever was read before.
-  if (intervalMs > 0 && !(await claimRunOpening(sql, monitorId, now, enforcedIntervalMs(intervalMs)))) {
-    return claimRefused(sql, ping, monitor);
+  const { accountId, monitorId, kind, input, at, intervalMs } = ping;
+  if (intervalMs > 0) {
+    const gapMs = enforcedIntervalMs(intervalMs);
+    // A late opening, older than the monitor's last: limited by the runs opened around its own time.
+    if (monitor.lastOpenedAt !== null && at < monitor.lastOpenedAt) {
+      if (await hasRunOpenedNear(sql, monitorId, at, gapMs)) {
+        return { kind: 'rate_limited', retryAfterSeconds: Math.ceil(gapMs / 1000) };
+      }
+      // The claim is the rate limit's guarantee in the database: one conditional update, whatever was read before.
+    } else if (!(await claimRunOpening(sql, monitorId, at, gapMs))) {
+      return claimRefused(sql, ping, monitor);
+    }
   }
-  const run = newRun({ accountId, monitorId, runId: input.runId ?? newId('run') }, kind, input, now);
+  const run = newRun({ accountId, monitorId, runId: input.runId ?? newId('run') }, kind, input, at);
   if (kind === 'success' && monitor.ruleCount > 0) {
     run.matchedRules = matchRules(await findRuleConditions(sql, monitorId), run.meta);
   }
   // A paused monitor's runs have no deadline: it raises nothing (a run still running at resume gets one then).
   const timeoutAt =
-    kind === 'start' && monitor.maxRuntime !== null && !monitor.paused ? now + monitor.maxRuntime * 1000 : null;
+    kind === 'start' && monitor.maxRuntime !== null && !monitor.paused ? runDeadline(ping, monitor.maxRuntime) : null;
   if (!(await insertRun(sql, run, timeoutAt))) {
     // A concurrent ping created this very run first: decided again with it, this one finishes it or is a replay.
     const existing = await findRun(sql, accountId, monitorId, run.runId);
@@ -144,20 +155,29 @@ async function openRun(sql: TransactionSql, ping: Ping, monitor: Held): Promise<
     return settle(sql, ping, monitor, existing);
   }
   if (run.hasLog) await insertRunLog(sql, { monitorId, runId: run.runId, content: input.logOutput! });
-  const event = await settleMonitor(sql, monitor, run, now, true);
+  const event = await settleMonitor(sql, monitor, run, at, true);
   return { kind: 'recorded', run, queued: await raiseAlerts(sql, run, ping, monitor, event) };
 }
 
 /** A ping whose run turned out to exist after all: as pairing decides, it finishes the run or is a replay. */
 function settle(sql: TransactionSql, ping: Ping, monitor: Held, existing: RunRecord): Promise<PingOutcome> {
   const state = { existing, open: undefined, lastOpenedAt: null, intervalMs: ping.intervalMs };
-  return apply(sql, ping, monitor, pairPing(ping.kind, true, state, ping.now));
+  return apply(sql, ping, monitor, pairPing(ping.kind, true, state, ping.at));
+}
+
+/** A late start whose own deadline has passed on arrival: its result, if sent with it, follows within a minute. */
+const LATE_START_GRACE_MS = 60_000;
+
+/** When a run opened by `ping` times out. */
+function runDeadline(ping: Ping, maxRuntimeSeconds: number): number {
+  const deadline = ping.at + maxRuntimeSeconds * 1000;
+  return ping.at < ping.now ? Math.max(deadline, ping.now + LATE_START_GRACE_MS) : deadline;
 }
 
 /**
- * Where the run leaves its monitor: an opening sets a scheduled monitor's next expected one, and a finished
- * run its health. Answers the alert the health change raises (fail or recovered), if any. A paused monitor
- * is left as it is.
+ * Where the run leaves its monitor: an opening sets a scheduled monitor's next expected one (only ever later:
+ * a late ping's opening is older than the one that set it), and a finished run its health. Answers the alert
+ * the health change raises (fail or recovered), if any. A paused monitor is left as it is.
  */
 async function settleMonitor(
   sql: TransactionSql,
@@ -168,9 +188,10 @@ async function settleMonitor(
 ): Promise<'fail' | 'recovered' | null> {
   if (monitor.paused) return null;
   let { nextExpectedAt, missedAt } = monitor;
-  if (opened && monitor.schedule !== null) {
-    nextExpectedAt = expectedAfterOpening(monitor.schedule, run.startedAt);
-    missedAt = nextExpectedAt + monitor.startGrace * 1000;
+  const next = opened && monitor.schedule !== null ? expectedAfterOpening(monitor.schedule, run.startedAt) : null;
+  if (next !== null && (nextExpectedAt === null || next > nextExpectedAt)) {
+    nextExpectedAt = next;
+    missedAt = next + monitor.startGrace * 1000;
   }
   let { health } = monitor;
   let event: 'fail' | 'recovered' | null = null;
@@ -198,11 +219,11 @@ async function settleMonitor(
  * concurrent ping may have created this very run: then it is a replay, never limited).
  */
 async function claimRefused(sql: TransactionSql, ping: Ping, monitor: Held): Promise<PingOutcome> {
-  const { accountId, monitorId, input, now, intervalMs } = ping;
+  const { accountId, monitorId, input, at, intervalMs } = ping;
   const existing = input.runId === undefined ? undefined : await findRun(sql, accountId, monitorId, input.runId);
   if (existing) return settle(sql, ping, monitor, existing);
   const current = await lockMonitor(sql, accountId, monitorId, 'update');
-  const decision = rateDecision(current?.lastOpenedAt ?? null, intervalMs, now);
+  const decision = rateDecision(current?.lastOpenedAt ?? null, intervalMs, at);
   return { kind: 'rate_limited', retryAfterSeconds: decision.allowed ? 1 : decision.retryAfterSeconds };
 }
 
@@ -243,7 +264,7 @@ async function raiseAlerts(
   }
   if (event === 'recovered') {
     const openedAt = monitor.health.incident?.openedAt ?? ping.now;
-    const errorMessage = `Up again after ${formatDuration((ping.now - openedAt) / 1000)} down.`;
+    const errorMessage = `Up again after ${formatDuration(Math.max(0, ping.at - openedAt) / 1000)} down.`;
     const recovered = {
       ...alert,
       alertId: newId('alert', ping.now),

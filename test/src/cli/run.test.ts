@@ -243,7 +243,7 @@ t.test('pingmon run', async (t) => {
     t.same(warnings, [
       '[pingmon] unknown option --bogus: ignored (see pingmon run --help)',
       '[pingmon] unexpected argument "stray" before --: ignored (see pingmon run --help)',
-      '[pingmon] --ping-timeout must be a duration longer than 0 such as 20s (got "0"): using 20s',
+      '[pingmon] --ping-timeout must be a duration longer than 0 such as 2s (got "0"): using 2s',
       '[pingmon] --meta: "rows=b" is not key=number (e.g. rowsProcessed=120): ignored',
       '[pingmon] --log-keep must be one of head-tail, head, tail (got "middle"): using head-tail',
     ]);

@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 export const CLI = fileURLToPath(new URL('../../../cli/bin/run.js', import.meta.url));
 
@@ -12,6 +14,24 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The environment of one `pingmon` process: this one's, without its PINGMON_* settings, and with a spool of
+ * its own (XDG_STATE_HOME) unless `env` names one, so that no run delivers pings another test left behind.
+ */
+export function cliEnv(env: Record<string, string>): Record<string, string | undefined> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PINGMON_')));
+  return { ...clean, XDG_STATE_HOME: env.XDG_STATE_HOME ?? stateHome(), ...env };
+}
+
+const stateHomes: string[] = [];
+process.once('exit', () => stateHomes.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+function stateHome(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'pingmon-state-'));
+  stateHomes.push(dir);
+  return dir;
+}
+
 /** Runs `pingmon …` as a real child process, with only the given PINGMON_* settings. */
 export function pingmon(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   const child = spawnCli(args, env);
@@ -19,8 +39,7 @@ export function pingmon(args: string[], env: Record<string, string> = {}): Promi
 }
 
 export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PINGMON_')));
-  return spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
 export function finished(child: ChildProcess): Promise<CliResult> {
@@ -65,8 +84,7 @@ export interface RawResult {
 
 /** Runs `pingmon …` with stdin fed from `input`, keeping stdout as bytes; samples its memory while it runs. */
 export function pingmonRaw(args: string[], env: Record<string, string>, input?: Buffer): Promise<RawResult> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PINGMON_')));
-  const child = spawn(process.execPath, [CLI, ...args], { env: { ...clean, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   let stderr = '';
   let peakRss = 0;

@@ -27,12 +27,30 @@ export async function databaseOutage(t: Teardown, kind: DatabaseKind): Promise<O
 
 async function proxyOutage(t: Teardown, databaseUrl: string): Promise<Outage> {
   const target = new URL(databaseUrl);
+  const proxy = await switchableProxy(t, target.hostname, Number(target.port || 5432));
+  const through = new URL(databaseUrl);
+  through.hostname = '127.0.0.1';
+  through.port = String(proxy.port);
+  return { databaseUrl: through.toString(), begin: proxy.down, end: proxy.up };
+}
+
+/** A TCP proxy on loopback that a test switches off (every connection reset) and on again. */
+export interface SwitchableProxy {
+  readonly port: number;
+  down(): Promise<void>;
+  up(): Promise<void>;
+}
+
+/**
+ * A TCP proxy to host:port. While down it resets every connection, open ones included: a reset, not a
+ * refusal, so that the listening port stays this proxy's and no other process can take it meanwhile.
+ */
+export async function switchableProxy(t: Teardown, host: string, port: number): Promise<SwitchableProxy> {
   const open = new Set<Socket>();
   let down = false;
   const proxy = createServer((client) => {
-    // A reset, not a refusal: the listening port stays this proxy's, so no other process can take it meanwhile.
     if (down) return client.resetAndDestroy();
-    const upstream = connect(Number(target.port || 5432), target.hostname);
+    const upstream = connect(port, host);
     for (const socket of [client, upstream]) {
       open.add(socket);
       socket.on('close', () => open.delete(socket));
@@ -45,16 +63,13 @@ async function proxyOutage(t: Teardown, databaseUrl: string): Promise<Outage> {
   });
   await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
   t.teardown(() => closeProxy(proxy, open));
-  const through = new URL(databaseUrl);
-  through.hostname = '127.0.0.1';
-  through.port = String((proxy.address() as { port: number }).port);
   return {
-    databaseUrl: through.toString(),
-    begin: async () => {
+    port: (proxy.address() as { port: number }).port,
+    down: async () => {
       down = true;
       for (const socket of open) socket.resetAndDestroy();
     },
-    end: async () => {
+    up: async () => {
       down = false;
     },
   };

@@ -20,6 +20,7 @@ t.test('the retry budget bounds a call, every attempt and wait included', async 
     const silent = await startReceiver(t, () => undefined);
     const before = Date.now();
     const pinger = createPinger({
+      spool: false,
       monitorId: 'mon_x',
       apiKey: 'pm_k',
       baseUrl: silent.url,
@@ -40,6 +41,7 @@ t.test('the retry budget bounds a call, every attempt and wait included', async 
     // at the earliest, never does; the first answer has 1.8 s to come back, however loaded the machine.
     const busy = await startReceiver(t, (_req, _n, res) => json(res, 503, { code: 'unavailable', message: 'busy' }));
     const pinger = createPinger({
+      spool: false,
       monitorId: 'mon_x',
       apiKey: 'pm_k',
       baseUrl: busy.url,
@@ -64,6 +66,7 @@ t.test('the retry budget bounds a call, every attempt and wait included', async 
     const tookMs = await Promise.all(
       [byHeader, byBody].map(async (receiver) => {
         await createPinger({
+          spool: false,
           monitorId: 'mon_x',
           apiKey: 'pm_k',
           baseUrl: receiver.url,
@@ -121,7 +124,14 @@ t.test('durations must be positive finite numbers of milliseconds', async (t) =>
   for (const bad of [0, -1, Number.NaN, Number.POSITIVE_INFINITY]) {
     for (const name of ['timeoutMs', 'retryBudgetMs'] as const) {
       t.throws(
-        () => createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: 'http://127.0.0.1:1', [name]: bad }),
+        () =>
+          createPinger({
+            spool: false,
+            monitorId: 'mon_x',
+            apiKey: 'pm_k',
+            baseUrl: 'http://127.0.0.1:1',
+            [name]: bad,
+          }),
         new RegExp(`^${name} must be a positive number of milliseconds \\(got ${bad}\\)`),
         `createPinger ${name}: ${bad}`,
       );
@@ -140,7 +150,7 @@ t.test('redirects are not followed: the credentials stay with the configured ser
     res.writeHead(req.method === 'GET' ? 307 : 302, { location: `${elsewhere.url}${req.url}` }).end();
   });
   const pingErr = await rejection(
-    createPinger({ monitorId: 'mon_x', apiKey: 'pm_secret', baseUrl: redirecting.url }).start(),
+    createPinger({ spool: false, monitorId: 'mon_x', apiKey: 'pm_secret', baseUrl: redirecting.url }).start(),
   );
   t.match(pingErr, { status: 302, code: 'redirect', method: 'POST' });
   t.match(
@@ -169,6 +179,7 @@ t.test('no user:password from the base URL in errors or warnings', async (t) => 
   for (const [name, url] of cases) {
     const warnings: PingmonError[] = [];
     const mon = createPinger({
+      spool: false,
       monitorId: 'mon_x',
       apiKey: 'pm_k',
       baseUrl: withPassword(url),

@@ -7,6 +7,9 @@ import { databaseOutage } from '../helpers/outage.js';
 import { TestServer } from '../helpers/server.js';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 
+// Pingers here keep what they cannot deliver in a spool of this test's own, never the user's.
+process.env.XDG_STATE_HOME = t.testdir();
+
 const ACK = (status: string) => ({
   success: true,
   data: { received: true, monitorId: 'mon_x', runId: 'r', status, timestamp: new Date().toISOString() },
@@ -134,7 +137,13 @@ t.test('the pinger against a real server', async (t) => {
     t.ok(Date.now() - before >= 1_000, `waited ${Date.now() - before} ms as asked`);
     // A budget shorter than any Retry-After (1 s at least): the 429 is final, and its one attempt has a whole
     // second to be answered (a 100 ms budget could time out first on a loaded machine).
-    const impatient = createPinger({ monitorId, apiKey: free.apiKey, baseUrl: limited.url, retryBudgetMs: 1_000 });
+    const impatient = createPinger({
+      spool: false,
+      monitorId,
+      apiKey: free.apiKey,
+      baseUrl: limited.url,
+      retryBudgetMs: 1_000,
+    });
     const err = (await impatient.success().catch((e: unknown) => e)) as PingmonError;
     t.match(err, { status: 429, code: 'rate_limited' });
     t.ok(err.retryAfter! >= 1);
@@ -178,7 +187,7 @@ t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t
     const receiver = await startReceiver(t, (_req, n, res) =>
       n < 3 ? json(res, 503, { code: 'unavailable', message: 'busy' }) : json(res, 200, ACK('running')),
     );
-    const ack = await createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
+    const ack = await createPinger({ spool: false, monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
     t.equal(ack.status, 'running');
     t.equal(receiver.received.length, 3);
     const runIds = receiver.received.map((r) => JSON.parse(r.body).runId);
@@ -190,7 +199,7 @@ t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t
       const receiver = await startReceiver(t, (_req, _n, res) =>
         json(res, status, { success: false, statusCode: status, code: `c${status}`, message: `m${status}` }),
       );
-      const pinger = createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url });
+      const pinger = createPinger({ spool: false, monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url });
       const err = (await pinger.start().catch((e: unknown) => e)) as PingmonError;
       t.match(err, { status, code: `c${status}`, message: `m${status}` });
       t.equal(receiver.received.length, 1);
@@ -199,8 +208,13 @@ t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t
 
   t.test('the API key travels in X-API-Key to /api/v1 whatever form the base URL has', async (t) => {
     const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('running')));
-    await createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: `${receiver.url}/api/v1/` }).start();
-    await createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
+    await createPinger({
+      spool: false,
+      monitorId: 'mon_x',
+      apiKey: 'pm_k',
+      baseUrl: `${receiver.url}/api/v1/`,
+    }).start();
+    await createPinger({ spool: false, monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url }).start();
     t.same(
       receiver.received.map((r) => r.url),
       ['/api/v1/ping/mon_x/start', '/api/v1/ping/mon_x/start'],
@@ -211,7 +225,7 @@ t.test('retries: network errors, 5xx and 429 are retried; 4xx are not', async (t
 
 t.test('fail replaces NUL with U+FFFD before sending, as the server stores it', async (t) => {
   const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('failed')));
-  const pinger = createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url });
+  const pinger = createPinger({ spool: false, monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url });
   await pinger.fail({ message: 'exit\u00001', log: 'a\u0000b' });
   t.match(JSON.parse(receiver.received[0]!.body), { errorMessage: 'exit\uFFFD1', logOutput: 'a\uFFFDb' });
 });
@@ -227,6 +241,7 @@ t.test('a result and its start in flight', async (t) => {
       json(res, 200, ACK('success'));
     });
     const mon = createPinger({
+      spool: false,
       monitorId: 'mon_x',
       apiKey: 'pm_k',
       baseUrl: receiver.url,
@@ -255,6 +270,7 @@ t.test('a result and its start in flight', async (t) => {
         : json(res, 200, ACK('success')),
     );
     const mon = createPinger({
+      spool: false,
       monitorId: 'mon_x',
       apiKey: 'pm_k',
       baseUrl: receiver.url,
@@ -276,6 +292,7 @@ t.test('a result and its start in flight', async (t) => {
     // A start alone could use the whole 2 s (attempts at 0 and ~1.05 s); it is given up at 1.6 s so that
     // success still has one whole attempt of 400 ms before the 2 s are over.
     const mon = createPinger({
+      spool: false,
       monitorId: 'mon_x',
       apiKey: 'pm_k',
       baseUrl: silent.url,
@@ -306,6 +323,7 @@ t.test('when the server is down', async (t) => {
   const url = await deadUrl();
   const errors: PingmonError[] = [];
   const mon = createPinger({
+    spool: false,
     monitorId: 'mon_x',
     apiKey: 'pm_secretkey',
     baseUrl: url,
@@ -334,6 +352,7 @@ t.test('when the server is down', async (t) => {
 
   t.test('a throwing onError changes nothing', async (t) => {
     const loud = createPinger({
+      spool: false,
       monitorId: 'mon_x',
       apiKey: 'pm_k',
       baseUrl: url,

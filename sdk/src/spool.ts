@@ -1,0 +1,259 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, open, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { PingmonError } from './errors.js';
+import { createHttp } from './http.js';
+import type { Http } from './http.js';
+import type { PingKind } from './types.js';
+
+/**
+ * The job host's spool (DESIGN §14): pings the server could not take (no answer, 5xx, 503) wait here, one
+ * file each, and are delivered later with their own time and runId, so that delivering one twice changes
+ * nothing. Files are written whole (a temporary name, then a rename), named so that sorting them gives the
+ * order the pings were made in, and delivered by one process at a time (a lock file), so that any number of
+ * jobs can share one spool.
+ */
+
+/** A ping kept for later, as written to its file. */
+export interface SpooledPing {
+  /** The server, as the pinger was given it. */
+  url: string;
+  apiKey: string;
+  monitorId: string;
+  kind: PingKind;
+  /** The ping's body, with its runId and `timestamp` (the time it was made). */
+  body: { runId: string; timestamp: string } & Record<string, unknown>;
+}
+
+/** What the server no longer accepts (LATE_PING_MAX_MS on the server): older pings are dropped. */
+export const SPOOL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
+/** At most this many pings are kept; past it the oldest go. */
+export const SPOOL_MAX_PINGS = 10_000;
+/** At most this many bytes of pings are kept; past it the oldest go. */
+export const SPOOL_MAX_BYTES = 64 * 1024 * 1024;
+/** A lock older than this is a flush that died without removing it (a delivery takes seconds at most). */
+const LOCK_STALE_MS = 10 * 60 * 1000;
+/** Summing the spool's size takes a stat per file: below this many files it cannot reach SPOOL_MAX_BYTES. */
+const FILES_BEFORE_SIZING = 1_000;
+
+/** `$XDG_STATE_HOME/pingmon/spool`, or `~/.local/state/pingmon/spool`. */
+export function defaultSpoolDir(env: NodeJS.ProcessEnv = process.env): string {
+  const state = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  return join(state, 'pingmon', 'spool');
+}
+
+/** A ping the spool gave up: too old, refused by the server, or unreadable. */
+export interface Dropped {
+  file: string;
+  reason: string;
+}
+
+export interface FlushReport {
+  delivered: number;
+  dropped: Dropped[];
+  /** Pings still in the spool. */
+  left: number;
+  /** Why some were left: the last delivery error (the server down, say). */
+  error?: PingmonError;
+  /** Another process was delivering the spool: this one did nothing. */
+  busy: boolean;
+}
+
+export interface FlushOptions {
+  /** When to stop (epoch ms); what is not delivered by then stays. Default: no limit. */
+  deadline?: number;
+  /** Time one delivery may take (default 10 s). */
+  timeoutMs?: number;
+}
+
+export class Spool {
+  constructor(readonly dir: string) {}
+
+  /** Keeps `ping`; answers its file, and what had to go to keep the spool within its bounds. */
+  async add(ping: SpooledPing): Promise<{ file: string; dropped: Dropped[] }> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const at = Date.parse(ping.body.timestamp);
+    // Time first, then start before result: sorting the names is the order to deliver in.
+    const name = `${String(at).padStart(15, '0')}-${ping.kind === 'start' ? 0 : 1}-${randomBytes(6).toString('hex')}`;
+    const temporary = join(this.dir, `.${name}.tmp`);
+    // Only this user can read it: it holds the API key.
+    await writeFile(temporary, JSON.stringify(ping), { mode: 0o600 });
+    await rename(temporary, join(this.dir, `${name}.json`));
+    return { file: `${name}.json`, dropped: await this.trim() };
+  }
+
+  /** Whether `file` is still waiting in the spool. */
+  async holds(file: string): Promise<boolean> {
+    return stat(join(this.dir, file)).then(
+      () => true,
+      () => false,
+    );
+  }
+
+  /** The spooled pings' file names, oldest first. */
+  async files(): Promise<string[]> {
+    try {
+      return (await readdir(this.dir)).filter((name) => name.endsWith('.json')).sort();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw err;
+    }
+  }
+
+  /**
+   * Delivers the spooled pings, oldest first. A ping the server refuses (a monitor deleted, a key revoked)
+   * is dropped; once a server cannot be reached, its later pings stay, in order, for the next flush.
+   */
+  async flush(options: FlushOptions = {}): Promise<FlushReport> {
+    const report: FlushReport = { delivered: 0, dropped: [], left: 0, busy: false };
+    const unlock = await this.lock();
+    if (!unlock) return { ...report, busy: true, left: (await this.files()).length };
+    try {
+      const clients = new Map<string, Http>();
+      const unreachable = new Set<string>();
+      for (const file of await this.files()) {
+        if (options.deadline !== undefined && Date.now() >= options.deadline) {
+          report.left++;
+          continue;
+        }
+        const ping = await this.read(file, report);
+        if (!ping) continue;
+        if (unreachable.has(ping.url)) {
+          report.left++;
+          continue;
+        }
+        const key = `${ping.url}\n${ping.apiKey}`;
+        let http = clients.get(key);
+        if (!http) clients.set(key, (http = spoolHttp(ping, options.timeoutMs ?? 10_000)));
+        try {
+          await http('POST', `ping/${encodeURIComponent(ping.monitorId)}/${ping.kind}`, ping.body, {
+            deadline: options.deadline,
+          });
+          report.delivered++;
+          await this.remove(file);
+        } catch (err) {
+          if (!(err instanceof PingmonError)) throw err;
+          // A 429 here is the server busy (a late ping's rate limit is a final 409): tried again later.
+          if (spoolable(err) || err.status === 429) {
+            unreachable.add(ping.url);
+            report.error = err;
+            report.left++;
+          } else {
+            report.dropped.push({ file, reason: `the server refused it: ${err.message}` });
+            await this.remove(file);
+          }
+        }
+      }
+    } finally {
+      await unlock();
+    }
+    return report;
+  }
+
+  /** A spooled ping, or undefined (and the file dropped) if it is unreadable or too old to be accepted. */
+  private async read(file: string, report: FlushReport): Promise<SpooledPing | undefined> {
+    let ping: SpooledPing;
+    try {
+      ping = JSON.parse(await readFile(join(this.dir, file), 'utf8')) as SpooledPing;
+    } catch (err) {
+      // Delivered and removed by another process since the listing: nothing to do.
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      report.dropped.push({ file, reason: `unreadable: ${(err as Error).message}` });
+      await this.remove(file);
+      return undefined;
+    }
+    if (Date.now() - Date.parse(ping.body?.timestamp) > SPOOL_MAX_AGE_MS) {
+      report.dropped.push({ file, reason: 'more than 7 days old: the server no longer accepts it' });
+      await this.remove(file);
+      return undefined;
+    }
+    return ping;
+  }
+
+  /** Removes the oldest pings past the spool's bounds; answers them. */
+  private async trim(): Promise<Dropped[]> {
+    const files = await this.files();
+    let excess = Math.max(0, files.length - SPOOL_MAX_PINGS);
+    if (files.length > FILES_BEFORE_SIZING) {
+      let bytes = 0;
+      const sizes = await Promise.all(files.map((file) => this.size(file)));
+      for (let i = sizes.length - 1; i >= 0; i--) {
+        bytes += sizes[i]!;
+        if (bytes > SPOOL_MAX_BYTES) {
+          excess = Math.max(excess, i + 1);
+          break;
+        }
+      }
+    }
+    const dropped = files.slice(0, excess).map((file) => ({ file, reason: 'the spool was full' }));
+    await Promise.all(dropped.map(({ file }) => this.remove(file)));
+    return dropped;
+  }
+
+  private async size(file: string): Promise<number> {
+    try {
+      return (await stat(join(this.dir, file))).size;
+    } catch {
+      return 0;
+    }
+  }
+
+  private async remove(file: string): Promise<void> {
+    await unlink(join(this.dir, file)).catch((err: NodeJS.ErrnoException) => {
+      if (err.code !== 'ENOENT') throw err;
+    });
+  }
+
+  /** Takes the spool's lock; answers how to give it back, or undefined when another live process holds it. */
+  private async lock(): Promise<(() => Promise<void>) | undefined> {
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
+    const path = join(this.dir, '.lock');
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const handle = await open(path, 'wx', 0o600);
+        await handle.writeFile(String(process.pid));
+        await handle.close();
+        return () => unlink(path).catch(() => undefined);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+        if (!(await staleLock(path))) return undefined;
+        await unlink(path).catch(() => undefined);
+      }
+    }
+    return undefined;
+  }
+}
+
+/**
+ * Whether a ping that failed so goes to the spool: no answer, or the server unable to take it now. Not a
+ * 429: the plan's rate limit refuses the run, and would refuse it later too.
+ */
+export function spoolable(err: PingmonError): boolean {
+  return err.status === 0 || err.status === 408 || err.status >= 500;
+}
+
+/** One attempt per ping: a server that does not answer is tried again at the next flush, not now. */
+function spoolHttp(ping: SpooledPing, timeoutMs: number): Http {
+  return createHttp({
+    baseUrl: ping.url,
+    headers: { 'x-api-key': ping.apiKey },
+    retryMethods: ['POST'],
+    retryBudgetMs: timeoutMs,
+    attemptTimeoutMs: timeoutMs,
+    maxRetries: 0,
+  });
+}
+
+/** A lock whose process has gone, or that is older than any flush. */
+async function staleLock(path: string): Promise<boolean> {
+  try {
+    const [pid, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    if (Date.now() - info.mtimeMs > LOCK_STALE_MS) return true;
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (err) {
+    // ESRCH: no such process. ENOENT: given back meanwhile. EPERM: alive, another user's.
+    return (err as NodeJS.ErrnoException).code !== 'EPERM';
+  }
+}
