@@ -365,6 +365,43 @@ t.test('when the server is down', async (t) => {
   });
 });
 
+t.test('a pinger keeps what the server cannot take in its spool, and delivers it before its next ping', async (t) => {
+  const spoolDir = t.testdir();
+  let up = false;
+  const receiver = await startReceiver(t, (req, _n, res) => {
+    if (!up) return json(res, 503, { code: 'database_unavailable', message: 'no database' });
+    json(res, 200, ACK(req.url.endsWith('/start') ? 'running' : 'success'));
+  });
+  const errors: PingmonError[] = [];
+  const mon = createPinger({
+    ...{ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, spool: spoolDir },
+    ...{ retryBudgetMs: 300, onError: (err: PingmonError) => errors.push(err) },
+  });
+  t.equal(await mon.wrap(() => 'done'), 'done');
+  t.same(
+    errors.map((e) => [e.code, e.status]),
+    [
+      ['spooled', 503],
+      ['spooled', 0],
+    ],
+    'the start, then its success, which follows it into the spool',
+  );
+  t.match(errors[1]!.message, /success of run .* follows its start, which could not be delivered/);
+  const sentWhileDown = receiver.received.length;
+  up = true;
+  await mon.start();
+  const delivered = receiver.received.slice(sentWhileDown).map((r) => [r.url.split('/').pop(), JSON.parse(r.body)]);
+  t.same(
+    delivered.map(([kind]) => kind),
+    ['start', 'success', 'start'],
+    'the spool first, in order',
+  );
+  const [[, start], [, success], [, live]] = delivered as Array<[string, Record<string, string>]>;
+  t.equal(start!.runId, success!.runId);
+  t.ok(Date.parse(start!.timestamp!) <= Date.parse(success!.timestamp!), 'each with the time it was made');
+  t.notOk(live!.timestamp, 'a ping delivered at once carries no timestamp');
+});
+
 t.test('createPinger refuses missing settings and falls back to PINGMON_* variables', async (t) => {
   const saved = { key: process.env.PINGMON_API_KEY, url: process.env.PINGMON_URL };
   t.teardown(() => {
