@@ -1,5 +1,9 @@
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CLI } from './processes.js';
 
@@ -80,4 +84,40 @@ export async function throughputBench(env: Record<string, string>, bytes = 1024 
       `throughput ratio ${(alone.ms / wrapped.ms).toFixed(2)}; ` +
       `pingmon run peak RSS ${(wrapped.peakRss / 1024 ** 2).toFixed(0)} MiB`,
   );
+}
+
+/**
+ * The server down: how long `pingmon run -- sleep 1` goes on after its job, against a port that refuses
+ * connections and against one that accepts them and never answers (the pings then wait in the spool).
+ */
+export async function serverDownBench(env: Record<string, string>, rounds = 5): Promise<void> {
+  const silent = createServer(() => undefined);
+  await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  const refused = createServer();
+  await new Promise<void>((resolve) => refused.listen(0, '127.0.0.1', resolve));
+  const refusedPort = (refused.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => refused.close(() => resolve()));
+  const state = mkdtempSync(join(tmpdir(), 'pingmon-bench-spool-'));
+  try {
+    const after = async (url: string) => {
+      const runs: number[] = [];
+      for (let i = 0; i < rounds; i++) {
+        const line = `node ${CLI} run -- sleep 1 2>/dev/null`;
+        const run = await timed(line, { ...env, PINGMON_URL: url, XDG_STATE_HOME: state });
+        runs.push(run.ms - 1000);
+      }
+      return Math.max(...runs);
+    };
+    const refusing = await after(`http://127.0.0.1:${refusedPort}`);
+    const silentMs = await after(`http://127.0.0.1:${(silent.address() as AddressInfo).port}`);
+    const kept = readdirSync(join(state, 'pingmon', 'spool')).filter((f) => f.endsWith('.json')).length;
+    console.log(
+      `\nserver down, pingmon run -- sleep 1 (default --ping-timeout 2s, ${rounds} rounds each): ends at most ` +
+        `${refusing.toFixed(0)} ms after the job when the port refuses, ${silentMs.toFixed(0)} ms when the server ` +
+        `never answers (start-up included); ${kept} pings kept in the spool (${4 * rounds} sent)`,
+    );
+  } finally {
+    silent.close();
+    rmSync(state, { recursive: true, force: true });
+  }
 }

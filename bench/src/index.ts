@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import knexFactory from 'knex';
-import { startupBench, throughputBench } from './cli.js';
+import { serverDownBench, startupBench, throughputBench } from './cli.js';
 import { CLI, runCli, startListening } from './processes.js';
 import { dashboardBench } from './dashboard.js';
 import { pruneBench } from './prune.js';
@@ -146,6 +146,7 @@ async function main(): Promise<void> {
       XDG_CONFIG_HOME: dataDir,
     };
     await startupBench(cliEnv);
+    await serverDownBench(cliEnv);
     await throughputBench(cliEnv, Number(process.env.BENCH_CAT_BYTES ?? 1024 ** 3));
     await sqlite.server.stop();
 
