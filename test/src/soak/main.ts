@@ -39,7 +39,8 @@ async function soak(kind: DatabaseKind): Promise<void> {
   console.log(
     `SIGKILL: ${killed.kills} kills under ${KILL_PAIRS} pairs (${CLIENTS} retrying clients), down ` +
       `${killed.downMs.map((ms) => `${ms.toFixed(0)} ms`).join(' and ')} until listening again; ` +
-      `answers ${statusLine(killed.load.statuses)}; acknowledged ${killed.acked}, lost after restart ${killed.stored.lost}`,
+      `answers ${statusLine(killed.load.statuses)}; acknowledged ${killed.acked}, ` +
+      `lost after restart ${killed.stored.lost}`,
   );
   check(killed.kills === 2, 'killed twice');
   check(killed.stored.lost === 0 && killed.load.givenUp === 0, 'every acknowledged ping present after the restarts');
@@ -49,7 +50,8 @@ async function soak(kind: DatabaseKind): Promise<void> {
   const outage = await outageScenario(kind, OUTAGE_PAIRS, CLIENTS, outageMs);
   console.log(
     `database outage: ${outageMs} ms under ${OUTAGE_PAIRS} pairs; answers ${statusLine(outage.load.statuses)}; ` +
-      `first ping taken ${outage.recoveryMs.toFixed(0)} ms after the database returned, same process: ${outage.samePid}`,
+      `first ping taken ${outage.recoveryMs.toFixed(0)} ms after the database returned, ` +
+      `same process: ${outage.samePid}`,
   );
   check((outage.load.statuses[503] ?? 0) > 0 && fiveXX(outage.load.statuses, [503]) === 0, '503s only');
   check(outage.samePid && Number.isFinite(outage.recoveryMs), 'recovered without a restart');
