@@ -4,6 +4,7 @@ import { createHttp, positiveMs } from './http.js';
 import { newRunId } from './ids.js';
 import { ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
 import { Spool, defaultSpoolDir, spoolable } from './spool.js';
+import type { FlushReport } from './spool.js';
 import type { FailPingBody, Meta, PingAck, PingKind, PingResponse, SuccessPingBody } from './types.js';
 
 export interface PingerOptions {
@@ -161,9 +162,10 @@ class MonitorPinger implements Pinger {
   /** Sends a start, after the pings spooled before it (so that the server gets a host's pings in order). */
   private sendStart(runId: string): Promise<PingAck> {
     const at = Date.now();
+    const deadline = at + this.limits.retryBudgetMs;
     const abandon = new AbortController();
-    const sent = this.spooledFirst(abandon.signal).then(() =>
-      this.deliver('start', { runId }, at, { signal: abandon.signal }),
+    const sent = this.spooledFirst(deadline, abandon.signal).then(() =>
+      this.deliver('start', { runId }, at, { deadline, signal: abandon.signal }),
     );
     const settled = sent
       .then(
@@ -202,8 +204,13 @@ class MonitorPinger implements Pinger {
     const startFile = this.spooledStarts.get(runId);
     const { spool } = this.delivery;
     if (startFile !== undefined && spool) {
+      // Its start first, ahead of older spooled pings, so that this run is not held up behind a backlog.
       this.spooledStarts.delete(runId);
-      await spool.flush({ deadline, timeoutMs: this.limits.timeoutMs }).catch(() => undefined);
+      const flushed = spool.flush({ deadline, timeoutMs: this.limits.timeoutMs, only: [startFile] });
+      await flushed.then(
+        (report) => this.reportDropped(report),
+        (err: unknown) => this.report(err),
+      );
       if (await spool.holds(startFile)) {
         const why = new PingmonError({
           ...{ status: 0, code: 'start_spooled', method: 'POST', url: '' },
@@ -211,25 +218,37 @@ class MonitorPinger implements Pinger {
         });
         throw await this.keep(kind, body, at, why);
       }
+      // It waited: it says when it was made.
+      return this.deliver(kind, { ...body, timestamp: new Date(at).toISOString() }, at, { deadline });
     }
     return this.deliver(kind, body, at, { deadline });
   }
 
-  /** Delivers the spool's pings before this pinger's next one, if there are any (and no other process is). */
-  private async spooledFirst(abandon: AbortSignal): Promise<void> {
+  private reportDropped(report: FlushReport): void {
+    for (const { file, reason } of report.dropped) this.report(new Error(`spooled ping ${file} dropped: ${reason}`));
+  }
+
+  /**
+   * Delivers the spool's pings before this pinger's next one, if there are any and no other process is at it,
+   * within the ping's own deadline. Its start given up, the flush stops too (and gives the spool back).
+   */
+  private async spooledFirst(deadline: number, abandon: AbortSignal): Promise<void> {
     const { spool } = this.delivery;
-    if (!spool || (await spool.files().catch(() => [])).length === 0) return;
-    const deadline = Date.now() + this.limits.retryBudgetMs;
-    const abandoned = new Promise<void>((resolve) => abandon.addEventListener('abort', () => resolve()));
-    const flushed = spool.flush({ deadline, timeoutMs: this.limits.timeoutMs }).then(
-      (report) => report.dropped.forEach((d) => this.report(new Error(`a spooled ping was dropped: ${d.reason}`))),
+    if (!spool) return;
+    const options = { deadline, timeoutMs: this.limits.timeoutMs, signal: abandon };
+    await spool.flush(options).then(
+      (report) => this.reportDropped(report),
       (err: unknown) => this.report(err),
     );
-    await Promise.race([flushed, abandoned]);
   }
 
   /** Sends a ping; one the server cannot take now goes to the spool, with its time (and rejects, saying so). */
-  private async deliver(kind: PingKind, body: { runId: string }, at: number, call: CallOptions): Promise<PingAck> {
+  private async deliver(
+    kind: PingKind,
+    body: { runId: string; timestamp?: string },
+    at: number,
+    call: CallOptions,
+  ): Promise<PingAck> {
     try {
       return await this.send(kind, body, call);
     } catch (err) {
@@ -273,7 +292,10 @@ class MonitorPinger implements Pinger {
       this.delivery.onError(
         err instanceof PingmonError
           ? err
-          : new PingmonError({ status: 0, code: 'error', message: String(err), method: 'POST', url: '' }),
+          : new PingmonError({
+              ...{ status: 0, code: 'error', method: 'POST', url: '' },
+              message: err instanceof Error ? err.message : String(err),
+            }),
       );
     } catch {
       // A throwing onError must not change fn's outcome either.

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdir, open, readFile, readdir, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { PingmonError } from './errors.js';
@@ -32,7 +32,7 @@ export const SPOOL_MAX_AGE_MS = 7 * 24 * 3600 * 1000;
 export const SPOOL_MAX_PINGS = 10_000;
 /** At most this many bytes of pings are kept; past it the oldest go. */
 export const SPOOL_MAX_BYTES = 64 * 1024 * 1024;
-/** A lock older than this is a flush that died without removing it (a delivery takes seconds at most). */
+/** A lock not refreshed for this long is a flush that died without removing it (a flush refreshes it often). */
 const LOCK_STALE_MS = 10 * 60 * 1000;
 /** Summing the spool's size takes a stat per file: below this many files it cannot reach SPOOL_MAX_BYTES. */
 const FILES_BEFORE_SIZING = 1_000;
@@ -63,6 +63,10 @@ export interface FlushReport {
 export interface FlushOptions {
   /** When to stop (epoch ms); what is not delivered by then stays. Default: no limit. */
   deadline?: number;
+  /** Stops the flush at once (the delivery under way included); what is not delivered stays. */
+  signal?: AbortSignal;
+  /** Delivers only these files (of those still in the spool). */
+  only?: string[];
   /** Time one delivery may take (default 10 s). */
   timeoutMs?: number;
 }
@@ -102,51 +106,43 @@ export class Spool {
   }
 
   /**
-   * Delivers the spooled pings, oldest first. A ping the server refuses (a monitor deleted, a key revoked)
-   * is dropped; once a server cannot be reached, its later pings stay, in order, for the next flush.
+   * Delivers the spooled pings, oldest first. A ping the server refuses for good (a monitor deleted, a key
+   * revoked) is dropped; once a server cannot be reached, or answers something other than pingmon would (a
+   * proxy's page), its later pings stay, in order, for the next flush.
    */
   async flush(options: FlushOptions = {}): Promise<FlushReport> {
     const report: FlushReport = { delivered: 0, dropped: [], left: 0, busy: false };
-    const unlock = await this.lock();
-    if (!unlock) return { ...report, busy: true, left: (await this.files()).length };
+    const only = options.only && new Set(options.only);
+    const listed = async () => (await this.files()).filter((file) => !only || only.has(file));
+    const files = await listed();
+    if (files.length === 0) return report;
+    const lock = await this.lock();
+    if (!lock) return { ...report, busy: true, left: files.length };
     try {
       const clients = new Map<string, Http>();
       const unreachable = new Set<string>();
-      for (const file of await this.files()) {
-        if (options.deadline !== undefined && Date.now() >= options.deadline) {
-          report.left++;
-          continue;
-        }
-        const ping = await this.read(file, report);
-        if (!ping) continue;
-        if (unreachable.has(ping.url)) {
-          report.left++;
-          continue;
-        }
+      for (const file of await listed()) {
+        const over = options.signal?.aborted || (options.deadline !== undefined && Date.now() >= options.deadline);
+        const ping = over ? undefined : await this.read(file, report);
+        if (over || (ping && unreachable.has(ping.url))) report.left++;
+        if (!ping || over || unreachable.has(ping.url)) continue;
         const key = `${ping.url}\n${ping.apiKey}`;
         let http = clients.get(key);
         if (!http) clients.set(key, (http = spoolHttp(ping, options.timeoutMs ?? 10_000)));
-        try {
-          await http('POST', `ping/${encodeURIComponent(ping.monitorId)}/${ping.kind}`, ping.body, {
-            deadline: options.deadline,
-          });
-          report.delivered++;
-          await this.remove(file);
-        } catch (err) {
-          if (!(err instanceof PingmonError)) throw err;
-          // A 429 here is the server busy (a late ping's rate limit is a final 409): tried again later.
-          if (spoolable(err) || err.status === 429) {
-            unreachable.add(ping.url);
-            report.error = err;
-            report.left++;
-          } else {
-            report.dropped.push({ file, reason: `the server refused it: ${err.message}` });
-            await this.remove(file);
-          }
+        const outcome = await deliver(http, ping, options);
+        await lock.refresh();
+        if (outcome === 'delivered') report.delivered++;
+        if (outcome === 'delivered' || outcome instanceof Refused) await this.remove(file);
+        if (outcome instanceof Refused)
+          report.dropped.push({ file, reason: `the server refused it: ${outcome.message}` });
+        if (outcome instanceof PingmonError) {
+          unreachable.add(ping.url);
+          report.error = outcome;
+          report.left++;
         }
       }
     } finally {
-      await unlock();
+      await lock.release();
     }
     return report;
   }
@@ -156,6 +152,7 @@ export class Spool {
     let ping: SpooledPing;
     try {
       ping = JSON.parse(await readFile(join(this.dir, file), 'utf8')) as SpooledPing;
+      if (!isSpooledPing(ping)) throw new Error('not a spooled ping');
     } catch (err) {
       // Delivered and removed by another process since the listing: nothing to do.
       if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
@@ -163,7 +160,7 @@ export class Spool {
       await this.remove(file);
       return undefined;
     }
-    if (Date.now() - Date.parse(ping.body?.timestamp) > SPOOL_MAX_AGE_MS) {
+    if (Date.now() - Date.parse(ping.body.timestamp) > SPOOL_MAX_AGE_MS) {
       report.dropped.push({ file, reason: 'more than 7 days old: the server no longer accepts it' });
       await this.remove(file);
       return undefined;
@@ -205,24 +202,89 @@ export class Spool {
     });
   }
 
-  /** Takes the spool's lock; answers how to give it back, or undefined when another live process holds it. */
-  private async lock(): Promise<(() => Promise<void>) | undefined> {
+  /**
+   * Takes the spool's lock, or answers undefined when a live process holds it. The lock file holds a token
+   * of this flush's own, so that it only ever removes its own lock; one left by a process that is gone (or
+   * not refreshed for LOCK_STALE_MS) is taken over by renaming it first, which only one process can do.
+   */
+  private async lock(): Promise<Lock | undefined> {
     await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const path = join(this.dir, '.lock');
+    const token = `${process.pid} ${randomBytes(8).toString('hex')}`;
     for (let attempt = 0; attempt < 2; attempt++) {
       try {
-        const handle = await open(path, 'wx', 0o600);
-        await handle.writeFile(String(process.pid));
-        await handle.close();
-        return () => unlink(path).catch(() => undefined);
+        await writeFile(path, token, { flag: 'wx', mode: 0o600 });
+        return new Lock(path, token);
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
         if (!(await staleLock(path))) return undefined;
-        await unlink(path).catch(() => undefined);
+        const taken = `${path}.${randomBytes(6).toString('hex')}`;
+        // Whoever renames it first takes it over; the others find it gone, and try again or give way.
+        if (
+          await rename(path, taken).then(
+            () => true,
+            () => false,
+          )
+        )
+          await unlink(taken).catch(() => undefined);
       }
     }
     return undefined;
   }
+}
+
+/** A held spool lock: refreshed while a flush goes on, released only if it is still this flush's own. */
+class Lock {
+  private refreshedAt = Date.now();
+
+  constructor(
+    private readonly path: string,
+    private readonly token: string,
+  ) {}
+
+  async refresh(): Promise<void> {
+    if (Date.now() - this.refreshedAt < LOCK_STALE_MS / 10) return;
+    this.refreshedAt = Date.now();
+    const now = new Date();
+    await utimes(this.path, now, now).catch(() => undefined);
+  }
+
+  async release(): Promise<void> {
+    const held = await readFile(this.path, 'utf8').catch(() => undefined);
+    if (held === this.token) await unlink(this.path).catch(() => undefined);
+  }
+}
+
+/** Answers of pingmon itself that refuse a ping for good: sending it again would change nothing. */
+class Refused extends Error {}
+
+/** One attempt to deliver a ping: delivered, refused for good, or the error to try again after. */
+async function deliver(
+  http: Http,
+  ping: SpooledPing,
+  options: FlushOptions,
+): Promise<'delivered' | Refused | PingmonError> {
+  try {
+    await http('POST', `ping/${encodeURIComponent(ping.monitorId)}/${ping.kind}`, ping.body, options);
+    return 'delivered';
+  } catch (err) {
+    if (!(err instanceof PingmonError)) throw err;
+    // pingmon's own 4xx (its error shape has a code of its own), not a proxy's page or a 429 of a busy server.
+    const final = err.status >= 400 && err.status < 500 && err.status !== 429 && !/^http_/.test(err.code);
+    return final ? new Refused(err.message) : err;
+  }
+}
+
+function isSpooledPing(value: unknown): value is SpooledPing {
+  const ping = value as Partial<SpooledPing> | null;
+  return (
+    typeof ping?.url === 'string' &&
+    typeof ping.apiKey === 'string' &&
+    typeof ping.monitorId === 'string' &&
+    (ping.kind === 'start' || ping.kind === 'success' || ping.kind === 'fail') &&
+    typeof ping.body?.runId === 'string' &&
+    Number.isFinite(Date.parse(ping.body.timestamp))
+  );
 }
 
 /**
@@ -248,9 +310,12 @@ function spoolHttp(ping: SpooledPing, timeoutMs: number): Http {
 /** A lock whose process has gone, or that is older than any flush. */
 async function staleLock(path: string): Promise<boolean> {
   try {
-    const [pid, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
+    const [token, info] = await Promise.all([readFile(path, 'utf8'), stat(path)]);
     if (Date.now() - info.mtimeMs > LOCK_STALE_MS) return true;
-    process.kill(Number(pid), 0);
+    const pid = Number(token.split(' ')[0]);
+    // Being written this very moment: not stale.
+    if (!Number.isInteger(pid) || pid <= 0) return false;
+    process.kill(pid, 0);
     return false;
   } catch (err) {
     // ESRCH: no such process. ENOENT: given back meanwhile. EPERM: alive, another user's.

@@ -73,7 +73,7 @@ const isBusy = (err: unknown): boolean => /^SQLITE_BUSY(_|$)/.test(String((err a
  * SQLite's own busy timeout would wait by sleeping inside the statement, which stops the whole server
  * (pings, reads, /health) for as long as the lock is held; these waits are timers, and the server goes on.
  */
-async function unlessBusy<T>(run: () => T, asOutage: AsOutage): Promise<T> {
+async function unlessBusy<T>(run: () => T, asOutage: AsOutage, ready?: () => Promise<void>): Promise<T> {
   const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
   for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 100)) {
     try {
@@ -82,6 +82,7 @@ async function unlessBusy<T>(run: () => T, asOutage: AsOutage): Promise<T> {
       if (!isBusy(err) || Date.now() + delayMs > deadline) throw asOutage(err);
     }
     await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await ready?.();
   }
 }
 
@@ -122,13 +123,15 @@ class NestedTransactionError extends Error {
  * inside it: it waits for the batch to end instead (see GroupCommitter.outside).
  */
 function sqliteOuterSql(statement: Prepare, committer: GroupCommitter, asOutage: AsOutage): Sql {
+  // Another process's lock waited out: each attempt after the first waits for a batch opened meanwhile too.
+  const outer = <T>(run: () => T) => unlessBusy(run, asOutage, () => committer.outside(async () => undefined));
   return {
     dialect: 'sqlite',
     inTransaction: false,
     rows: <T>(sql: string, params: readonly SqlParam[]) =>
-      committer.outside(() => unlessBusy(() => statement(sql).all(...sqliteParams(params)) as T[], asOutage)),
+      committer.outside(() => outer(() => statement(sql).all(...sqliteParams(params)) as T[])),
     changes: (sql: string, params: readonly SqlParam[]) =>
-      committer.outside(() => unlessBusy(() => statement(sql).run(...sqliteParams(params)).changes, asOutage)),
+      committer.outside(() => outer(() => statement(sql).run(...sqliteParams(params)).changes)),
   };
 }
 

@@ -123,7 +123,7 @@ async function finish(sql: TransactionSql, run: RunRecord, ping: Ping, monitor: 
   if (finished.hasLog) {
     await insertRunLog(sql, { monitorId: run.monitorId, runId: run.runId, content: ping.input.logOutput! });
   }
-  const event = await settleMonitor(sql, monitor, finished, ping.at, false);
+  const event = await settleMonitor(sql, monitor, finished, ping.now, false);
   return { kind: 'recorded', run: finished, queued: await raiseAlerts(sql, finished, ping, monitor, event) };
 }
 
@@ -155,7 +155,7 @@ async function openRun(sql: TransactionSql, ping: Ping, monitor: Held): Promise<
     return settle(sql, ping, monitor, existing);
   }
   if (run.hasLog) await insertRunLog(sql, { monitorId, runId: run.runId, content: input.logOutput! });
-  const event = await settleMonitor(sql, monitor, run, at, true);
+  const event = await settleMonitor(sql, monitor, run, ping.now, true);
   return { kind: 'recorded', run, queued: await raiseAlerts(sql, run, ping, monitor, event) };
 }
 
@@ -168,16 +168,17 @@ function settle(sql: TransactionSql, ping: Ping, monitor: Held, existing: RunRec
 /** A late start whose own deadline has passed on arrival: its result, if sent with it, follows within a minute. */
 const LATE_START_GRACE_MS = 60_000;
 
-/** When a run opened by `ping` times out. */
+/** When a run opened by `ping` times out: maxRuntime after its start, or a minute after a late start's arrival. */
 function runDeadline(ping: Ping, maxRuntimeSeconds: number): number {
   const deadline = ping.at + maxRuntimeSeconds * 1000;
-  return ping.at < ping.now ? Math.max(deadline, ping.now + LATE_START_GRACE_MS) : deadline;
+  return deadline > ping.now ? deadline : ping.now + LATE_START_GRACE_MS;
 }
 
 /**
  * Where the run leaves its monitor: an opening sets a scheduled monitor's next expected one (only ever later:
  * a late ping's opening is older than the one that set it), and a finished run its health. Answers the alert
- * the health change raises (fail or recovered), if any. A paused monitor is left as it is.
+ * the health change raises (fail or recovered), if any. A paused monitor is left as it is. Health goes by
+ * arrival (`now`), a late ping's included: an incident it opens, and its reminders, start when it arrives.
  */
 async function settleMonitor(
   sql: TransactionSql,
@@ -264,7 +265,7 @@ async function raiseAlerts(
   }
   if (event === 'recovered') {
     const openedAt = monitor.health.incident?.openedAt ?? ping.now;
-    const errorMessage = `Up again after ${formatDuration(Math.max(0, ping.at - openedAt) / 1000)} down.`;
+    const errorMessage = `Up again after ${formatDuration((ping.now - openedAt) / 1000)} down.`;
     const recovered = {
       ...alert,
       alertId: newId('alert', ping.now),

@@ -1,6 +1,8 @@
 import { inspect } from 'node:util';
 import t from 'tap';
-import { createPinger, PingmonError } from '@pingmon/sdk';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPinger, PingmonError, Spool } from '@pingmon/sdk';
 import type { Request } from '@hapi/hapi';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { databaseOutage } from '../helpers/outage.js';
@@ -400,6 +402,38 @@ t.test('a pinger keeps what the server cannot take in its spool, and delivers it
   t.equal(start!.runId, success!.runId);
   t.ok(Date.parse(start!.timestamp!) <= Date.parse(success!.timestamp!), 'each with the time it was made');
   t.notOk(live!.timestamp, 'a ping delivered at once carries no timestamp');
+});
+
+t.test('a flush keeps what only a proxy answered, and takes over the lock of a flush that died', async (t) => {
+  const dir = t.testdir();
+  let answer: 'proxy' | 'pingmon-404' | 'ok' = 'proxy';
+  const receiver = await startReceiver(t, (_req, _n, res) => {
+    if (answer === 'ok') return json(res, 200, ACK('running'));
+    if (answer === 'pingmon-404') return json(res, 404, { code: 'monitor_not_found', message: 'No monitor mon_x' });
+    res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>');
+  });
+  const spool = new Spool(dir);
+  const ping = (runId: string) => ({
+    ...{ url: receiver.url, apiKey: 'pm_k', monitorId: 'mon_x', kind: 'start' as const },
+    body: { runId, timestamp: new Date().toISOString() },
+  });
+  await spool.add(ping('kept-by-proxy'));
+  t.match(await spool.flush(), { delivered: 0, dropped: [], left: 1 }, "a proxy's 404 page is not pingmon's answer");
+  // A lock left by a process that is gone (pid 2^22 + 1 is above Linux's pid_max).
+  writeFileSync(join(dir, '.lock'), `${2 ** 22 + 1} deadbeef`);
+  answer = 'pingmon-404';
+  const refused = await spool.flush();
+  t.match(refused, { delivered: 0, left: 0, busy: false });
+  t.match(refused.dropped, [{ reason: /the server refused it: No monitor mon_x/ }]);
+  // A lock held by a live process (this one) is left alone.
+  await spool.add(ping('waits-for-lock'));
+  writeFileSync(join(dir, '.lock'), `${process.pid} cafebabe`);
+  answer = 'ok';
+  t.match(await spool.flush(), { busy: true, left: 1 });
+  t.equal(readFileSync(join(dir, '.lock'), 'utf8'), `${process.pid} cafebabe`, 'and not removed');
+  rmSync(join(dir, '.lock'));
+  t.match(await spool.flush(), { delivered: 1, left: 0 });
+  t.same(await spool.files(), []);
 });
 
 t.test('createPinger refuses missing settings and falls back to PINGMON_* variables', async (t) => {
