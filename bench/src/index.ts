@@ -8,6 +8,7 @@ import knexFactory from 'knex';
 import { serverDownBench, startupBench, throughputBench } from './cli.js';
 import { CLI, runCli, startListening } from './processes.js';
 import { dashboardBench } from './dashboard.js';
+import { postgresCeiling } from './pg-ceiling.js';
 import { pruneBench } from './prune.js';
 import { sweepBench } from './sweep.js';
 
@@ -29,6 +30,8 @@ interface Figures {
   p50: number;
   p99: number;
   errors: number;
+  /** 2xx answers, warm-up included: what the database must hold afterwards. */
+  acknowledged?: number;
 }
 
 /** Pings spread over `monitorIds` in turn. */
@@ -55,7 +58,7 @@ async function load(label: string, url: string, apiKey: string, monitorIds: stri
     });
   }
   // Both servers get the same warm-up, so that neither is measured while the JIT is still compiling.
-  await autocannon({ ...options, duration: WARMUP_SECONDS });
+  const warmup = await autocannon({ ...options, duration: WARMUP_SECONDS });
   const result = await autocannon({ ...options, duration: SECONDS });
   return {
     label,
@@ -63,7 +66,24 @@ async function load(label: string, url: string, apiKey: string, monitorIds: stri
     p50: result.latency.p50,
     p99: result.latency.p99,
     errors: result.errors + result.timeouts + result.non2xx,
+    acknowledged: warmup['2xx'] + result['2xx'],
   };
+}
+
+/** The ceiling: PostgreSQL inserting one run row per transaction, with pingmon's connections and time. */
+async function ceiling(label: string, schema: string, monitorIds: string[]): Promise<Figures> {
+  const c = await postgresCeiling(POSTGRES_URL!, schema, monitorIds, CONNECTIONS, SECONDS, WARMUP_SECONDS);
+  return { label, rps: c.rps, p50: c.p50, p99: c.p99, errors: c.errors };
+}
+
+async function countRuns(url: string, schema: string): Promise<number> {
+  const knex = knexFactory({ client: 'pg', connection: url, searchPath: [schema] });
+  try {
+    const [{ count }] = (await knex('runs').count({ count: '*' })) as [{ count: string | number }];
+    return Number(count);
+  } finally {
+    await knex.destroy();
+  }
 }
 
 /** Starts `pingmon server` on the given database, with an unlimited account and `monitors` monitors. */
@@ -157,9 +177,21 @@ async function main(): Promise<void> {
           { PINGMON_DATA_DIR: dataDir, PINGMON_DATABASE_URL: POSTGRES_URL, PINGMON_DATABASE_SCHEMA: schema },
           PG_MONITORS,
         );
-        rows.push(await load('pingmon on PostgreSQL', pg.server.url, pg.apiKey, pg.monitorIds.slice(0, 1)));
-        rows.push(await load(`  ${PG_MONITORS} monitors`, pg.server.url, pg.apiKey, pg.monitorIds));
+        const one = await load('pingmon on PostgreSQL', pg.server.url, pg.apiKey, pg.monitorIds.slice(0, 1));
+        const many = await load(`  ${PG_MONITORS} monitors`, pg.server.url, pg.apiKey, pg.monitorIds);
+        rows.push(one, many);
         await pg.server.stop();
+        const stored = await countRuns(POSTGRES_URL, schema);
+        const ceilingOne = await ceiling('PostgreSQL alone', schema, pg.monitorIds.slice(0, 1));
+        const ceilingMany = await ceiling(`  ${PG_MONITORS} monitors`, schema, pg.monitorIds);
+        rows.push(ceilingOne, ceilingMany);
+        console.log(
+          `\nPostgreSQL: pingmon acknowledged ${one.acknowledged! + many.acknowledged!} pings, ` +
+            `the database holds ${stored} runs (also those of requests autocannon cut at the end of each load); ` +
+            `pingmon / PostgreSQL alone (one run row per transaction, ` +
+            `${CONNECTIONS} connections): ${(one.rps / ceilingOne.rps).toFixed(2)} on one monitor, ` +
+            `${(many.rps / ceilingMany.rps).toFixed(2)} on ${PG_MONITORS}`,
+        );
       } finally {
         const admin = knexFactory({ client: 'pg', connection: POSTGRES_URL });
         await admin.raw('drop schema if exists ?? cascade', [schema]);
