@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, readdir, rename, stat, unlink, utimes, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join } from 'node:path';
 import { PingmonError } from './errors.js';
 import { createHttp } from './http.js';
 import type { Http } from './http.js';
@@ -34,12 +34,16 @@ export const SPOOL_MAX_PINGS = 10_000;
 export const SPOOL_MAX_BYTES = 64 * 1024 * 1024;
 /** A lock not refreshed for this long is a flush that died without removing it (a flush refreshes it often). */
 const LOCK_STALE_MS = 10 * 60 * 1000;
+/** A temporary file this old was left by a writer that died before renaming it. */
+const ORPHAN_AFTER_MS = 10 * 60 * 1000;
 /** Summing the spool's size takes a stat per file: below this many files it cannot reach SPOOL_MAX_BYTES. */
 const FILES_BEFORE_SIZING = 1_000;
 
 /** `$XDG_STATE_HOME/pingmon/spool`, or `~/.local/state/pingmon/spool`. */
 export function defaultSpoolDir(env: NodeJS.ProcessEnv = process.env): string {
-  const state = env.XDG_STATE_HOME || join(homedir(), '.local', 'state');
+  // A relative XDG_STATE_HOME is ignored, as the XDG spec says: the spool must not move with the working directory.
+  const given = env.XDG_STATE_HOME;
+  const state = given && isAbsolute(given) ? given : join(homedir(), '.local', 'state');
   return join(state, 'pingmon', 'spool');
 }
 
@@ -119,6 +123,7 @@ export class Spool {
     const lock = await this.lock();
     if (!lock) return { ...report, busy: true, left: files.length };
     try {
+      await this.removeOrphans();
       const clients = new Map<string, Http>();
       const unreachable = new Set<string>();
       for (const file of await listed()) {
@@ -166,6 +171,15 @@ export class Spool {
       return undefined;
     }
     return ping;
+  }
+
+  /** Temporary files of writers that died before their rename (a live writer renames within milliseconds). */
+  private async removeOrphans(): Promise<void> {
+    const names = await readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names.filter((n) => n.endsWith('.tmp'))) {
+      const info = await stat(join(this.dir, name)).catch(() => undefined);
+      if (info && Date.now() - info.mtimeMs > ORPHAN_AFTER_MS) await this.remove(name);
+    }
   }
 
   /** Removes the oldest pings past the spool's bounds; answers them. */
