@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /** A pg client in knex's pool, as far as pingmon listens to it. */
-interface PooledClient {
+export interface PooledClient {
   /** knex's id of the connection: the one its query-error event names. */
   __knexUid?: string;
   on(event: 'error', listener: (err: Error) => void): unknown;
@@ -20,6 +20,8 @@ export interface LostConnections {
   afterCreate(conn: PooledClient, done: (err: Error | null, conn: unknown) => void): void;
   /** Listens to the pool and the queries of `knex`, made with `afterCreate`. */
   watch(knex: Knex): void;
+  /** For a statement run on `conn` directly (not through knex): its error, if `conn` was lost, as a lost one's. */
+  blame(err: unknown, conn: Pick<PooledClient, '__knexUid'>): void;
 }
 
 /**
@@ -33,6 +35,10 @@ export function lostConnections(): LostConnections {
   const lost = new WeakMap<object, string>();
   // By knex's id: a statement's error event names the connection only by it.
   const lostClients = new Map<string, string>();
+  const blame: LostConnections['blame'] = (err, conn) => {
+    const reason = conn.__knexUid ? lostClients.get(conn.__knexUid) : undefined;
+    if (reason && typeof err === 'object' && err !== null && !lost.has(err)) lost.set(err, reason);
+  };
   return {
     lost,
     afterCreate(conn, done) {
@@ -50,10 +56,8 @@ export function lostConnections(): LostConnections {
       pool.on('destroySuccess', (_eventId, conn) => {
         if (conn.__knexUid) lostClients.delete(conn.__knexUid);
       });
-      knex.on('query-error', (err: unknown, query: { __knexUid?: string }) => {
-        const reason = query.__knexUid ? lostClients.get(query.__knexUid) : undefined;
-        if (reason && typeof err === 'object' && err !== null && !lost.has(err)) lost.set(err, reason);
-      });
+      knex.on('query-error', (err: unknown, query: { __knexUid?: string }) => blame(err, query));
     },
+    blame,
   };
 }

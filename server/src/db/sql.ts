@@ -1,4 +1,3 @@
-import type { Knex } from 'knex';
 import type { AsOutage } from './unavailable.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -165,23 +164,52 @@ export function sqliteExecutors(
   };
 }
 
-/** PostgreSQL through knex.raw (which turns `?` into `$1…`), on the pool or inside a knex transaction. */
-export function postgresSql(knex: Knex, asOutage: AsOutage): Sql;
-export function postgresSql(trx: Knex.Transaction, asOutage: AsOutage, inTransaction: true): TransactionSql;
-export function postgresSql(knex: Knex, asOutage: AsOutage, inTransaction = false): Sql {
-  const raw = async <R>(sql: string, params: readonly SqlParam[]): Promise<R> => {
-    try {
-      return (await knex.raw(sql, params)) as R;
-    } catch (err) {
-      throw asOutage(err);
-    }
-  };
+/** One statement for a PostgreSQL connection, in pg's terms. */
+export interface PgStatement {
+  name?: string;
+  text: string;
+  values: readonly unknown[];
+}
+
+/** What pg answers a statement, as far as pingmon reads it. */
+export interface PgResult {
+  rows: unknown[];
+  rowCount: number | null;
+}
+
+/** Runs one statement on a PostgreSQL connection: one of the pool's, or a transaction's own. */
+export type PgRun = (statement: PgStatement) => Promise<PgResult>;
+
+/** Statements are prepared by name on each connection, up to this many texts (`in (…)` lists vary). */
+const PREPARED_MAX = 1_000;
+/** Past this many texts, `?` is turned into `$n` at each call instead of once. */
+const CONVERTED_MAX = 10_000;
+const converted = new Map<string, { name?: string; text: string }>();
+
+/**
+ * `?` placeholders as PostgreSQL's `$1…`, and the name the statement is prepared under: PostgreSQL parses
+ * and plans it once per connection instead of at each call.
+ */
+function pgStatement(sql: string): { name?: string; text: string } {
+  let statement = converted.get(sql);
+  if (statement) return statement;
+  let n = 0;
+  const text = sql.replace(/\?/g, () => `$${++n}`);
+  statement = { text, name: converted.size < PREPARED_MAX ? `pingmon_${converted.size}` : undefined };
+  if (converted.size < CONVERTED_MAX) converted.set(sql, statement);
+  return statement;
+}
+
+/** PostgreSQL's executor: statements outside a transaction (`run` takes a connection for each), or inside one. */
+export function postgresSql(run: PgRun, inTransaction: false): Sql;
+export function postgresSql(run: PgRun, inTransaction: true): TransactionSql;
+export function postgresSql(run: PgRun, inTransaction: boolean): Sql {
+  const execute = (sql: string, params: readonly SqlParam[]) => run({ ...pgStatement(sql), values: params });
   return {
     dialect: 'postgres',
     inTransaction,
-    rows: async <T>(sql: string, params: readonly SqlParam[]) => (await raw<{ rows: T[] }>(sql, params)).rows,
-    changes: async (sql: string, params: readonly SqlParam[]) =>
-      (await raw<{ rowCount: number }>(sql, params)).rowCount,
+    rows: async <T>(sql: string, params: readonly SqlParam[]) => (await execute(sql, params)).rows as T[],
+    changes: async (sql: string, params: readonly SqlParam[]) => (await execute(sql, params)).rowCount ?? 0,
   };
 }
 
