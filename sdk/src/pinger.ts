@@ -266,7 +266,9 @@ class MonitorPinger implements Pinger {
       const ping = { url: baseUrl, apiKey, monitorId: this.monitorId, kind, body: { ...body, timestamp } };
       const { file, dropped } = await spool!.add(ping);
       if (kind === 'start') this.spooledStarts.set(body.runId, file);
-      const full = dropped.length > 0 ? ` (the spool was full: its ${dropped.length} oldest pings were dropped)` : '';
+      const n = dropped.length;
+      const full =
+        n > 0 ? ` (the spool was full: its ${n === 1 ? 'oldest ping was' : `${n} oldest pings were`} dropped)` : '';
       const message =
         `${why.message}; the ${kind} is kept in the spool${full} and will be sent by the next ` +
         '`pingmon run` on this host, or by `pingmon flush`';

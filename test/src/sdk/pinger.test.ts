@@ -1,8 +1,8 @@
 import { inspect } from 'node:util';
 import t from 'tap';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPinger, PingmonError, Spool } from '@pingmon/sdk';
+import { createPinger, PingmonError, Spool, SPOOL_MAX_PINGS } from '@pingmon/sdk';
 import type { Request } from '@hapi/hapi';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { databaseOutage } from '../helpers/outage.js';
@@ -434,6 +434,31 @@ t.test('a flush keeps what only a proxy answered, and takes over the lock of a f
   rmSync(join(dir, '.lock'));
   t.match(await spool.flush(), { delivered: 1, left: 0 });
   t.same(await spool.files(), []);
+});
+
+t.test('the spool keeps at most 10,000 pings: past that, the oldest go, and the pinger says so', async (t) => {
+  const dir = t.testdir();
+  const old = Date.now() - 60_000;
+  const body = (i: number) => ({ runId: `bounded-${i}`, timestamp: new Date(old + i).toISOString() });
+  // 10,000 pings written as the spool writes them (one add() each would take a minute of listings).
+  mkdirSync(dir, { recursive: true });
+  for (let i = 0; i < SPOOL_MAX_PINGS; i++) {
+    const ping = { url: 'http://127.0.0.1:9', apiKey: 'pm_k', monitorId: 'mon_x', kind: 'start', body: body(i) };
+    writeFileSync(join(dir, `${String(old + i).padStart(15, '0')}-0-${i}.json`), JSON.stringify(ping));
+  }
+  const errors: PingmonError[] = [];
+  const mon = createPinger({
+    ...{ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: await deadUrl(), spool: dir, retryBudgetMs: 300 },
+    onError: (err: PingmonError) => errors.push(err),
+  });
+  await mon.wrap(() => undefined);
+  const files = await new Spool(dir).files();
+  t.equal(files.length, SPOOL_MAX_PINGS, 'still 10,000');
+  t.notOk(
+    files.some((f) => f.endsWith('-0-0.json') || f.endsWith('-0-1.json')),
+    'the two oldest went',
+  );
+  t.match(errors[0]!.message, /the spool was full: its oldest ping was dropped/);
 });
 
 t.test('createPinger refuses missing settings and falls back to PINGMON_* variables', async (t) => {
