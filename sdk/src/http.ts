@@ -125,12 +125,28 @@ function retriesUntil(deadline: number) {
   };
 }
 
+/** Node's errors for a request it refuses to send (a header or URL it cannot carry): sending again cannot help. */
+const UNSENDABLE = new Set([
+  'ERR_INVALID_CHAR',
+  'ERR_INVALID_HTTP_TOKEN',
+  'ERR_HTTP_INVALID_HEADER_VALUE',
+  'ERR_UNESCAPED_CHARACTERS',
+  'ERR_INVALID_URL',
+]);
+
 /** The error of an attempt that got no answer, or of an error answer got was about to retry. */
 function failure(err: unknown, method: Method, url: string): PingmonError {
   if (err instanceof HTTPError) return errorAnswer(err.response, method, url);
   if (err instanceof RequestError && err.name === 'TimeoutError') return timeoutError(method, url);
   // Built from scratch: got's own error holds the request's headers, and so the key or token.
   const code = (err as RequestError).code;
+  if (UNSENDABLE.has(code)) {
+    // Never names the header's value: it is the key or the token.
+    const message =
+      `cannot send ${method} ${url}: a setting holds a character HTTP cannot carry (${code}); ` +
+      'check the API key, token and URL for stray characters, such as the \\r of a file with Windows line ends';
+    return new PingmonError({ status: 0, code: 'unsendable', message, method, url });
+  }
   const reason = withoutUserinfo(err instanceof Error ? err.message : String(err));
   return new PingmonError({
     status: 0,

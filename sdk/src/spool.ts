@@ -303,10 +303,10 @@ function isSpooledPing(value: unknown): value is SpooledPing {
 
 /**
  * Whether a ping that failed so goes to the spool: no answer, or the server unable to take it now. Not a
- * 429: the plan's rate limit refuses the run, and would refuse it later too.
+ * 429: the plan's rate limit refuses the run, and would refuse it later too; nor a request Node refuses to send.
  */
 export function spoolable(err: PingmonError): boolean {
-  return err.status === 0 || err.status === 408 || err.status >= 500;
+  return (err.status === 0 && err.code !== 'unsendable') || err.status === 408 || err.status >= 500;
 }
 
 /** One attempt per ping: a server that does not answer is tried again at the next flush, not now. */

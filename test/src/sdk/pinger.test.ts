@@ -461,6 +461,18 @@ t.test('the spool keeps at most 10,000 pings: past that, the oldest go, and the 
   t.match(errors[0]!.message, /the spool was full: its oldest ping was dropped/);
 });
 
+t.test('a key with a character HTTP cannot carry is said as such, and never spooled', async (t) => {
+  const dir = t.testdir();
+  const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, ACK('running')));
+  // A crontab with Windows line ends gives PINGMON_API_KEY a trailing \r.
+  const mon = createPinger({ monitorId: 'mon_x', apiKey: 'pm_secret_key\r', baseUrl: receiver.url, spool: dir });
+  const err = (await mon.start().catch((e: unknown) => e)) as PingmonError;
+  t.match(err, { status: 0, code: 'unsendable', message: /stray characters/ });
+  t.notOk(err.message.includes('pm_secret_key'), 'the key is not in the message');
+  t.same(await new Spool(dir).files(), [], 'nothing kept: sending it again could not help');
+  t.equal(receiver.received.length, 0);
+});
+
 t.test('createPinger refuses missing settings and falls back to PINGMON_* variables', async (t) => {
   const saved = { key: process.env.PINGMON_API_KEY, url: process.env.PINGMON_URL };
   t.teardown(() => {
