@@ -127,24 +127,30 @@ export class Spool {
       const clients = new Map<string, Http>();
       const unreachable = new Set<string>();
       for (const file of await listed()) {
-        const over = options.signal?.aborted || (options.deadline !== undefined && Date.now() >= options.deadline);
-        const ping = over ? undefined : await this.read(file, report);
-        if (over || (ping && unreachable.has(ping.url))) report.left++;
-        if (!ping || over || unreachable.has(ping.url)) continue;
+        if (options.signal?.aborted || (options.deadline !== undefined && Date.now() >= options.deadline)) {
+          report.left++;
+          continue;
+        }
+        const ping = await this.read(file, report);
+        if (!ping) continue;
+        if (unreachable.has(ping.url)) {
+          report.left++;
+          continue;
+        }
         const key = `${ping.url}\n${ping.apiKey}`;
         let http = clients.get(key);
         if (!http) clients.set(key, (http = spoolHttp(ping, options.timeoutMs ?? 10_000)));
-        const outcome = await deliver(http, ping, options);
+        const err = await deliver(http, ping, options);
         await lock.refresh();
-        if (outcome === 'delivered') report.delivered++;
-        if (outcome === 'delivered' || outcome instanceof Refused) await this.remove(file);
-        if (outcome instanceof Refused)
-          report.dropped.push({ file, reason: `the server refused it: ${outcome.message}` });
-        if (outcome instanceof PingmonError) {
+        if (err && !refusedForGood(err)) {
           unreachable.add(ping.url);
-          report.error = outcome;
+          report.error = err;
           report.left++;
+          continue;
         }
+        await this.remove(file);
+        if (err) report.dropped.push({ file, reason: `the server refused it: ${err.message}` });
+        else report.delivered++;
       }
     } finally {
       await lock.release();
@@ -269,24 +275,25 @@ class Lock {
   }
 }
 
-/** Answers of pingmon itself that refuse a ping for good: sending it again would change nothing. */
-class Refused extends Error {}
-
-/** One attempt to deliver a ping: delivered, refused for good, or the error to try again after. */
-async function deliver(
-  http: Http,
-  ping: SpooledPing,
-  options: FlushOptions,
-): Promise<'delivered' | Refused | PingmonError> {
+/** One attempt to deliver a ping: undefined when delivered, else why not. */
+async function deliver(http: Http, ping: SpooledPing, options: FlushOptions): Promise<PingmonError | undefined> {
   try {
     await http('POST', `ping/${encodeURIComponent(ping.monitorId)}/${ping.kind}`, ping.body, options);
-    return 'delivered';
+    return undefined;
   } catch (err) {
-    if (!(err instanceof PingmonError)) throw err;
-    // pingmon's own 4xx (its error shape has a code of its own), not a proxy's page or a 429 of a busy server.
-    const final = err.status >= 400 && err.status < 500 && err.status !== 429 && !/^http_/.test(err.code);
-    return final ? new Refused(err.message) : err;
+    if (err instanceof PingmonError) return err;
+    throw err;
   }
+}
+
+/**
+ * A refusal that sending again cannot change: pingmon's own 4xx (its error shape has a code of its own; a
+ * proxy's page gets `http_…`), other than 408 and a busy server's 429, or a request that cannot be sent at all.
+ * Anything else (no answer, 5xx, 503, a redirect, a page that is not JSON) may go through later.
+ */
+function refusedForGood(err: PingmonError): boolean {
+  if (err.code === 'unsendable') return true;
+  return err.status >= 400 && err.status < 500 && err.status !== 408 && err.status !== 429 && !/^http_/.test(err.code);
 }
 
 function isSpooledPing(value: unknown): value is SpooledPing {

@@ -43,7 +43,7 @@ async function ping(
   const { monitorId } = request.params;
   const intervalMs = ctx.config.planIntervalsMs[grant.plan];
   const { accountId } = grant;
-  const input = parsed.input;
+  const { input } = parsed;
   const outcome = await recordPing(ctx.db, { accountId, monitorId, kind, input, now, at: time.at, intervalMs });
   if (outcome.kind === 'not_found') {
     throw apiError(
@@ -53,8 +53,7 @@ async function ping(
         'Check the monitor id (GET /api/v1/monitors lists yours).',
     );
   }
-  if (outcome.kind === 'rate_limited' && parsed.input.timestamp !== undefined) {
-    // Its time is its own: waiting would not change the answer.
+  if (outcome.kind === 'too_close') {
     throw apiError(
       409,
       'too_close',

@@ -37,7 +37,9 @@ export type PingOutcome =
   /** `run` as the ping left it; `queued`: alert deliveries this ping wrote to the outbox. */
   | { kind: 'recorded'; run: RunRecord; queued: number }
   | { kind: 'not_found' }
-  | { kind: 'rate_limited'; retryAfterSeconds: number };
+  | { kind: 'rate_limited'; retryAfterSeconds: number }
+  /** Refused by the rate limit at the ping's own timestamp: final, as that time never changes. */
+  | { kind: 'too_close' };
 
 /**
  * Records one ping with DESIGN §5's run pairing, in one transaction, with the alert it raises and that
@@ -47,6 +49,12 @@ export type PingOutcome =
  * concurrency.
  */
 export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome> {
+  const outcome = await recordLocked(db, ping);
+  const late = ping.input.timestamp !== undefined;
+  return outcome.kind === 'rate_limited' && late ? { kind: 'too_close' } : outcome;
+}
+
+async function recordLocked(db: Database, ping: Ping): Promise<PingOutcome> {
   // Only a ping that updates the monitor's row (a rate-limited opening, a failure) needs it alone.
   const mode = ping.intervalMs > 0 || ping.kind === 'fail' ? 'update' : 'share';
   try {
@@ -131,12 +139,11 @@ async function openRun(sql: TransactionSql, ping: Ping, monitor: Held): Promise<
   const { accountId, monitorId, kind, input, at, intervalMs } = ping;
   if (intervalMs > 0) {
     const gapMs = enforcedIntervalMs(intervalMs);
-    // A late opening, older than the monitor's last: limited by the runs opened around its own time.
+    // A late opening, older than the monitor's last: limited by the runs opened around its own time (the
+    // monitor's row, held for update, keeps that true). Any other: by the claim, the rate limit's guarantee in
+    // the database, one conditional update whatever was read before.
     if (monitor.lastOpenedAt !== null && at < monitor.lastOpenedAt) {
-      if (await hasRunOpenedNear(sql, monitorId, at, gapMs)) {
-        return { kind: 'rate_limited', retryAfterSeconds: Math.ceil(gapMs / 1000) };
-      }
-      // The claim is the rate limit's guarantee in the database: one conditional update, whatever was read before.
+      if (await hasRunOpenedNear(sql, monitorId, at, gapMs)) return { kind: 'too_close' };
     } else if (!(await claimRunOpening(sql, monitorId, at, gapMs))) {
       return claimRefused(sql, ping, monitor);
     }
