@@ -1,7 +1,9 @@
+import cluster from 'node:cluster';
 import { Flags } from '@oclif/core';
-import type { StopHooks } from '@pingmon/server';
+import type { StopHooks, Stopping } from '@pingmon/server';
 import { BaseCommand } from '../base-command.js';
 import { databaseFlags } from '../flags.js';
+import { onPrimaryStop, superviseWorkers, tellPrimary } from '../server-workers.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -59,10 +61,26 @@ export default class Server extends BaseCommand {
       min: 0,
       max: 65535,
     }),
+    workers: Flags.integer({
+      description: 'server processes sharing the port, PostgreSQL only [env: PINGMON_WORKERS; default: 1]',
+      min: 1,
+      max: 64,
+      env: 'PINGMON_WORKERS',
+    }),
     ...databaseFlags,
   };
 
   async run(): Promise<void> {
+    try {
+      await this.serve();
+    } finally {
+      // A worker's IPC channel would keep it alive after the server stopped, or failed to start. (The worker's
+      // own disconnect: a bare process.disconnect() makes node's cluster exit at once, with code 0.)
+      cluster.worker?.disconnect();
+    }
+  }
+
+  private async serve(): Promise<void> {
     const { flags } = await this.parse(Server);
     const { loadConfig, createServer, stopGracefully, API_PREFIX } = await import('@pingmon/server');
     const config = loadConfig(process.env, {
@@ -71,6 +89,23 @@ export default class Server extends BaseCommand {
       dataDir: flags['data-dir'],
       databaseUrl: flags['database-url'],
     });
+    const workers = flags.workers ?? 1;
+    if (workers > 1 && !config.databaseUrl) {
+      this.error(
+        `--workers ${workers} needs PostgreSQL (--database-url or PINGMON_DATABASE_URL): on SQLite one process ` +
+          'already writes as fast as the file allows, and several would only wait for each other; ' +
+          'run without --workers',
+        { exit: 2 },
+      );
+    }
+    if (workers > 1 && cluster.isPrimary) {
+      const code = await superviseWorkers(workers, (uri) => {
+        this.log(`pingmon server listening on ${uri}${API_PREFIX} (${workers} workers)`);
+        this.log(`dashboard on ${uri}/`);
+      });
+      if (code !== 0) this.exit(code);
+      return;
+    }
     const server = await createServer(config);
     try {
       await server.start();
@@ -82,11 +117,25 @@ export default class Server extends BaseCommand {
         this.error(`cannot listen on ${config.host}: no such address on this machine; check --host`, { exit: 1 });
       throw err;
     }
+    const notices = stopNotices(config.alertTimeoutMs);
+    if (cluster.isWorker) {
+      tellPrimary({ pingmon: 'listening', uri: server.info.uri });
+      await new Promise<void>((resolve, reject) => {
+        let stopping: Stopping | undefined;
+        const stop = () => {
+          if (stopping) return;
+          stopping = stopGracefully(server, notices);
+          stopping.done.then(resolve, reject);
+        };
+        onPrimaryStop(stop, () => stopping?.abandon());
+      });
+      return;
+    }
     this.log(`pingmon server listening on ${server.info.uri}${API_PREFIX}`);
     this.log(`dashboard on ${server.info.uri}/`);
     const { done, offSecond } = await new Promise<{ done: Promise<void>; offSecond: () => void }>((resolve) => {
       onNextSignal(() => {
-        const stopping = stopGracefully(server, stopNotices(config.alertTimeoutMs));
+        const stopping = stopGracefully(server, notices);
         resolve({ done: stopping.done, offSecond: onNextSignal(() => stopping.abandon()) });
       });
     });

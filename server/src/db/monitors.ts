@@ -236,6 +236,22 @@ const MONITOR_LOCK =
   `select rule_count, last_opened_at, ${SCHEDULE_COLUMNS} from monitors ` + 'where id = ? and account_id = ?';
 
 /**
+ * PostgreSQL's one-statement pings (db/runs.ts, openPlainRun and finishPlainRun): the monitor's row, shared as
+ * lockMonitor shares it, found only where writing the run is all the ping does. A success must leave health as
+ * it is (healthy: no streak, no incident) and match no rules; an opening must not move a schedule's next
+ * expected time. A paused monitor is left to the transaction (record-ping.ts decides what it keeps).
+ */
+export function plainMonitor(kind: 'start' | 'success', opening: boolean): string {
+  const conditions = ['id = ?', 'account_id = ?', 'not paused'];
+  if (opening) conditions.push('schedule is null');
+  if (kind === 'success') {
+    conditions.push('rule_count = 0', 'fail_streak = 0', 'ok_streak = 0');
+    conditions.push('incident_opened_at is null', 'remind_at is null');
+  }
+  return `select id, max_runtime from monitors where ${conditions.join(' and ')} for share`;
+}
+
+/**
  * Records that the monitor opens a run at `now`, unless it opened one less than `intervalMs` ago.
  * One conditional update, so concurrent pings on any number of servers let exactly one through.
  */

@@ -6,6 +6,7 @@ import { startAfter } from './cursor.js';
 import { ms } from './index.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
 import { marks } from './sql.js';
+import { plainMonitor } from './monitors.js';
 
 interface RunRow {
   monitor_id: string;
@@ -116,6 +117,65 @@ export async function insertRun(sql: Sql, run: RunRecord, timeoutAt: number | nu
     timeoutAt,
   ]);
   return inserted === 1;
+}
+
+const VALUES = marks(COLUMNS.split(', '));
+const OPEN_PLAIN_START =
+  `with m as (${plainMonitor('start', true)}) insert into runs (${COLUMNS}, timeout_at) ` +
+  `select ${VALUES}, case when m.max_runtime is null then null else cast(? as bigint) + m.max_runtime * 1000 end ` +
+  'from m on conflict (monitor_id, id) do nothing';
+const OPEN_PLAIN_SUCCESS =
+  `with m as (${plainMonitor('success', true)}) insert into runs (${COLUMNS}, timeout_at) ` +
+  `select ${VALUES}, null from m ` +
+  "where not exists (select 1 from runs where monitor_id = m.id and status = 'running') " +
+  'on conflict (monitor_id, id) do nothing';
+const FINISH_PLAIN =
+  `with m as (${plainMonitor('success', false)}) update runs set status = 'success', ` +
+  'finished_at = greatest(cast(? as bigint), started_at), duration_ms = greatest(0, cast(? as bigint) - started_at), ' +
+  'meta = coalesce(cast(? as text), meta), error_message = null, has_log = false, matched_rules = null from m ' +
+  "where runs.monitor_id = m.id and runs.id = ? and runs.status = 'running' " +
+  `returning ${COLUMNS.split(', ')
+    .map((column) => `runs.${column}`)
+    .join(', ')}`;
+
+/**
+ * PostgreSQL, in one statement committed on its own: inserts `run` (a start, or a success without runId that
+ * finds no running run) where the monitor is plain for it (monitors.ts, plainMonitor). A start's deadline is its
+ * monitor's maxRuntime after `run.startedAt` (a ping on time: record-ping.ts, runDeadline). False when nothing was
+ * inserted: the monitor is not plain, missing, has a running run, or already has a run with this id.
+ */
+export async function openPlainRun(sql: Sql, run: RunRecord): Promise<boolean> {
+  const r = toRow(run);
+  const values: SqlParam[] = [r.monitor_id, r.id, r.account_id, r.status, r.started_at, r.finished_at, r.duration_ms];
+  values.push(r.meta, r.error_message, r.has_log, r.matched_rules);
+  const monitor = [run.monitorId, run.accountId];
+  const inserted =
+    run.status === 'running'
+      ? await sql.changes(OPEN_PLAIN_START, [...monitor, ...values, run.startedAt])
+      : await sql.changes(OPEN_PLAIN_SUCCESS, [...monitor, ...values]);
+  return inserted === 1;
+}
+
+/**
+ * PostgreSQL, in one statement committed on its own: the success of `runId` at `at` finishes it, as
+ * domain/runs.ts finishedRun does, where the run is running and its monitor plain for a success. Answers the
+ * finished run, or undefined when nothing changed.
+ */
+export async function finishPlainRun(
+  sql: Sql,
+  ids: { accountId: string; monitorId: string; runId: string },
+  meta: Record<string, number> | undefined,
+  at: number,
+): Promise<RunRecord | undefined> {
+  const [row] = await sql.rows<RunRow>(FINISH_PLAIN, [
+    ids.monitorId,
+    ids.accountId,
+    at,
+    at,
+    meta === undefined ? null : JSON.stringify(meta),
+    ids.runId,
+  ]);
+  return row && toRecord(row);
 }
 
 /** Finishes a run that is still running; false when another ping finished it first. */

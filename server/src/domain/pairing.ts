@@ -19,6 +19,8 @@ export interface PairingState {
   lastOpenedAt: number | null;
   /** The plan's minimum time between two run openings of the monitor; 0 for none. */
   intervalMs: number;
+  /** Whether the ping carries its own time (a late ping, sent again from a spool): `now` is that time. */
+  late: boolean;
 }
 
 /**
@@ -33,8 +35,9 @@ export function pairPing(kind: PingKind, runIdGiven: boolean, state: PairingStat
     return replay ? { action: 'replay', run: existing } : { action: 'finish', run: existing };
   }
   if (!runIdGiven && kind !== 'start' && state.open) return { action: 'finish', run: state.open };
-  // Older than the monitor's last opening (a late ping): limited by the runs around its time, when it opens.
-  if (state.lastOpenedAt !== null && now < state.lastOpenedAt) return { action: 'open' };
+  // A late ping older than the monitor's last opening: limited by the runs around its time, when it opens.
+  // (A ping on time older than it, from another server a moment earlier, meets the rate limit as any other.)
+  if (state.late && state.lastOpenedAt !== null && now < state.lastOpenedAt) return { action: 'open' };
   const rate = rateDecision(state.lastOpenedAt, state.intervalMs, now);
   return rate.allowed ? { action: 'open' } : { action: 'rate_limited', retryAfterSeconds: rate.retryAfterSeconds };
 }

@@ -62,12 +62,16 @@ const TABLE: Array<[PingKind, boolean, Existing, boolean, Expected]> = [
 ];
 
 // The monitor's last opening against the free plan's 60 s (55 s enforced), and a plan without a limit.
-const OPENINGS: Array<[string, number | null, number, Pairing | undefined]> = [
-  ['never opened', null, 60_000, undefined],
-  ['opened 55 s ago', NOW - 55_000, 60_000, undefined],
-  ['opened 10 s ago', NOW - 10_000, 60_000, { action: 'rate_limited', retryAfterSeconds: 45 }],
-  ['opened 54.001 s ago', NOW - 54_001, 60_000, { action: 'rate_limited', retryAfterSeconds: 1 }],
-  ['opened 10 s ago, no limit', NOW - 10_000, 0, undefined],
+// A late ping older than the last opening is decided by the runs around its time (record-ping.ts), so it opens;
+// a ping on time older than it (another server's, committed first) is limited as any other.
+const OPENINGS: Array<[string, number | null, number, Pairing | undefined, boolean]> = [
+  ['never opened', null, 60_000, undefined, false],
+  ['opened 55 s ago', NOW - 55_000, 60_000, undefined, false],
+  ['opened 10 s ago', NOW - 10_000, 60_000, { action: 'rate_limited', retryAfterSeconds: 45 }, false],
+  ['opened 54.001 s ago', NOW - 54_001, 60_000, { action: 'rate_limited', retryAfterSeconds: 1 }, false],
+  ['opened 10 s ago, no limit', NOW - 10_000, 0, undefined, false],
+  ['opened 2 ms after the ping, on time', NOW + 2, 60_000, { action: 'rate_limited', retryAfterSeconds: 56 }, false],
+  ['opened 10 s after the late ping', NOW + 10_000, 60_000, undefined, true],
 ];
 
 t.test('pairPing decides every combination, with the rate limit asked only of openings', async (t) => {
@@ -78,9 +82,9 @@ t.test('pairPing decides every combination, with the rate limit asked only of op
   };
   const open = run('open-run', 'running');
   for (const [kind, runIdGiven, existingStatus, hasOpen, expected] of TABLE) {
-    for (const [opening, lastOpenedAt, intervalMs, limited] of OPENINGS) {
+    for (const [opening, lastOpenedAt, intervalMs, limited, late] of OPENINGS) {
       const existing = existingStatus === 'none' ? undefined : named[existingStatus];
-      const state: PairingState = { existing, open: hasOpen ? open : undefined, lastOpenedAt, intervalMs };
+      const state: PairingState = { existing, open: hasOpen ? open : undefined, lastOpenedAt, intervalMs, late };
       const want: Pairing =
         expected === 'replay'
           ? { action: 'replay', run: existing! }
@@ -99,7 +103,7 @@ t.test('pairPing decides every combination, with the rate limit asked only of op
 
 t.test('a finished run is replayed as it is, whatever the ping says', async (t) => {
   const finished = run('named-run', 'failed');
-  const state = { existing: finished, open: undefined, lastOpenedAt: null, intervalMs: 0 };
+  const state = { existing: finished, open: undefined, lastOpenedAt: null, intervalMs: 0, late: false };
   const pairing = pairPing('success', true, state, NOW);
   t.equal(pairing.action === 'replay' && pairing.run, finished);
 });
