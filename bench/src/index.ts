@@ -120,7 +120,7 @@ async function ours(env: Record<string, string>, monitors = 1) {
     });
     monitorIds.push(((await monitor.json()) as { monitorId: string }).monitorId);
   }
-  return { server, apiKey: created.apiKey as string, monitorIds };
+  return { server, env, apiKey: created.apiKey as string, monitorIds };
 }
 
 function print(rows: Figures[], bare: Figures): void {
@@ -181,16 +181,24 @@ async function main(): Promise<void> {
         const many = await load(`  ${PG_MONITORS} monitors`, pg.server.url, pg.apiKey, pg.monitorIds);
         rows.push(one, many);
         await pg.server.stop();
+        // The same database and account, served by `pingmon server --workers 2`.
+        const workers = await startListening([CLI, 'server', '--port', '0', '--workers', '2'], pg.env);
+        const twoOne = await load('  2 workers', workers.url, pg.apiKey, pg.monitorIds.slice(0, 1));
+        const twoMany = await load(`  2 workers, ${PG_MONITORS} mon.`, workers.url, pg.apiKey, pg.monitorIds);
+        rows.push(twoOne, twoMany);
+        await workers.stop();
+        const acknowledged = [one, many, twoOne, twoMany].reduce((sum, r) => sum + r.acknowledged!, 0);
         const stored = await countRuns(POSTGRES_URL, schema);
         const ceilingOne = await ceiling('PostgreSQL alone', schema, pg.monitorIds.slice(0, 1));
         const ceilingMany = await ceiling(`  ${PG_MONITORS} monitors`, schema, pg.monitorIds);
         rows.push(ceilingOne, ceilingMany);
         console.log(
-          `\nPostgreSQL: pingmon acknowledged ${one.acknowledged! + many.acknowledged!} pings, ` +
+          `\nPostgreSQL: pingmon acknowledged ${acknowledged} pings, ` +
             `the database holds ${stored} runs (also those of requests autocannon cut at the end of each load); ` +
             `pingmon / PostgreSQL alone (one run row per transaction, ` +
             `${CONNECTIONS} connections): ${(one.rps / ceilingOne.rps).toFixed(2)} on one monitor, ` +
-            `${(many.rps / ceilingMany.rps).toFixed(2)} on ${PG_MONITORS}`,
+            `${(many.rps / ceilingMany.rps).toFixed(2)} on ${PG_MONITORS}; with 2 workers ` +
+            `${(twoOne.rps / ceilingOne.rps).toFixed(2)} and ${(twoMany.rps / ceilingMany.rps).toFixed(2)}`,
         );
       } finally {
         const admin = knexFactory({ client: 'pg', connection: POSTGRES_URL });
