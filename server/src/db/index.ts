@@ -8,7 +8,8 @@ import { redactUrl } from '../config.js';
 import { lostConnections } from './lost-connections.js';
 import type { LostConnections } from './lost-connections.js';
 import { migrate } from './migrate.js';
-import type { Dialect, PgRun, Sql, TransactionSql } from './sql.js';
+import type { Dialect, PgResult, PgRun, Sql, TransactionSql } from './sql.js';
+import { batchedSql } from './batch.js';
 import { postgresSql, sqliteExecutors } from './sql.js';
 import type { DatabaseUnavailableError } from './unavailable.js';
 import { outageClassifier, unavailable } from './unavailable.js';
@@ -26,6 +27,11 @@ export interface Database {
   readonly location: string;
   /** Statements outside a transaction, each committed on its own. */
   readonly sql: Sql;
+  /**
+   * Statements outside a transaction that each stand alone, committed together with those that arrive at the
+   * same moment (PostgreSQL: one round trip for all, db/batch.ts); on SQLite the same as `sql`.
+   */
+  readonly batched: Sql;
   /** Runs `fn` in one transaction: all of it commits, or none of it. */
   transaction<T>(fn: (sql: TransactionSql) => Promise<T>): Promise<T>;
   /**
@@ -87,7 +93,7 @@ async function openSqlite(dataDir: string): Promise<Database> {
   const executors = sqliteExecutors(conn, outageClassifier(filename));
   // An empty transaction: it takes the write lock, which is what every ping needs.
   const check = () => executors.transaction(async () => undefined);
-  return { dialect: 'sqlite', location: filename, check, ...executors };
+  return { dialect: 'sqlite', location: filename, check, batched: executors.sql, ...executors };
 }
 
 function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs = SQLITE_BUSY_TIMEOUT_MS): void {
@@ -152,10 +158,27 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
       await pool.releaseConnection(conn);
     }
   }, false);
+  const preparedOn = new WeakMap<PgConnection, Map<string, string>>();
+  const batched = batchedSql(sql, async (build) => {
+    const conn = await acquire();
+    const prepared = preparedOn.get(conn) ?? new Map<string, string>();
+    preparedOn.set(conn, prepared);
+    try {
+      // No values: pg sends the text with the simple query protocol, which takes several statements.
+      const results = (await on(conn)({ text: build(prepared), values: [] })) as PgResult | PgResult[];
+      return (Array.isArray(results) ? results : [results]).filter((result) => result.command !== 'PREPARE');
+    } catch (err) {
+      preparedOn.delete(conn);
+      throw err;
+    } finally {
+      await pool.releaseConnection(conn);
+    }
+  });
   return {
     dialect: 'postgres',
     location,
     sql,
+    batched,
     transaction: async (fn) => {
       const conn = await acquire();
       const run = on(conn);

@@ -236,8 +236,10 @@ const MONITOR_LOCK =
   `select rule_count, last_opened_at, ${SCHEDULE_COLUMNS} from monitors ` + 'where id = ? and account_id = ?';
 
 /**
- * PostgreSQL's one-statement pings (db/runs.ts, openPlainRun and finishPlainRun): the monitor's row, shared as
- * lockMonitor shares it, found only where writing the run is all the ping does. A success must leave health as
+ * PostgreSQL's one-statement pings (db/runs.ts, openPlainRun and finishPlainRun): the monitor's row, found only
+ * where writing the run is all the ping does, and locked `for key share` (the lock the run's foreign key takes
+ * anyway, so the row is locked once): a change of the monitor's settings, which takes it for update, waits for
+ * the ping or the ping for it, and the ping then reads the settings as changed. A success must leave health as
  * it is (healthy: no streak, no incident) and match no rules; an opening must not move a schedule's next
  * expected time. A paused monitor is left to the transaction (record-ping.ts decides what it keeps).
  */
@@ -248,7 +250,7 @@ export function plainMonitor(kind: 'start' | 'success', opening: boolean): strin
     conditions.push('rule_count = 0', 'fail_streak = 0', 'ok_streak = 0');
     conditions.push('incident_opened_at is null', 'remind_at is null');
   }
-  return `select id, max_runtime from monitors where ${conditions.join(' and ')} for share`;
+  return `select id, max_runtime from monitors where ${conditions.join(' and ')} for key share`;
 }
 
 /**

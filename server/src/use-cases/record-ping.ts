@@ -57,19 +57,19 @@ export type PingOutcome =
  * concurrency.
  */
 export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome> {
-  const plain = db.dialect === 'postgres' ? await recordPlain(db.sql, ping) : undefined;
+  const plain = db.dialect === 'postgres' ? await recordPlain(db.batched, ping) : undefined;
   if (plain) return plain;
   const outcome = await recordLocked(db, ping);
   return outcome.kind === 'rate_limited' && isLate(ping) ? { kind: 'too_close' } : outcome;
 }
 
 /**
- * PostgreSQL: the pings that only write their run, in one statement committed on its own (one round trip where
- * the transaction takes five, and a third of the database's work): a start opening a run, a success finishing
- * its run by runId, a success without runId opening a finished run, on a monitor where nothing else follows
- * (db/monitors.ts, plainMonitor) and without rate limit. Late pings, failures and logs take the transaction.
- * Undefined when the statement changed nothing: recordLocked then decides the ping with everything in view.
- * (SQLite's group committer already makes a ping's transaction cheap.)
+ * PostgreSQL: the pings that only write their run, in one statement (where the transaction takes five round
+ * trips), committed with the other such pings that arrive at the same moment (`db.batched`: one round trip and one
+ * commit for all): a start opening a run, a success finishing its run by runId, a success without runId opening a
+ * finished run, on a monitor where nothing else follows (db/monitors.ts, plainMonitor) and without rate limit.
+ * Late pings, failures and logs take the transaction. Undefined when the statement changed nothing: recordLocked
+ * then decides the ping with everything in view. (SQLite's group committer already makes a transaction cheap.)
  */
 async function recordPlain(sql: Sql, ping: Ping): Promise<PingOutcome | undefined> {
   const { accountId, monitorId, kind, input } = ping;

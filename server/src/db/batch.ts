@@ -1,0 +1,119 @@
+import pg from 'pg';
+import type { PgResult, Sql, SqlParam } from './sql.js';
+import { DatabaseUnavailableError } from './unavailable.js';
+
+/** A statement waiting for its batch. */
+interface Queued {
+  sql: string;
+  params: readonly SqlParam[];
+  /** What the caller asked for: the rows, or the number of rows changed. */
+  want: 'rows' | 'changes';
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * Runs the text `build` makes (several statements, PostgreSQL's simple query protocol) on one pooled
+ * connection, given that connection's prepared statements (a statement's text → the name it was prepared under
+ * there, which `build` adds to). Answers a result per statement executed (not those of `prepare`). After a
+ * failure the connection's map is forgotten: whether its new statements were prepared is unknown (each name is
+ * used once, so none is ever prepared twice).
+ */
+export type RunBatch = (build: (prepared: Map<string, string>) => string) => Promise<PgResult[]>;
+
+/** Batches in flight at once: pings arriving meanwhile gather for the next one. */
+const IN_FLIGHT_MAX = 2;
+/** Statements in one batch at most. */
+const BATCH_MAX = 100;
+
+let names = 0;
+
+/**
+ * PostgreSQL's group commit, for statements outside a transaction that each stand alone (db/runs.ts, the plain
+ * pings): those arriving while earlier batches are on their way go to the database together, as one query of
+ * `EXECUTE`s of statements prepared on its connection — one round trip and one commit for all, where each
+ * would take its own. The statements of a batch run in order, each seeing those before it, and commit
+ * together. A statement that fails fails the batch: its statements are then run again one by one, so that
+ * only the bad one fails (a lost connection fails them all, as nothing can say whether they committed).
+ * A statement alone in its batch goes as it would without batching.
+ */
+export function batchedSql(single: Sql, runBatch: RunBatch): Sql {
+  let queued: Queued[] = [];
+  let inFlight = 0;
+
+  const send = (batch: Queued[]) => {
+    inFlight += 1;
+    void run(batch).finally(() => {
+      inFlight -= 1;
+      flush();
+    });
+  };
+  const flush = () => {
+    while (queued.length > 0 && inFlight < IN_FLIGHT_MAX) {
+      const batch = queued.slice(0, BATCH_MAX);
+      queued = queued.slice(batch.length);
+      send(batch);
+    }
+  };
+  const run = async (batch: Queued[]) => {
+    if (batch.length === 1) return alone(batch[0]!);
+    let results: PgResult[];
+    try {
+      results = await runBatch((prepared) => batchText(batch, prepared));
+    } catch (err) {
+      if (err instanceof DatabaseUnavailableError) for (const item of batch) item.reject(err);
+      else await Promise.all(batch.map(alone));
+      return;
+    }
+    batch.forEach((item, i) => {
+      const result = results[i]!;
+      item.resolve(item.want === 'rows' ? result.rows : (result.rowCount ?? 0));
+    });
+  };
+  const alone = async (item: Queued) => {
+    try {
+      item.resolve(await single[item.want](item.sql, item.params));
+    } catch (err) {
+      item.reject(err);
+    }
+  };
+  const enqueue = (want: Queued['want'], sql: string, params: readonly SqlParam[]) =>
+    new Promise<unknown>((resolve, reject) => {
+      queued.push({ sql, params, want, resolve, reject });
+      // Statements from the same turn of the event loop go together.
+      if (queued.length === 1) setImmediate(flush);
+    });
+
+  return {
+    dialect: 'postgres',
+    inTransaction: false,
+    rows: async <T>(sql: string, params: readonly SqlParam[]) => (await enqueue('rows', sql, params)) as T[],
+    changes: async (sql: string, params: readonly SqlParam[]) => (await enqueue('changes', sql, params)) as number,
+  };
+}
+
+/** The batch as one query: a statement new to the connection is prepared first, then each is executed. */
+function batchText(batch: Queued[], prepared: Map<string, string>): string {
+  const parts: string[] = [];
+  for (const { sql, params } of batch) {
+    let name = prepared.get(sql);
+    if (name === undefined) {
+      name = `pingmon_batch_${names++}`;
+      let n = 0;
+      parts.push(`prepare ${name} as ${sql.replace(/\?/g, () => `$${++n}`)}`);
+      prepared.set(sql, name);
+    }
+    parts.push(params.length === 0 ? `execute ${name}` : `execute ${name}(${params.map(literal).join(', ')})`);
+  }
+  return parts.join(';\n');
+}
+
+function literal(value: SqlParam): string {
+  if (value === null) return 'null';
+  if (typeof value === 'boolean') return String(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new TypeError(`not a finite number: ${value}`);
+    return String(value);
+  }
+  return pg.escapeLiteral(value);
+}
