@@ -250,7 +250,7 @@ export function plainMonitor(kind: 'start' | 'success', opening: boolean): strin
     conditions.push('rule_count = 0', 'fail_streak = 0', 'ok_streak = 0');
     conditions.push('incident_opened_at is null', 'remind_at is null');
   }
-  return `select id, max_runtime from monitors where ${conditions.join(' and ')} for key share`;
+  return `select id, account_id, max_runtime from monitors where ${conditions.join(' and ')} for key share`;
 }
 
 /**

@@ -119,7 +119,9 @@ export async function insertRun(sql: Sql, run: RunRecord, timeoutAt: number | nu
   return inserted === 1;
 }
 
-const VALUES = marks(COLUMNS.split(', '));
+// The monitor's ids come from its row, never from the request: a value longer than the column (a made-up
+// monitor id) would fail the statement even when it inserts nothing.
+const VALUES = `m.id, ?, m.account_id, ${marks(COLUMNS.split(', ').slice(3))}`;
 const OPEN_PLAIN_START =
   `with m as (${plainMonitor('start', true)}) insert into runs (${COLUMNS}, timeout_at) ` +
   `select ${VALUES}, case when m.max_runtime is null then null else cast(? as bigint) + m.max_runtime * 1000 end ` +
@@ -146,7 +148,7 @@ const FINISH_PLAIN =
  */
 export async function openPlainRun(sql: Sql, run: RunRecord): Promise<boolean> {
   const r = toRow(run);
-  const values: SqlParam[] = [r.monitor_id, r.id, r.account_id, r.status, r.started_at, r.finished_at, r.duration_ms];
+  const values: SqlParam[] = [r.id, r.status, r.started_at, r.finished_at, r.duration_ms];
   values.push(r.meta, r.error_message, r.has_log, r.matched_rules);
   const monitor = [run.monitorId, run.accountId];
   const inserted =

@@ -178,6 +178,21 @@ for (const kind of DATABASE_KINDS) {
       t.equal(Number(count!.n), 0, 'nothing was recorded on their monitor');
     });
 
+    t.test('a monitor id longer than any stored one is a 404 too, whatever the kind and however many', async (t) => {
+      // Sent together, so that on PostgreSQL they share batches (db/batch.ts) as well as go alone.
+      const long = `mon_${'x'.repeat(300)}`;
+      const replies = await Promise.all(
+        (['start', 'success', 'success', 'fail'] as const).flatMap((kind, i) => [
+          api.ping(account, long, kind),
+          api.ping(account, long, kind, { runId: `run-long-id-${i}` }),
+        ]),
+      );
+      t.same(
+        replies.map((r) => `${r.status} ${r.body.code}`),
+        Array(8).fill('404 monitor_not_found'),
+      );
+    });
+
     t.test('an oversized body is 413 after authentication', async (t) => {
       const big = JSON.stringify({ logOutput: 'z'.repeat(70 * 1024) });
       const unauthenticated = await api.request(`/ping/${monitorId}/fail`, {
