@@ -18,8 +18,10 @@ const BYTES_PER_CHAR = 4;
 
 /**
  * A bounded copy of a job's merged output, in arrival order: its first and/or last characters and a count
- * of the bytes left out in between. Only what is kept is ever decoded, so a job printing gigabytes costs
- * a few list operations per chunk, and memory stays bounded however much it prints.
+ * of the bytes left out in between. Only what is kept is ever decoded, and it is copied as it arrives (the
+ * head into buffers of its own, the tail into a ring of fixed size), so a job printing gigabytes costs a
+ * copy of at most the ring per chunk, memory stays bounded however much it prints, and the caller may reuse
+ * a chunk's buffer once `add` returns.
  */
 export class OutputCapture {
   private readonly limits: { head: number; tail: number };
@@ -28,12 +30,15 @@ export class OutputCapture {
   private headChars = 0;
   private head: Buffer[] = [];
   private headBytes = 0;
-  private tail: Buffer[] = [];
+  /** The last bytes after the head: `ring` holds them from `ringEnd` round to just before it, once full. */
+  private readonly ring: Buffer;
+  private ringEnd = 0;
   private tailBytes = 0;
   private totalBytes = 0;
 
   constructor(keep: LogKeep = 'head-tail') {
     this.limits = KEEP[keep];
+    this.ring = Buffer.alloc(this.limits.tail * BYTES_PER_CHAR);
   }
 
   add(chunk: Buffer): void {
@@ -42,16 +47,27 @@ export class OutputCapture {
     while (chunk.length > 0 && this.headChars < this.limits.head) {
       const take = chunk.subarray(0, Math.min(chunk.length, this.limits.head - this.headChars));
       this.headChars += this.decoder.write(take).length;
-      this.head.push(take);
+      this.head.push(Buffer.from(take));
       this.headBytes += take.length;
       chunk = chunk.subarray(take.length);
     }
     if (chunk.length === 0 || this.limits.tail === 0) return;
-    this.tail.push(chunk);
+    const { ring } = this;
     this.tailBytes += chunk.length;
-    const keepBytes = this.limits.tail * BYTES_PER_CHAR;
-    while (this.tail.length > 1 && this.tailBytes - this.tail[0]!.length >= keepBytes)
-      this.tailBytes -= this.tail.shift()!.length;
+    if (chunk.length >= ring.length) {
+      chunk.copy(ring, 0, chunk.length - ring.length);
+      this.ringEnd = 0;
+      return;
+    }
+    const first = chunk.copy(ring, this.ringEnd);
+    chunk.copy(ring, 0, first);
+    this.ringEnd = (this.ringEnd + chunk.length) % ring.length;
+  }
+
+  /** The tail's bytes in order: the last `ring.length` bytes after the head, or all of them if fewer. */
+  private tailBuffer(): Buffer {
+    if (this.tailBytes < this.ring.length) return this.ring.subarray(0, this.tailBytes);
+    return Buffer.concat([this.ring.subarray(this.ringEnd), this.ring.subarray(0, this.ringEnd)]);
   }
 
   /**
@@ -60,7 +76,7 @@ export class OutputCapture {
    */
   text(): string {
     const headBuffer = Buffer.concat(this.head);
-    const tailBuffer = Buffer.concat(this.tail);
+    const tailBuffer = this.tailBuffer();
     if (this.totalBytes === headBuffer.length + tailBuffer.length) {
       const whole = Buffer.concat([headBuffer, tailBuffer]).toString('utf8');
       if (whole.length <= LOG_MAX_CHARS) return whole;

@@ -11,6 +11,32 @@ const feed = (capture: OutputCapture, text: string, chunk = 333) => {
   return capture.text();
 };
 
+/** As `feed`, but every chunk arrives in one reused buffer, as `pingmon run` reads a FIFO: overwritten after `add`. */
+const feedReused = (capture: OutputCapture, text: string, chunk: number) => {
+  const bytes = Buffer.from(text);
+  const reused = Buffer.alloc(chunk);
+  for (let i = 0; i < bytes.length; i += chunk) {
+    const n = bytes.copy(reused, 0, i, i + chunk);
+    capture.add(reused.subarray(0, n));
+    reused.fill(0x21);
+  }
+  return capture.text();
+};
+
+t.test('OutputCapture keeps what it needs of a chunk whose buffer is reused after add', async (t) => {
+  const lines = Array.from({ length: 4_000 }, (_, i) => `line ${i} é∑🙂\n`).join('');
+  for (const keep of ['head-tail', 'head', 'tail'] as const) {
+    for (const chunk of [1, 7, 4_096, 65_536, 200_000]) {
+      t.equal(
+        feedReused(new OutputCapture(keep), lines, chunk),
+        feed(new OutputCapture(keep), lines, chunk),
+        `${keep}, chunks of ${chunk} bytes`,
+      );
+    }
+    t.equal(feedReused(new OutputCapture(keep), 'short\n', 3), 'short\n');
+  }
+});
+
 t.test('OutputCapture keeps all of a short output', async (t) => {
   t.equal(feed(new OutputCapture(), 'hello\nworld\n'), 'hello\nworld\n');
   t.equal(feed(new OutputCapture('head'), ''), '');
