@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { tempDir } from '../helpers/databases.js';
@@ -89,6 +90,40 @@ t.test('pingmon run', async (t) => {
     const exact = await pingmonRaw(['run', '--', 'sh', '-c', `cat ${file} 1>&2`], env(m));
     t.equal(exact.stdout.length, 0);
   });
+
+  t.test(
+    'without mkfifo on the PATH the command gets pipes, and everything passes and is logged the same',
+    async (t) => {
+      const m = await api.monitor(account, 'no fifo');
+      // A PATH holding only what the job needs: sh and cat, no mkfifo.
+      const bin = join(dir, 'bin-without-mkfifo');
+      mkdirSync(bin);
+      for (const tool of ['sh', 'cat'])
+        symlinkSync(
+          execFileSync('sh', ['-c', `command -v ${tool}`])
+            .toString()
+            .trim(),
+          join(bin, tool),
+        );
+      const data = randomBytes(1024 * 1024);
+      const result = await pingmonRaw(
+        ['run', '--', 'sh', '-c', 'cat; echo failing >&2; exit 3'],
+        { ...env(m), PATH: bin },
+        data,
+      );
+      t.equal(result.code, 3);
+      t.ok(result.stdout.equals(data), 'stdout is identical');
+      t.equal(
+        result.stderr
+          .toString()
+          .split('\n')
+          .filter((line) => line === 'failing').length,
+        1,
+      );
+      const run = await lastRun(m);
+      t.match((await logOf(m, run.runId)).content, /failing\n/);
+    },
+  );
 
   t.test('the log keeps head and tail with a marker, in each --log-keep mode', async (t) => {
     const script = 'i=0; while [ $i -lt 3000 ]; do echo "line $i"; i=$((i+1)); done; echo "the real error" >&2; exit 1';
