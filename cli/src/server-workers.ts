@@ -63,6 +63,8 @@ export function superviseWorkers(count: number, log: (line: string) => void): Pr
     });
     worker.on('exit', (code, signal) => {
       alive.delete(worker);
+      // A worker that did not stop cleanly (its stop failed, or was stuck) makes the whole stop a failure.
+      if (stopping && (code !== 0 || signal !== null)) failed = true;
       if (!stopping) replace(worker, signal === null ? `with code ${code}` : `on ${signal}`);
       if (stopping && alive.size === 0) {
         for (const signal of STOP_SIGNALS) process.off(signal, onSignal);
@@ -96,16 +98,25 @@ export function superviseWorkers(count: number, log: (line: string) => void): Pr
 }
 
 /**
- * A worker's side: the primary's messages stand for the signals (a worker ignores SIGINT and SIGTERM, which
- * the primary also receives). A primary that is gone (killed) takes its workers with it: node's cluster ends
- * a worker whose primary disconnects.
+ * A worker's side, from its first moment (start-up included): the primary's messages stand for the signals (a
+ * worker ignores SIGINT and SIGTERM, which the primary also receives). A stop asked before the server listens is
+ * kept, and carried out once the returned function is given what to call. A primary that is gone (killed) takes
+ * its workers with it: node's cluster ends a worker whose primary disconnects.
  */
-export function onPrimaryStop(stop: () => void, abandon: () => void): void {
+export function listenToPrimary(): (stop: () => void, abandon: () => void) => void {
+  const asked = { stop: false, abandon: false };
+  let handlers: { stop(): void; abandon(): void } | undefined;
   for (const signal of STOP_SIGNALS) process.on(signal, () => {});
   process.on('message', (message: PrimaryMessage) => {
-    if (message?.pingmon === 'stop') stop();
-    if (message?.pingmon === 'abandon') abandon();
+    if (message?.pingmon !== 'stop' && message?.pingmon !== 'abandon') return;
+    asked[message.pingmon] = true;
+    handlers?.[message.pingmon]();
   });
+  return (stop, abandon) => {
+    handlers = { stop, abandon };
+    if (asked.stop) stop();
+    if (asked.abandon) abandon();
+  };
 }
 
 export function tellPrimary(message: WorkerMessage): void {

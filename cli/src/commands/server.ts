@@ -3,7 +3,7 @@ import { Flags } from '@oclif/core';
 import type { StopHooks, Stopping } from '@pingmon/server';
 import { BaseCommand } from '../base-command.js';
 import { databaseFlags } from '../flags.js';
-import { onPrimaryStop, superviseWorkers, tellPrimary } from '../server-workers.js';
+import { listenToPrimary, superviseWorkers, tellPrimary } from '../server-workers.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -81,6 +81,8 @@ export default class Server extends BaseCommand {
   }
 
   private async serve(): Promise<void> {
+    // A worker listens to its primary before anything else: a Ctrl-C during start-up must not end it.
+    const whenStopped = cluster.isWorker ? listenToPrimary() : undefined;
     const { flags } = await this.parse(Server);
     const { loadConfig, createServer, stopGracefully, API_PREFIX } = await import('@pingmon/server');
     const config = loadConfig(process.env, {
@@ -118,7 +120,7 @@ export default class Server extends BaseCommand {
       throw err;
     }
     const notices = stopNotices(config.alertTimeoutMs);
-    if (cluster.isWorker) {
+    if (whenStopped) {
       tellPrimary({ pingmon: 'listening', uri: server.info.uri });
       await new Promise<void>((resolve, reject) => {
         let stopping: Stopping | undefined;
@@ -127,7 +129,7 @@ export default class Server extends BaseCommand {
           stopping = stopGracefully(server, notices);
           stopping.done.then(resolve, reject);
         };
-        onPrimaryStop(stop, () => stopping?.abandon());
+        whenStopped(stop, () => stopping?.abandon());
       });
       return;
     }

@@ -82,17 +82,26 @@ async function execute(job: Job, capture: OutputCapture | undefined, metaFile: s
   const fifos = openFifos();
   // A FIFO's write end (a file descriptor), or a pipe: execa takes either, though its types take no union.
   const output = (i: 0 | 1) => (fifos?.[i].write ?? 'pipe') as 'pipe';
-  const subprocess = execa(job.command, job.args, {
-    stdin: 'inherit',
-    stdout: output(0),
-    stderr: output(1),
-    encoding: 'buffer',
-    buffer: false,
-    reject: false,
-    detached: !interactive,
-    forceKillAfterDelay: false,
-    env: metaFile ? { PINGMON_META_FILE: metaFile } : {},
-  });
+  let subprocess;
+  try {
+    subprocess = execa(job.command, job.args, {
+      stdin: 'inherit',
+      stdout: output(0),
+      stderr: output(1),
+      encoding: 'buffer',
+      buffer: false,
+      reject: false,
+      detached: !interactive,
+      forceKillAfterDelay: false,
+      env: metaFile ? { PINGMON_META_FILE: metaFile } : {},
+    });
+  } catch (err) {
+    for (const fifo of fifos ?? []) {
+      closeSync(fifo.read);
+      closeSync(fifo.write);
+    }
+    throw err;
+  }
   const signalJob = (signal: NodeJS.Signals) => {
     if (subprocess.pid === undefined) return;
     try {
@@ -223,6 +232,8 @@ function readFifo(fd: number, to: Writable, capture: OutputCapture | undefined):
       },
     },
   });
+  // A read that fails (it should not) ends the copy, as a reader that went away does; the job goes on.
+  socket.on('error', () => socket.destroy());
   return socket;
 }
 

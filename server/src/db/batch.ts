@@ -13,13 +13,14 @@ interface Queued {
 }
 
 /**
- * Runs the text `build` makes (several statements, PostgreSQL's simple query protocol) on one pooled
- * connection, given that connection's prepared statements (a statement's text → the name it was prepared under
- * there, which `build` adds to). Answers a result per statement executed (not those of `prepare`). After a
- * failure the connection's map is forgotten: whether its new statements were prepared is unknown (each name is
- * used once, so none is ever prepared twice).
+ * Runs a batch on one pooled connection, given that connection's prepared statements (a statement's text →
+ * the name it was prepared under there): `build` answers the `prepare`s still missing there, run first as a
+ * query of their own and then added to the map, and the batch's `execute`s, run as one query (PostgreSQL's simple
+ * query protocol takes several statements). Answers a result per statement executed.
  */
-export type RunBatch = (build: (prepared: Map<string, string>) => string) => Promise<PgResult[]>;
+export type RunBatch = (
+  build: (prepared: ReadonlyMap<string, string>) => { prepare: Map<string, string>; execute: string },
+) => Promise<PgResult[]>;
 
 /** Batches in flight at once: pings arriving meanwhile gather for the next one. */
 const IN_FLIGHT_MAX = 2;
@@ -33,7 +34,7 @@ let names = 0;
  * pings): those arriving while earlier batches are on their way go to the database together, as one query of
  * `EXECUTE`s of statements prepared on its connection — one round trip and one commit for all, where each
  * would take its own. The statements of a batch run in order, each seeing those before it, and commit
- * together. A statement that fails fails the batch: its statements are then run again one by one, so that
+ * together. A statement that fails fails the batch: its statements are then run again, each alone, so that
  * only the bad one fails (a lost connection fails them all, as nothing can say whether they committed).
  * A statement alone in its batch goes as it would without batching.
  */
@@ -92,20 +93,29 @@ export function batchedSql(single: Sql, runBatch: RunBatch): Sql {
   };
 }
 
-/** The batch as one query: a statement new to the connection is prepared first, then each is executed. */
-function batchText(batch: Queued[], prepared: Map<string, string>): string {
-  const parts: string[] = [];
+/** The batch as `execute`s, and the `prepare`s of the statements new to the connection. */
+function batchText(batch: Queued[], prepared: ReadonlyMap<string, string>) {
+  const prepare = new Map<string, string>();
+  const execute: string[] = [];
   for (const { sql, params } of batch) {
-    let name = prepared.get(sql);
+    let name = prepared.get(sql) ?? prepare.get(sql);
     if (name === undefined) {
       name = `pingmon_batch_${names++}`;
-      let n = 0;
-      parts.push(`prepare ${name} as ${sql.replace(/\?/g, () => `$${++n}`)}`);
-      prepared.set(sql, name);
+      prepare.set(sql, name);
     }
-    parts.push(params.length === 0 ? `execute ${name}` : `execute ${name}(${params.map(literal).join(', ')})`);
+    execute.push(params.length === 0 ? `execute ${name}` : `execute ${name}(${params.map(literal).join(', ')})`);
   }
-  return parts.join(';\n');
+  return { prepare, execute: execute.join(';\n') };
+}
+
+/** `prepare name as …` for each statement, its `?` placeholders as `$1…`. */
+export function prepareText(prepare: ReadonlyMap<string, string>): string {
+  return [...prepare]
+    .map(([sql, name]) => {
+      let n = 0;
+      return `prepare ${name} as ${sql.replace(/\?/g, () => `$${++n}`)}`;
+    })
+    .join(';\n');
 }
 
 function literal(value: SqlParam): string {
@@ -115,5 +125,7 @@ function literal(value: SqlParam): string {
     if (!Number.isFinite(value)) throw new TypeError(`not a finite number: ${value}`);
     return String(value);
   }
+  // A NUL cannot travel in a query's text (PostgreSQL refuses the whole message): its statement goes alone.
+  if (value.includes('\0')) throw new TypeError('a NUL in a value');
   return pg.escapeLiteral(value);
 }

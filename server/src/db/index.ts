@@ -9,7 +9,7 @@ import { lostConnections } from './lost-connections.js';
 import type { LostConnections } from './lost-connections.js';
 import { migrate } from './migrate.js';
 import type { Dialect, PgResult, PgRun, Sql, TransactionSql } from './sql.js';
-import { batchedSql } from './batch.js';
+import { batchedSql, prepareText } from './batch.js';
 import { postgresSql, sqliteExecutors } from './sql.js';
 import type { DatabaseUnavailableError } from './unavailable.js';
 import { outageClassifier, unavailable } from './unavailable.js';
@@ -163,13 +163,14 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Da
     const conn = await acquire();
     const prepared = preparedOn.get(conn) ?? new Map<string, string>();
     preparedOn.set(conn, prepared);
+    const run = on(conn);
     try {
+      const { prepare, execute } = build(prepared);
       // No values: pg sends the text with the simple query protocol, which takes several statements.
-      const results = (await on(conn)({ text: build(prepared), values: [] })) as PgResult | PgResult[];
-      return (Array.isArray(results) ? results : [results]).filter((result) => result.command !== 'PREPARE');
-    } catch (err) {
-      preparedOn.delete(conn);
-      throw err;
+      if (prepare.size > 0) await run({ text: prepareText(prepare), values: [] });
+      for (const [text, name] of prepare) prepared.set(text, name);
+      const results = (await run({ text: execute, values: [] })) as PgResult | PgResult[];
+      return Array.isArray(results) ? results : [results];
     } finally {
       await pool.releaseConnection(conn);
     }

@@ -238,10 +238,12 @@ const MONITOR_LOCK =
 /**
  * PostgreSQL's one-statement pings (db/runs.ts, openPlainRun and finishPlainRun): the monitor's row, found only
  * where writing the run is all the ping does, and locked `for key share` (the lock the run's foreign key takes
- * anyway, so the row is locked once): a change of the monitor's settings, which takes it for update, waits for
- * the ping or the ping for it, and the ping then reads the settings as changed. A success must leave health as
- * it is (healthy: no streak, no incident) and match no rules; an opening must not move a schedule's next
- * expected time. A paused monitor is left to the transaction (record-ping.ts decides what it keeps).
+ * anyway, so the row is locked once). A row held for update (a change of its settings, a failure's transaction,
+ * the sweeper) is skipped: the ping then takes the transaction, which waits for it, and a batch of plain pings
+ * (db/batch.ts) never waits behind one monitor. A change of settings that begins after the ping waits for it.
+ * A success must leave health as it is (healthy: no streak, no incident) and match no rules; an opening must not
+ * move a schedule's next expected time. A paused monitor is left to the transaction (record-ping.ts decides
+ * what it keeps).
  */
 export function plainMonitor(kind: 'start' | 'success', opening: boolean): string {
   const conditions = ['id = ?', 'account_id = ?', 'not paused'];
@@ -250,7 +252,7 @@ export function plainMonitor(kind: 'start' | 'success', opening: boolean): strin
     conditions.push('rule_count = 0', 'fail_streak = 0', 'ok_streak = 0');
     conditions.push('incident_opened_at is null', 'remind_at is null');
   }
-  return `select id, account_id, max_runtime from monitors where ${conditions.join(' and ')} for key share`;
+  return `select id, account_id, max_runtime from monitors where ${conditions.join(' and ')} for key share skip locked`;
 }
 
 /**

@@ -124,7 +124,8 @@ export async function insertRun(sql: Sql, run: RunRecord, timeoutAt: number | nu
 const VALUES = `m.id, ?, m.account_id, ${marks(COLUMNS.split(', ').slice(3))}`;
 const OPEN_PLAIN_START =
   `with m as (${plainMonitor('start', true)}) insert into runs (${COLUMNS}, timeout_at) ` +
-  `select ${VALUES}, case when m.max_runtime is null then null else cast(? as bigint) + m.max_runtime * 1000 end ` +
+  `select ${VALUES}, ` +
+  'case when m.max_runtime is null then null else cast(? as bigint) + cast(m.max_runtime as bigint) * 1000 end ' +
   'from m on conflict (monitor_id, id) do nothing';
 const OPEN_PLAIN_SUCCESS =
   `with m as (${plainMonitor('success', true)}) insert into runs (${COLUMNS}, timeout_at) ` +

@@ -175,8 +175,6 @@ export interface PgStatement {
 export interface PgResult {
   rows: unknown[];
   rowCount: number | null;
-  /** The statement's command: INSERT, PREPARE… */
-  command?: string;
 }
 
 /** Runs one statement on a PostgreSQL connection: one of the pool's, or a transaction's own. */

@@ -178,6 +178,20 @@ for (const kind of DATABASE_KINDS) {
       t.equal(Number(count!.n), 0, 'nothing was recorded on their monitor');
     });
 
+    t.test('a start on a monitor with the longest maxRuntime (31 days) gets its deadline', async (t) => {
+      const created = await api.request('/monitors', {
+        token: account.token,
+        body: { name: 'monthly', maxRuntime: 31 * 86_400 },
+      });
+      t.equal(created.status, 201, created.text);
+      const start = await api.ping(account, created.body.monitorId, 'start', { runId: 'run-monthly-0001' });
+      t.equal(start.status, 200, start.text);
+      const row = await api.query((knex) =>
+        knex('runs').where({ monitor_id: created.body.monitorId, id: 'run-monthly-0001' }).first(),
+      );
+      t.equal(Number(row.timeout_at) - Number(row.started_at), 31 * 86_400_000);
+    });
+
     t.test('a monitor id longer than any stored one is a 404 too, whatever the kind and however many', async (t) => {
       // Sent together, so that on PostgreSQL they share batches (db/batch.ts) as well as go alone.
       const long = `mon_${'x'.repeat(300)}`;
