@@ -299,7 +299,8 @@ export function claimReminders(sql: TransactionSql, now: number, limit: number):
 export async function moveMissedDeadlines(sql: TransactionSql, from: number, now: number): Promise<number> {
   // The cast: PostgreSQL would type the parameter as start_grace's integer, too small for epoch milliseconds.
   return sql.changes(
-    'update monitors set missed_at = cast(? as bigint) + start_grace * 1000 where missed_at > ? and missed_at <= ?',
+    'update monitors set missed_at = cast(? as bigint) + cast(start_grace as bigint) * 1000 ' +
+      'where missed_at > ? and missed_at <= ?',
     [now, from, now],
   );
 }

@@ -423,7 +423,7 @@ export async function setRunDeadlines(sql: Sql, monitorId: string, maxRuntimeSec
 export async function moveRunDeadlines(sql: TransactionSql, from: number, now: number): Promise<number> {
   return sql.changes(
     'update runs set timeout_at = cast(? as bigint) + ' +
-      '(select m.start_grace from monitors m where m.id = runs.monitor_id) * 1000 ' +
+      '(select cast(m.start_grace as bigint) from monitors m where m.id = runs.monitor_id) * 1000 ' +
       "where status = 'running' and timeout_at > ? and timeout_at <= ?",
     [now, from, now],
   );
