@@ -34,8 +34,8 @@ let names = 0;
  * pings): those arriving while earlier batches are on their way go to the database together, as one query of
  * `EXECUTE`s of statements prepared on its connection — one round trip and one commit for all, where each
  * would take its own. The statements of a batch run in order, each seeing those before it, and commit
- * together. A statement that fails fails the batch: its statements are then run again, each alone, so that
- * only the bad one fails (a lost connection fails them all, as nothing can say whether they committed).
+ * together. A statement that fails fails the batch: its statements are then run again one by one, in order, so
+ * that only the bad one fails (a lost connection fails them all, as nothing can say whether they committed).
  * A statement alone in its batch goes as it would without batching.
  */
 export function batchedSql(single: Sql, runBatch: RunBatch): Sql {
@@ -63,7 +63,7 @@ export function batchedSql(single: Sql, runBatch: RunBatch): Sql {
       results = await runBatch((prepared) => batchText(batch, prepared));
     } catch (err) {
       if (err instanceof DatabaseUnavailableError) for (const item of batch) item.reject(err);
-      else await Promise.all(batch.map(alone));
+      else for (const item of batch) await alone(item); // in order: a later statement may depend on an earlier
       return;
     }
     batch.forEach((item, i) => {
