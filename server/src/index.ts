@@ -7,3 +7,4 @@ export { createAccount, AccountInputError } from './bootstrap.js';
 export type { NewAccount } from './bootstrap.js';
 export { stopGracefully } from './lifecycle.js';
 export type { StopHooks, Stopping } from './lifecycle.js';
+export { backupDatabase, BackupError, type Backup } from './db/backup.js';
