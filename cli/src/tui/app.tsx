@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
-import { Box, Text, useApp, useInput } from 'ink';
+import { useApp, useInput } from 'ink';
+import { Box, Text } from './ink.js';
 import { clock, count } from './format.js';
 import { Help } from './help.js';
 import { COLLAPSE_OVER, screenColumns, screenRows } from './layout.js';

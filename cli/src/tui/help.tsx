@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from './ink.js';
 import { FAILS_LEGEND } from './monitor-list.js';
 import { SILENT_MARK, STATUS } from './format.js';
 import { MONITOR_STATUSES } from '@pingmon/sdk/wire';

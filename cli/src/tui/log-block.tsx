@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from './ink.js';
 import { count } from './format.js';
 import type { LogState, LogView } from './layout.js';
 import { LABEL_WIDTH, hiddenText } from './layout.js';

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { Box, Text } from 'ink';
+import { Box, Text } from './ink.js';
 
 /** A sentence in place of a view's content: loading, empty, or what went wrong and what to do. */
 export function Message({ children, color }: { children: ReactNode; color?: string }) {

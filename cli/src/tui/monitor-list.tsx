@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from './ink.js';
 import { RECENT_RUNS } from '@pingmon/sdk';
 import type { Size } from './layout.js';
 import { listRows, screenColumns, windowStart } from './layout.js';

@@ -1,4 +1,4 @@
-import { Box, Text } from 'ink';
+import { Box, Text } from './ink.js';
 import { statusColor } from './format.js';
 import type { Size } from './layout.js';
 import { LABEL_WIDTH, detailFields, logView } from './layout.js';

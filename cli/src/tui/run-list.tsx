@@ -1,5 +1,5 @@
 import type { Run } from '@pingmon/sdk';
-import { Box, Text } from 'ink';
+import { Box, Text } from './ink.js';
 import type { Size } from './layout.js';
 import { listRows, screenColumns, windowStart } from './layout.js';
 import { duration, matchedRules, statusColor, statusText, when } from './format.js';

@@ -115,6 +115,44 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
   t.notMatch(screen, /Monitors|› Runs/, 'the terminal is given back as it was');
 });
 
+t.test('pingmon browse with NO_COLOR: no colour at all; the words, bold and the selected row stay', async (t) => {
+  const api = await TestServer.start(t, 'sqlite');
+  const account = await api.account('unlimited');
+  const nightly = await api.monitor(account, 'nightly backup');
+  await api.ping(account, nightly, 'fail', { errorMessage: 'exit code 2' });
+  await api.ping(account, await api.monitor(account, 'hourly sync'), 'success');
+  const env = { XDG_CONFIG_HOME: tempDir('pingmon-config-') };
+  const login = await pingmon(
+    ['login', '--url', api.url, '--email', account.email, '--password', account.password],
+    env,
+  );
+  t.equal(login.code, 0, login.stderr);
+
+  const colours = (screen: string) => sgrParameters(screen).filter(isColour);
+  const coloured = Tmux.start(t, [process.execPath, CLI, 'browse'], { columns: 100, rows: 30, env });
+  await coloured.waitFor('Monitors · 2 · 1 down');
+  t.not(colours(coloured.capture(true)).length, 0, 'without NO_COLOR the same screen has colours');
+
+  const term = Tmux.start(t, [process.execPath, CLI, 'browse'], {
+    columns: 100,
+    rows: 30,
+    env: { ...env, NO_COLOR: '1' },
+  });
+  const views = [
+    () => term.waitFor('Monitors · 2 · 1 down'),
+    () => term.waitFor('nightly backup › Runs · all · 1 run'),
+    () => term.waitFor(/Status\s+✗ failed/),
+  ];
+  for (const [i, shown] of views.entries()) {
+    if (i > 0) term.keys('Enter');
+    await shown();
+    const screen = term.capture(true);
+    t.same(colours(screen), [], `no colour in view ${i + 1}`);
+    if (i < 2) t.ok(sgrParameters(screen).includes('7'), `the selected row of view ${i + 1} is still inverse`);
+  }
+  t.match(term.capture(), /Status\s+✗ failed/, 'the status is said in words');
+});
+
 t.test('pingmon browse against a server that is down says so in the terminal', async (t) => {
   const url = await deadUrl();
   const env = { XDG_CONFIG_HOME: tempDir('pingmon-config-'), PINGMON_URL: url, PINGMON_TOKEN: 'not-checked' };
@@ -144,3 +182,16 @@ t.test('pingmon browse without a login or without a terminal says what to do, in
   );
   t.equal(piped.stdout, '', 'nothing drawn');
 });
+
+/** Every SGR parameter on the screen, each of "\x1b[1;31m" as "1" and "31" ("38;5;208" kept whole). */
+function sgrParameters(screen: string): string[] {
+  return [...screen.matchAll(/\x1b\[([0-9;]*)m/g)].flatMap(
+    ([, params]) => params!.match(/[34]8;(5;\d+|2;\d+;\d+;\d+)|\d+/g) ?? [],
+  );
+}
+
+/** A foreground or background colour (30–37, 38;…, 40–47, 48;…, 90–97, 100–107); 39 and 49 are resets. */
+function isColour(parameter: string): boolean {
+  const n = Number(parameter.split(';')[0]);
+  return (n >= 30 && n <= 38) || (n >= 40 && n <= 48) || (n >= 90 && n <= 97) || (n >= 100 && n <= 107);
+}
