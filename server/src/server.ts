@@ -19,6 +19,7 @@ import type { RouteContext } from './routes/context.js';
 import { healthRoutes } from './routes/health.js';
 import { meRoutes } from './routes/me.js';
 import { monitorRoutes } from './routes/monitors.js';
+import { openApiRoutes } from './routes/openapi.js';
 import { pingRoutes } from './routes/pings.js';
 import { ruleRoutes } from './routes/rules.js';
 import { runRoutes } from './routes/runs.js';
@@ -141,6 +142,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
           ...ruleRoutes(ctx),
           ...channelRoutes(ctx),
           ...alertRoutes(ctx),
+          ...openApiRoutes(),
         ]);
       },
     },

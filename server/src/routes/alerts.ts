@@ -8,6 +8,7 @@ import { presentAlert } from '../presenter.js';
 import type { RouteContext } from './context.js';
 import { requireMonitor } from './monitors.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
+import { AlertList as AlertListSchema, replies } from './responses.js';
 import { invalidRequest } from './validation.js';
 
 const listQuery = Joi.object({ ...pageQuery, monitorId: Joi.string().min(1).max(64) });
@@ -17,7 +18,12 @@ export function alertRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'GET',
       path: '/alerts',
-      options: { validate: { query: listQuery, options: { allowUnknown: true }, failAction: invalidRequest } },
+      options: {
+        description: 'Recent alerts and their deliveries, newest first',
+        tags: ['alerts'],
+        response: replies({ 200: AlertListSchema }),
+        validate: { query: listQuery, options: { allowUnknown: true }, failAction: invalidRequest },
+      },
       handler: (request: Request) => list(ctx, request),
     },
   ];

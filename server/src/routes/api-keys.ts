@@ -9,6 +9,7 @@ import { presentApiKey } from '../presenter.js';
 import { newApiKey } from '../secrets.js';
 import type { RouteContext } from './context.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
+import { ApiKeyList as ApiKeyListSchema, CreatedApiKey as CreatedApiKeySchema, replies } from './responses.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
@@ -18,6 +19,9 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/api-keys',
       options: {
+        description: "The account's API keys",
+        tags: ['api-keys'],
+        response: replies({ 200: ApiKeyListSchema }),
         validate: { query: Joi.object(pageQuery), options: { allowUnknown: true }, failAction: invalidRequest },
       },
       handler: (request: Request) => list(ctx, request),
@@ -26,6 +30,9 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'POST',
       path: '/api-keys',
       options: {
+        description: 'Create an API key (shown this once)',
+        tags: ['api-keys'],
+        response: replies({ 201: CreatedApiKeySchema }),
         validate: {
           payload: Joi.object({ name: Joi.string().trim().min(1).max(100).default('unnamed') })
             .options({ stripUnknown: true })
@@ -39,7 +46,12 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/api-keys/{keyId}',
-      options: { validate: { params: pathParams('keyId'), failAction: invalidRequest } },
+      options: {
+        description: 'Revoke an API key',
+        tags: ['api-keys'],
+        response: replies({ 204: false }),
+        validate: { params: pathParams('keyId'), failAction: invalidRequest },
+      },
       handler: (request: Request<WithParams<'keyId'>>, h: ResponseToolkit) => revoke(ctx, request, h),
     },
   ];

@@ -10,6 +10,7 @@ import { apiError, waitFor } from '../errors.js';
 import { iso, presentAccount, presentUser } from '../presenter.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../secrets.js';
 import type { RouteContext } from './context.js';
+import { LoginResponse as LoginSchema, SessionResponse as SessionSchema, replies } from './responses.js';
 import { invalidRequest } from './validation.js';
 
 /** Attempts one email may make from one address per window; a successful login resets the count. */
@@ -31,6 +32,9 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/auth/login',
       options: {
         auth: false,
+        description: 'Log in: a user token',
+        tags: ['auth'],
+        response: replies({ 200: LoginSchema }, [401, 429]),
         validate: credentials,
         handler: (request: Request) => login(ctx, request.payload as LoginRequest, request.info.remoteAddress),
       },
@@ -41,6 +45,9 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/auth/session',
       options: {
         auth: false,
+        description: 'Sign in to the dashboard: the user token in a session cookie',
+        tags: ['auth'],
+        response: replies({ 200: SessionSchema }, [401, 403, 429]),
         validate: credentials,
         handler: async (request: Request, h: ResponseToolkit) => {
           requireSessionHeader(request);
@@ -56,6 +63,9 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/auth/session',
       options: {
         auth: false,
+        description: 'Sign out of the dashboard: the session cookie ends',
+        tags: ['auth'],
+        response: replies({ 204: false }, [403]),
         handler: (request: Request, h: ResponseToolkit) => {
           requireSessionHeader(request);
           return h.response().code(204).unstate(SESSION_COOKIE);

@@ -34,6 +34,12 @@ import { apiError, waitFor } from '../errors.js';
 import { newId } from '../ids.js';
 import { presentChannel } from '../presenter.js';
 import type { RouteContext } from './context.js';
+import {
+  Channel as ChannelSchema,
+  ChannelList as ChannelListSchema,
+  ChannelTestResult as ChannelTestSchema,
+  replies,
+} from './responses.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
@@ -94,6 +100,11 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'GET',
       path: '/channels',
+      options: {
+        description: "The account's notification channels",
+        tags: ['channels'],
+        response: replies({ 200: ChannelListSchema }),
+      },
       handler: async (request: Request): Promise<ChannelList> => ({
         channels: (await listChannels(ctx.db.sql, userOf(request).accountId)).map(presentChannel),
         nextCursor: null,
@@ -102,25 +113,45 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'POST',
       path: '/channels',
-      options: { validate: { payload: createBody, failAction: invalidRequest } },
+      options: {
+        description: 'Create a notification channel',
+        tags: ['channels'],
+        response: replies({ 201: ChannelSchema }),
+        validate: { payload: createBody, failAction: invalidRequest },
+      },
       handler: (request: Request, h: ResponseToolkit) => create(ctx, request, h),
     },
     {
       method: 'PATCH',
       path: '/channels/{channelId}',
-      options: { validate: { params, payload: updateBody, failAction: invalidRequest } },
+      options: {
+        description: 'Change a notification channel',
+        tags: ['channels'],
+        response: replies({ 200: ChannelSchema }),
+        validate: { params, payload: updateBody, failAction: invalidRequest },
+      },
       handler: (request: ChannelRequest) => update(ctx, request),
     },
     {
       method: 'DELETE',
       path: '/channels/{channelId}',
-      options: { validate: { params, failAction: invalidRequest } },
+      options: {
+        description: 'Delete a notification channel',
+        tags: ['channels'],
+        response: replies({ 204: false }),
+        validate: { params, failAction: invalidRequest },
+      },
       handler: (request: ChannelRequest, h: ResponseToolkit) => remove(ctx, request, h),
     },
     {
       method: 'POST',
       path: '/channels/{channelId}/test',
-      options: { validate: { params, failAction: invalidRequest } },
+      options: {
+        description: 'Send a test message to a channel now',
+        tags: ['channels'],
+        response: replies({ 200: ChannelTestSchema }, [429]),
+        validate: { params, failAction: invalidRequest },
+      },
       handler: (request: ChannelRequest) => test(ctx, request),
     },
   ];

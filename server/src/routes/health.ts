@@ -1,5 +1,6 @@
 import type { ServerRoute } from '@hapi/hapi';
 import type { RouteContext } from './context.js';
+import { Health, replies } from './responses.js';
 
 /**
  * Liveness for load balancers: 200 when the server and its database answer, else 503 database_unavailable
@@ -10,7 +11,12 @@ export function healthRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'GET',
       path: '/health',
-      options: { auth: false },
+      options: {
+        auth: false,
+        description: 'Is the server up?',
+        tags: ['server'],
+        response: replies({ 200: Health }, [503]),
+      },
       handler: async () => {
         await ctx.db.check();
         return { status: 'ok', database: ctx.db.dialect };

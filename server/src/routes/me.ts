@@ -5,9 +5,17 @@ import { findAccount } from '../db/accounts.js';
 import { findUser } from '../db/users.js';
 import { presentAccount, presentUser } from '../presenter.js';
 import type { RouteContext } from './context.js';
+import { MeResponse as MeSchema, replies } from './responses.js';
 
 export function meRoutes(ctx: RouteContext): ServerRoute[] {
-  return [{ method: 'GET', path: '/me', handler: (request: Request) => me(ctx, request) }];
+  return [
+    {
+      method: 'GET',
+      path: '/me',
+      options: { description: 'The signed-in user and account', tags: ['auth'], response: replies({ 200: MeSchema }) },
+      handler: (request: Request) => me(ctx, request),
+    },
+  ];
 }
 
 async function me(ctx: RouteContext, request: Request): Promise<MeResponse> {

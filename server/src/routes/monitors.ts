@@ -28,6 +28,12 @@ import { newId } from '../ids.js';
 import { presentMonitor, presentRunPoint } from '../presenter.js';
 import type { RouteContext } from './context.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
+import {
+  ExpectedTimes as ExpectedTimesSchema,
+  Monitor as MonitorSchema,
+  MonitorList as MonitorListSchema,
+  replies,
+} from './responses.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
@@ -122,6 +128,9 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors',
       options: {
+        description: "The account's monitors",
+        tags: ['monitors'],
+        response: replies({ 200: MonitorListSchema }),
         validate: {
           query: Joi.object({ ...pageQuery, history: Joi.number().integer().min(0).max(MAX_HISTORY).default(0) }),
           options: { allowUnknown: true },
@@ -134,6 +143,9 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'POST',
       path: '/monitors',
       options: {
+        description: 'Create a monitor',
+        tags: ['monitors'],
+        response: replies({ 201: MonitorSchema }),
         validate: {
           payload: Joi.object({ name: name.required(), ...SETTINGS }).options({ stripUnknown: true }),
           failAction: invalidMonitor,
@@ -144,13 +156,21 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'GET',
       path: '/monitors/{monitorId}',
-      options: { validate: { params, failAction: invalidRequest } },
+      options: {
+        description: 'One monitor',
+        tags: ['monitors'],
+        response: replies({ 200: MonitorSchema }),
+        validate: { params, failAction: invalidRequest },
+      },
       handler: (request: MonitorRequest) => show(ctx, request),
     },
     {
       method: 'PATCH',
       path: '/monitors/{monitorId}',
       options: {
+        description: "Change a monitor's name or settings",
+        tags: ['monitors'],
+        response: replies({ 200: MonitorSchema }),
         // At least one known field: a body of nothing we know (a form-encoded JSON string, say) changes nothing
         // silently otherwise.
         validate: {
@@ -167,6 +187,9 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors/{monitorId}/expected',
       options: {
+        description: 'The next expected run openings',
+        tags: ['monitors'],
+        response: replies({ 200: ExpectedTimesSchema }),
         validate: {
           params,
           query: Joi.object({
@@ -186,7 +209,12 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'DELETE',
       path: '/monitors/{monitorId}',
-      options: { validate: { params, failAction: invalidRequest } },
+      options: {
+        description: 'Delete a monitor and its runs',
+        tags: ['monitors'],
+        response: replies({ 204: false }),
+        validate: { params, failAction: invalidRequest },
+      },
       handler: (request: MonitorRequest, h: ResponseToolkit) => remove(ctx, request, h),
     },
   ];

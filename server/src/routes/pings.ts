@@ -1,4 +1,6 @@
+import Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
+import { META_KEY_MAX_CHARS, META_MAX_KEYS, RUN_ID_PATTERN } from '@pingmon/sdk/wire';
 import type { PingKind, PingResponse } from '@pingmon/sdk/wire';
 import { grantOf } from '../auth.js';
 import { parsePingBody, pingTime } from '../domain/ping-body.js';
@@ -6,9 +8,39 @@ import { apiError, waitFor } from '../errors.js';
 import { presentAck } from '../presenter.js';
 import { recordPing } from '../use-cases/record-ping.js';
 import type { RouteContext } from './context.js';
+import { PingResponse as PingSchema, replies } from './responses.js';
 import type { WithParams } from './validation.js';
 
 const KINDS: readonly PingKind[] = ['start', 'success', 'fail'];
+
+// The bodies as the OpenAPI document shows them. parsePingBody reads them, not joi: it costs less on the hot path.
+const startBody = {
+  runId: Joi.string().pattern(RUN_ID_PATTERN).allow(null).description('Your own id for the run, e.g. a UUID'),
+  timestamp: Joi.string().isoDate().allow(null).description('The time the ping stands for, when sent late'),
+};
+const successBody = {
+  ...startBody,
+  meta: Joi.object()
+    .pattern(/^/, Joi.number())
+    .allow(null)
+    .description(`Finite numbers, at most ${META_MAX_KEYS} keys of at most ${META_KEY_MAX_CHARS} characters`),
+};
+const failBody = {
+  ...successBody,
+  errorMessage: Joi.string().description('Its first 500 characters are kept'),
+  logOutput: Joi.string().description('Its first 10,000 characters are kept'),
+};
+const json = (keys: Joi.PartialSchemaMap) => Joi.object(keys).unknown().allow(null);
+const PING_BODIES: Record<PingKind, Record<string, Joi.Schema>> = {
+  start: { 'application/json': json(startBody) },
+  success: { 'application/json': json(successBody) },
+  fail: { 'application/json': json(failBody), 'text/plain': Joi.string().description('The whole body is the log') },
+};
+const SUMMARIES: Record<PingKind, string> = {
+  start: 'Start a run',
+  success: 'Finish a run as succeeded',
+  fail: 'Finish a run as failed',
+};
 
 export function pingRoutes(ctx: RouteContext): ServerRoute[] {
   return KINDS.map((kind) => ({
@@ -16,6 +48,11 @@ export function pingRoutes(ctx: RouteContext): ServerRoute[] {
     path: `/ping/{monitorId}/${kind}`,
     options: {
       auth: 'api-key',
+      description: SUMMARIES[kind],
+      tags: ['pings'],
+      plugins: { openapi: { payload: PING_BODIES[kind] } },
+      // No response is validated at request time (replies): the pings stay as fast.
+      response: replies({ 200: PingSchema }, [409, 413, 429]),
       // The body is read raw: JSON whatever the content type says, or a text/plain log (DESIGN §5).
       payload: { parse: false, output: 'data', maxBytes: ctx.config.bodyLimitBytes },
       // The path param is declared by the handler's type alone: joi's validate.params cost 5-8% of a ping's

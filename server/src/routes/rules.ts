@@ -10,6 +10,7 @@ import { newId } from '../ids.js';
 import { presentRule } from '../presenter.js';
 import type { RouteContext } from './context.js';
 import { monitorNotFound, requireMonitor } from './monitors.js';
+import { replies, Rule as RuleSchema, RuleList as RuleListSchema } from './responses.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
@@ -32,19 +33,34 @@ export function ruleRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'GET',
       path: '/monitors/{monitorId}/rules',
-      options: { validate: { params, failAction: invalidRequest } },
+      options: {
+        description: "A monitor's alert rules",
+        tags: ['rules'],
+        response: replies({ 200: RuleListSchema }),
+        validate: { params, failAction: invalidRequest },
+      },
       handler: (request: MonitorRequest) => list(ctx, request),
     },
     {
       method: 'POST',
       path: '/monitors/{monitorId}/rules',
-      options: { validate: { params, payload: ruleBody, failAction: invalidRequest } },
+      options: {
+        description: 'Add an alert rule to a monitor',
+        tags: ['rules'],
+        response: replies({ 201: RuleSchema }),
+        validate: { params, payload: ruleBody, failAction: invalidRequest },
+      },
       handler: (request: MonitorRequest, h: ResponseToolkit) => create(ctx, request, h),
     },
     {
       method: 'DELETE',
       path: '/monitors/{monitorId}/rules/{ruleId}',
-      options: { validate: { params: pathParams('monitorId', 'ruleId'), failAction: invalidRequest } },
+      options: {
+        description: 'Delete an alert rule',
+        tags: ['rules'],
+        response: replies({ 204: false }),
+        validate: { params: pathParams('monitorId', 'ruleId'), failAction: invalidRequest },
+      },
       handler: (request: RuleRequest, h: ResponseToolkit) => remove(ctx, request, h),
     },
   ];

@@ -10,6 +10,7 @@ import { presentRun } from '../presenter.js';
 import type { RouteContext } from './context.js';
 import { requireMonitor } from './monitors.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
+import { LogResult as LogSchema, replies, Run as RunSchema, RunList as RunListSchema } from './responses.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
@@ -24,6 +25,9 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors/{monitorId}/runs',
       options: {
+        description: "A monitor's runs, newest first",
+        tags: ['runs'],
+        response: replies({ 200: RunListSchema }),
         validate: {
           params: pathParams('monitorId'),
           query: listQuery,
@@ -36,13 +40,23 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'GET',
       path: '/monitors/{monitorId}/runs/{runId}',
-      options: { validate: { params, failAction: invalidRequest } },
+      options: {
+        description: 'One run',
+        tags: ['runs'],
+        response: replies({ 200: RunSchema }),
+        validate: { params, failAction: invalidRequest },
+      },
       handler: async (request: RunRequest): Promise<Run> => presentRun(await requireRun(ctx, request)),
     },
     {
       method: 'GET',
       path: '/monitors/{monitorId}/runs/{runId}/log',
-      options: { validate: { params, failAction: invalidRequest } },
+      options: {
+        description: "A run's log",
+        tags: ['runs'],
+        response: replies({ 200: LogSchema }),
+        validate: { params, failAction: invalidRequest },
+      },
       handler: (request: RunRequest) => log(ctx, request),
     },
   ];

@@ -1,0 +1,242 @@
+import Joi from 'joi';
+import type { RouteOptionsResponse } from '@hapi/hapi';
+import { MONITOR_STATUSES, PLANS, RULE_OPS } from '@pingmon/sdk/wire';
+import type { AlertEvent, DeliveryState, IncidentCause, RunStatus } from '@pingmon/sdk/wire';
+import type { Dialect } from '../db/sql.js';
+import { CHANNEL_TYPES } from '../domain/channels.js';
+
+// What the API answers, as joi schemas: the OpenAPI document (server/src/openapi.ts) is made from them and
+// the tests check every answer they get against it. Each object is closed and names every key it always has,
+// so a presenter that adds, drops or renames a field fails those tests until its schema here says the same.
+// A schema with an id is one component of the document, referenced wherever it is used.
+
+/**
+ * A route's responses. `sample: 0` keeps hapi from validating any of them at request time: the schemas
+ * describe, the tests check, and the pings stay as fast as without them.
+ */
+export function replies(status: Record<number, Joi.Schema | false>, errors: number[] = []): RouteOptionsResponse {
+  const withErrors: Record<number, Joi.Schema | false> = { ...status };
+  for (const code of errors) withErrors[code] = ErrorBody;
+  return { status: withErrors, sample: 0 };
+}
+
+/** Every member of a string union, checked complete by the compiler (a missing key does not compile). */
+function every<T extends string>(members: Record<T, true>): T[] {
+  return Object.keys(members) as T[];
+}
+
+const RUN_STATUSES = every<RunStatus>({ running: true, success: true, failed: true });
+const INCIDENT_CAUSES = every<IncidentCause>({ fail: true, missed: true, timed_out: true });
+const DELIVERY_STATES = every<DeliveryState>({ pending: true, delivered: true, failed: true });
+const ALERT_EVENTS = every<AlertEvent>({
+  fail: true,
+  silent_failure: true,
+  timed_out: true,
+  missed: true,
+  still_down: true,
+  recovered: true,
+});
+const DIALECTS = every<Dialect>({ sqlite: true, postgres: true });
+
+/** An object answered by the API: every key required unless marked optional, and no other key. */
+function shape(id: string, keys: Joi.PartialSchemaMap): Joi.ObjectSchema {
+  return Joi.object(keys).prefs({ presence: 'required' }).id(id);
+}
+
+/** `schema` or null. (joi-to-json turns an alternatives' allow(null) into "must be null", and an id'd allow(null) into
+ * a component that is always nullable: a null alternative says it right.) */
+function orNull(schema: Joi.Schema): Joi.AlternativesSchema {
+  return Joi.alternatives().try(schema, Joi.valid(null));
+}
+
+const oneOf = (values: readonly string[]) => Joi.string().valid(...values);
+const time = Joi.string().isoDate().description('ISO 8601 UTC with milliseconds');
+const timeOrNull = time.allow(null);
+const count = Joi.number().integer().min(0);
+const durationMs = count.allow(null);
+const nextCursor = Joi.string().allow(null).description('Pass as ?cursor= for the next page; null on the last page');
+// Keys are left open here (pattern): meta is whatever numbers the job reported.
+const Meta = Joi.object()
+  .pattern(/^/, Joi.number())
+  .id('Meta')
+  .description('Numeric metadata: a flat object of finite numbers');
+
+export const ErrorBody = shape('Error', {
+  success: Joi.valid(false),
+  statusCode: Joi.number().integer().min(400).max(599),
+  error: Joi.string(),
+  code: Joi.string().description('Stable machine code, e.g. rate_limited (docs/api.md#error-codes)'),
+  message: Joi.string(),
+  retryAfter: Joi.number().integer().min(0).optional().description('Seconds to wait, on 429 and 503 responses'),
+});
+
+export const Health = shape('Health', { status: Joi.valid('ok'), database: oneOf(DIALECTS) });
+
+export const PingResponse = shape('PingResponse', {
+  success: Joi.valid(true),
+  data: shape('PingAck', {
+    received: Joi.boolean(),
+    monitorId: Joi.string(),
+    runId: Joi.string(),
+    status: oneOf(RUN_STATUSES),
+    timestamp: time,
+  }),
+});
+
+const User = shape('User', { userId: Joi.string(), email: Joi.string(), createdAt: time });
+const Account = shape('Account', { accountId: Joi.string(), plan: oneOf(PLANS), createdAt: time });
+export const MeResponse = shape('MeResponse', { user: User, account: Account });
+export const SessionResponse = shape('SessionResponse', { expiresAt: time, user: User, account: Account });
+export const LoginResponse = shape('LoginResponse', {
+  token: Joi.string(),
+  expiresAt: time,
+  user: User,
+  account: Account,
+});
+
+const MatchedRule = shape('MatchedRule', {
+  ruleId: Joi.string(),
+  metric: Joi.string(),
+  op: oneOf(RULE_OPS),
+  value: Joi.number(),
+  actual: Joi.number(),
+});
+
+export const Run = shape('Run', {
+  runId: Joi.string(),
+  monitorId: Joi.string(),
+  status: oneOf(RUN_STATUSES),
+  startedAt: time,
+  finishedAt: timeOrNull,
+  durationMs,
+  meta: Meta,
+  errorMessage: Joi.string().allow(null),
+  hasLog: Joi.boolean(),
+  silentFailure: Joi.boolean(),
+  matchedRules: Joi.array().items(MatchedRule),
+});
+export const RunList = shape('RunList', { runs: Joi.array().items(Run), nextCursor });
+export const LogResult = shape('LogResult', { hasLog: Joi.boolean(), content: Joi.string().allow(null) });
+
+const Schedule = Joi.alternatives()
+  .try(
+    shape('CronSchedule', { cron: Joi.string(), timezone: Joi.string() }),
+    shape('EverySchedule', { every: Joi.number().integer().min(1) }),
+  )
+  .id('Schedule');
+
+export const Monitor = shape('Monitor', {
+  monitorId: Joi.string(),
+  name: Joi.string(),
+  createdAt: time,
+  lastRun: orNull(
+    shape('LastRun', {
+      runId: Joi.string(),
+      status: oneOf(RUN_STATUSES),
+      startedAt: time,
+      finishedAt: timeOrNull,
+      durationMs,
+      silentFailure: Joi.boolean(),
+    }),
+  ),
+  recentRuns: shape('RecentRuns', { runs: count, failed: count, silentFailures: count }),
+  status: oneOf(MONITOR_STATUSES),
+  nextExpectedAt: timeOrNull,
+  incident: orNull(shape('Incident', { openedAt: time, cause: oneOf(INCIDENT_CAUSES) })),
+  schedule: orNull(Schedule),
+  startGrace: count,
+  maxRuntime: count.allow(null),
+  failureThreshold: count,
+  recoveryThreshold: count,
+  renotifyAfter: count.allow(null),
+  paused: Joi.boolean(),
+  history: Joi.array()
+    .items(
+      shape('RunPoint', {
+        runId: Joi.string(),
+        status: oneOf(RUN_STATUSES),
+        startedAt: time,
+        durationMs,
+        silentFailure: Joi.boolean(),
+      }),
+    )
+    .optional()
+    .description('Only with ?history=N: the latest N runs, newest first'),
+});
+export const MonitorList = shape('MonitorList', { monitors: Joi.array().items(Monitor), nextCursor });
+export const ExpectedTimes = shape('ExpectedTimes', {
+  timezone: Joi.string(),
+  times: Joi.array().items(shape('ExpectedTime', { at: time, local: Joi.string(), zone: Joi.string() })),
+});
+
+export const ApiKey = shape('ApiKey', {
+  keyId: Joi.string(),
+  name: Joi.string(),
+  prefix: Joi.string(),
+  createdAt: time,
+  revokedAt: timeOrNull,
+});
+export const ApiKeyList = shape('ApiKeyList', { apiKeys: Joi.array().items(ApiKey), nextCursor });
+export const CreatedApiKey = ApiKey.keys({ key: Joi.string().description('Shown this once only') }).id('CreatedApiKey');
+
+export const Rule = shape('Rule', {
+  ruleId: Joi.string(),
+  monitorId: Joi.string(),
+  metric: Joi.string(),
+  op: oneOf(RULE_OPS),
+  value: Joi.number(),
+  createdAt: time,
+});
+export const RuleList = shape('RuleList', { rules: Joi.array().items(Rule), nextCursor });
+
+export const Channel = shape('Channel', {
+  channelId: Joi.string(),
+  name: Joi.string(),
+  type: oneOf(CHANNEL_TYPES),
+  url: Joi.string().description('Masked: the origin and "/…"'),
+  hasSecret: Joi.boolean(),
+  monitorIds: Joi.array().items(Joi.string()).allow(null),
+  enabled: Joi.boolean(),
+  createdAt: time,
+});
+export const ChannelList = shape('ChannelList', { channels: Joi.array().items(Channel), nextCursor });
+const attempt = {
+  statusCode: Joi.number().integer().allow(null),
+  error: Joi.string().allow(null),
+  durationMs: count,
+};
+export const ChannelTestResult = shape('ChannelTestResult', { delivered: Joi.boolean(), ...attempt });
+
+const AlertDelivery = shape('AlertDelivery', {
+  channelId: Joi.string(),
+  channelName: Joi.string(),
+  channelType: oneOf(CHANNEL_TYPES),
+  state: oneOf(DELIVERY_STATES),
+  attemptCount: count,
+  nextAttemptAt: timeOrNull,
+  deliveredAt: timeOrNull,
+  lastError: Joi.string().allow(null),
+  attempts: Joi.array().items(
+    shape('DeliveryAttempt', { attempt: Joi.number().integer().min(1), at: time, ...attempt }),
+  ),
+});
+export const AlertList = shape('AlertList', {
+  alerts: Joi.array().items(
+    shape('Alert', {
+      alertId: Joi.string(),
+      event: oneOf(ALERT_EVENTS),
+      monitorId: Joi.string(),
+      monitorName: Joi.string(),
+      runId: Joi.string().allow(null),
+      status: oneOf([...new Set([...RUN_STATUSES, ...MONITOR_STATUSES])]),
+      expectedAt: timeOrNull,
+      errorMessage: Joi.string().allow(null),
+      logSnippet: Joi.string().allow(null),
+      meta: Meta,
+      matchedRules: Joi.array().items(MatchedRule),
+      createdAt: time,
+      deliveries: Joi.array().items(AlertDelivery),
+    }),
+  ),
+  nextCursor,
+});

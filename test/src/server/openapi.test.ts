@@ -1,0 +1,233 @@
+import t from 'tap';
+import { DATABASE_KINDS } from '../helpers/databases.js';
+import type { RequestOptions } from '../helpers/http.js';
+import { request } from '../helpers/http.js';
+import { DocumentChecker, OPENAPI_SKELETON, strictAjv } from '../helpers/openapi.js';
+import type { OpenApiDocument } from '../helpers/openapi.js';
+import { json, startReceiver } from '../helpers/receiver.js';
+import { TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
+
+const PREFIX = '/api/v1';
+const SESSION = { 'x-pingmon-request': '1' };
+
+for (const kind of DATABASE_KINDS) {
+  t.test(`the OpenAPI document on ${kind}`, async (t) => {
+    const api = await TestServer.start(t, kind, { alertPollMs: 50, alertTimeoutMs: 30_000 });
+    const served = await request(`${api.url}/openapi.json`);
+    const doc = served.body as OpenApiDocument;
+    const checker = new DocumentChecker(doc);
+    const apiRoutes = api.server
+      .table()
+      .filter((route) => route.path.startsWith(`${PREFIX}/`))
+      .map((route) => ({ route, name: `${route.method.toUpperCase()} ${route.path.slice(PREFIX.length)}` }));
+
+    t.test('GET /api/v1/openapi.json answers it without credentials, as OpenAPI 3.1', async (t) => {
+      t.equal(served.status, 200);
+      t.match(served.headers.get('content-type'), /^application\/json/);
+      t.match(doc, { openapi: /^3\.1\./, info: { title: 'pingmon API' }, servers: [{ url: PREFIX }] });
+    });
+
+    t.test('every route under /api/v1 is in it with its method and a success response, and nothing else', async (t) => {
+      t.ok(apiRoutes.length >= 30, `${apiRoutes.length} routes`);
+      for (const { route, name } of apiRoutes) {
+        const operation = doc.paths[route.path.slice(PREFIX.length)]?.[route.method];
+        t.ok(operation, `${name} is in the document`);
+        const codes = Object.keys(operation?.responses ?? {});
+        t.ok(
+          codes.some((code) => /^2\d\d$/.test(code)),
+          `${name} documents its success response (${codes})`,
+        );
+      }
+      const documented = Object.entries(doc.paths).flatMap(([path, operations]) =>
+        Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+      );
+      t.same(documented.sort(), apiRoutes.map(({ name }) => name).sort(), 'no operation without a route');
+      t.notOk(
+        documented.some((name) => /metrics|assets|\{path\*\}/.test(name)),
+        'the dashboard and operator routes are not in it',
+      );
+    });
+
+    t.test('it is valid OpenAPI 3.1 structure, and every schema in it compiles as JSON Schema 2020-12', async (t) => {
+      const skeleton = strictAjv().compile(OPENAPI_SKELETON);
+      t.ok(skeleton(doc), JSON.stringify(skeleton.errors));
+      const schemes = Object.keys(doc.components.securitySchemes);
+      for (const [path, operations] of Object.entries(doc.paths)) {
+        const templated = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+        for (const [method, operation] of Object.entries(operations)) {
+          const name = `${method.toUpperCase()} ${path}`;
+          const inPath = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name);
+          t.same(inPath.sort(), templated, `${name} declares its path parameters`);
+          for (const requirement of operation.security) {
+            t.same(
+              Object.keys(requirement).filter((s) => !schemes.includes(s)),
+              [],
+              `${name} names known schemes`,
+            );
+          }
+          for (const [code, response] of Object.entries(operation.responses)) {
+            for (const type of Object.keys(response.content ?? {})) {
+              t.type(checker.schema('paths', path, method, 'responses', code, 'content', type, 'schema'), 'function');
+            }
+          }
+          for (const type of Object.keys(operation.requestBody?.content ?? {})) {
+            t.type(checker.schema('paths', path, method, 'requestBody', 'content', type, 'schema'), 'function');
+          }
+        }
+      }
+      for (const name of Object.keys(doc.components.schemas)) {
+        t.type(checker.schema('components', 'schemas', name), 'function', `components.schemas.${name} compiles`);
+      }
+    });
+
+    t.test('the security schemes are the credentials the server takes', async (t) => {
+      t.match(doc.components.securitySchemes, {
+        userToken: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+        sessionCookie: { type: 'apiKey', in: 'cookie', name: 'pingmon_session' },
+        sessionHeader: { type: 'apiKey', in: 'header', name: 'x-pingmon-request' },
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        apiKeyBearer: { type: 'http', scheme: 'bearer' },
+      });
+      t.same(doc.paths['/ping/{monitorId}/start']?.post?.security, [{ apiKey: [] }, { apiKeyBearer: [] }]);
+      t.same(doc.paths['/monitors']?.get?.security, [{ userToken: [] }, { sessionCookie: [], sessionHeader: [] }]);
+      for (const open of ['/health', '/auth/login', '/openapi.json']) {
+        const operation = Object.values(doc.paths[open] ?? {})[0];
+        t.same(operation?.security, [], `${open} needs no credentials`);
+      }
+    });
+
+    t.test('no response is validated at request time: the pings pay nothing for the document', async (t) => {
+      for (const { route, name } of apiRoutes) t.equal(route.settings.response?.sample, 0, name);
+    });
+
+    t.test('the answers of a realistic session all match the document', async (t) => {
+      const alice = await api.account();
+      const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, {}));
+      const call = async (method: string, path: string, options: RequestOptions = {}) => {
+        const reply = await api.request(path, { method, ...options });
+        t.same(checker.problems(method, path, reply, options.body), [], `${method} ${path} → ${reply.status}`);
+        return reply;
+      };
+      const as = (options: RequestOptions = {}) => ({ token: alice.token, ...options });
+      const key = { apiKey: alice.apiKey };
+
+      t.equal((await call('GET', '/health')).status, 200);
+      t.equal((await call('GET', '/openapi.json')).status, 200);
+      const credentials = { email: alice.email, password: alice.password };
+      t.equal((await call('POST', '/auth/login', { body: credentials })).status, 200);
+      t.equal((await call('POST', '/auth/login', { body: { ...credentials, password: 'wrong' } })).status, 401);
+      t.equal((await call('POST', '/auth/session', { body: credentials })).status, 403);
+      t.equal((await call('POST', '/auth/session', { body: credentials, headers: SESSION })).status, 200);
+      t.equal((await call('DELETE', '/auth/session', { headers: SESSION })).status, 204);
+      t.equal((await call('GET', '/me', as())).status, 200);
+      t.equal((await call('GET', '/me')).status, 401);
+      t.equal((await call('GET', '/me', { apiKey: alice.apiKey })).status, 401);
+
+      const nightly = { name: 'nightly', schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' }, maxRuntime: 3600 };
+      const monitor = await call('POST', '/monitors', as({ body: nightly }));
+      t.equal(monitor.status, 201);
+      const m = monitor.body.monitorId as string;
+      const hourly = await call('POST', '/monitors', as({ body: { name: 'hourly', schedule: { every: 3600 } } }));
+      t.equal(hourly.status, 201);
+      t.equal((await call('POST', '/monitors', as({ body: { schedule: null } }))).status, 400);
+      t.equal((await call('GET', `/monitors/${m}/expected?count=3`, as())).status, 200);
+      t.equal((await call('PATCH', `/monitors/${m}`, as({ body: { renotifyAfter: 600, paused: false } }))).status, 200);
+
+      const hook = { type: 'webhook', url: `${receiver.url}/hook`, secret: 'whsec_0123456789' };
+      const channel = await call('POST', '/channels', as({ body: hook }));
+      t.equal(channel.status, 201);
+      const ch = channel.body.channelId as string;
+      t.equal((await call('PATCH', `/channels/${ch}`, as({ body: { name: 'ops', monitorIds: [m] } }))).status, 200);
+      t.equal((await call('GET', '/channels', as())).status, 200);
+      t.match((await call('POST', `/channels/${ch}/test`, as())).body, { delivered: true });
+      t.equal((await call('POST', '/channels/ch_nope/test', as())).status, 404);
+
+      const rule = await call('POST', `/monitors/${m}/rules`, as({ body: { metric: 'rows', op: 'lt', value: 1 } }));
+      t.equal(rule.status, 201);
+      t.equal((await call('GET', `/monitors/${m}/rules`, as())).status, 200);
+
+      const runId = 'run-openapi-0001';
+      t.equal((await call('POST', `/ping/${m}/start`, { ...key, body: { runId } })).status, 200);
+      const silent = await call('POST', `/ping/${m}/success`, { ...key, body: { runId, meta: { rows: 0 } } });
+      t.equal(silent.status, 200);
+      const failed = { errorMessage: 'disk full', logOutput: 'line 1\nline 2\n', meta: { freeBytes: 0 } };
+      const fail = await call('POST', `/ping/${m}/fail`, { token: alice.apiKey, body: failed });
+      t.equal(fail.status, 200);
+      const plain = { ...key, body: 'a log sent as text', headers: { 'content-type': 'text/plain' } };
+      t.equal((await call('POST', `/ping/${m}/fail`, plain)).status, 200);
+      t.equal((await call('POST', `/ping/${m}/success`, { ...key, body: { meta: { rows: 'ten' } } })).status, 400);
+      t.equal((await call('POST', '/ping/mon_nope/start', key)).status, 404);
+      t.equal((await call('POST', `/ping/${m}/start`)).status, 401);
+      const free = await api.account('free');
+      const limited = await api.monitor(free);
+      t.equal((await call('POST', `/ping/${limited}/start`, { apiKey: free.apiKey })).status, 200);
+      const tooSoon = await call('POST', `/ping/${limited}/start`, { apiKey: free.apiKey });
+      t.match(tooSoon, { status: 429, body: { code: 'rate_limited', retryAfter: Number } });
+
+      t.equal((await call('GET', '/monitors?history=5', as())).status, 200);
+      t.match((await call('GET', `/monitors/${m}`, as())).body, { status: 'down', incident: { cause: 'fail' } });
+      t.equal((await call('GET', '/monitors/mon_nope', as())).status, 404);
+      t.equal((await call('GET', `/monitors/${m}/runs?status=failed`, as())).status, 200);
+      t.equal((await call('GET', `/monitors/${m}/runs?limit=0`, as())).status, 400);
+      const runs = (await call('GET', `/monitors/${m}/runs?limit=1`, as())).body;
+      t.type(runs.nextCursor, 'string');
+      t.equal(
+        (await call('GET', `/monitors/${m}/runs?limit=1&cursor=${encodeURIComponent(runs.nextCursor)}`, as())).status,
+        200,
+      );
+      t.match((await call('GET', `/monitors/${m}/runs/${runId}`, as())).body, { silentFailure: true });
+      t.match((await call('GET', `/monitors/${m}/runs/${runId}/log`, as())).body, { hasLog: false });
+      const failedRun = fail.body.data.runId as string;
+      t.match((await call('GET', `/monitors/${m}/runs/${failedRun}/log`, as())).body, { hasLog: true });
+      t.equal((await call('GET', `/monitors/${m}/runs/run_nope`, as())).status, 404);
+
+      // The alerts once delivered, so that their deliveries have attempts.
+      await waitFor(
+        async () => {
+          const alerts = (await api.request(`/alerts?monitorId=${m}`, as())).body.alerts ?? [];
+          // Every alert was raised by a ping answered above: none can come later.
+          const settled = (a: { deliveries: Array<{ state: string }> }) =>
+            a.deliveries.every((d) => d.state !== 'pending');
+          return alerts.length > 0 && alerts.every(settled);
+        },
+        { what: 'the alerts of the monitor, delivered' },
+      );
+      const alerts = await call('GET', `/alerts?monitorId=${m}`, as());
+      t.match(alerts.body.alerts, [{ deliveries: [{ state: 'delivered', attempts: [{ statusCode: 200 }] }] }]);
+      t.equal((await call('GET', '/alerts?monitorId=mon_nope', as())).status, 404);
+
+      t.equal((await call('GET', '/api-keys', as())).status, 200);
+      const created = await call('POST', '/api-keys', as({ body: { name: 'ci' } }));
+      t.equal(created.status, 201);
+      t.equal((await call('DELETE', `/api-keys/${created.body.keyId}`, as())).status, 204);
+      t.equal((await call('DELETE', '/api-keys/key_nope', as())).status, 404);
+
+      t.equal((await call('DELETE', `/monitors/${m}/rules/${rule.body.ruleId}`, as())).status, 204);
+      t.equal((await call('DELETE', `/channels/${ch}`, as())).status, 204);
+      t.equal((await call('DELETE', `/monitors/${hourly.body.monitorId}`, as())).status, 204);
+
+      const unseen = apiRoutes.map(({ name }) => name).filter((name) => !checker.succeeded.has(name));
+      t.same(unseen, [], 'every route was seen succeeding, and its answer checked');
+    });
+
+    t.test('the check fails a body with a field its schema lacks, or without one it requires', async (t) => {
+      const monitor = checker.samples.get('GET /monitors/{monitorId} 200') as Record<string, unknown>;
+      const run = checker.samples.get('GET /monitors/{monitorId}/runs/{runId} 200') as Record<string, unknown>;
+      t.ok(monitor && run, 'real answers to change');
+      const reply = (body: unknown) => ({ status: 200, headers: new Headers(), body, text: JSON.stringify(body) });
+      const problems = (path: string, body: unknown) => checker.problems('GET', path, reply(body));
+      t.same(problems('/monitors/m', monitor), [], 'the real answer passes');
+      t.not(problems('/monitors/m', { ...monitor, extra: 1 }).length, 0, 'an extra field fails');
+      const { status: _status, ...withoutStatus } = monitor;
+      t.not(problems('/monitors/m', withoutStatus).length, 0, 'a missing field fails');
+      t.not(problems('/monitors/m', { ...monitor, lastRun: { ...(monitor.lastRun as object), x: 1 } }).length, 0);
+      const matched = (run.matchedRules as object[]).map((rule) => ({ ...rule, extra: true }));
+      t.not(problems('/monitors/m/runs/r', { ...run, matchedRules: matched }).length, 0, 'deep inside too');
+      t.not(problems('/monitors/m/runs/r', { ...run, startedAt: 'yesterday' }).length, 0, 'times are ISO 8601');
+      const error = { success: false, statusCode: 404, error: 'Not Found', code: 'not_found', message: 'No.' };
+      const notFound = { status: 404, headers: new Headers(), body: { ...error, hint: 1 }, text: '' };
+      t.not(checker.problems('GET', '/monitors/m', notFound).length, 0, 'errors are closed too');
+    });
+  });
+}
