@@ -7,6 +7,8 @@ import type { Plan } from '@pingmon/sdk/wire';
 export interface Config {
   readonly host: string;
   readonly port: number;
+  /** Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client; empty: none. */
+  readonly trustedProxies: readonly string[];
   /** Directory of the embedded SQLite database; unused with a PostgreSQL URL. */
   readonly dataDir: string;
   /** `postgres://…` to use PostgreSQL; undefined for embedded SQLite. */
@@ -66,6 +68,7 @@ type Env = Record<string, string | undefined>;
 interface Settings {
   PINGMON_HOST: string;
   PINGMON_PORT: number;
+  PINGMON_TRUSTED_PROXIES: string[];
   PINGMON_DATA_DIR: string | undefined;
   PINGMON_DATABASE_URL: string | undefined;
   PINGMON_DATABASE_SCHEMA: string | undefined;
@@ -136,10 +139,23 @@ const planIntervals = text
       'got "{{$PINGMON_PLAN_INTERVALS}}"',
   });
 
+/** "127.0.0.1, 10.0.0.0/8": IP addresses and CIDR ranges. */
+const proxies = text
+  .custom((value: string): string[] =>
+    Joi.attempt(
+      value.split(',').map((entry) => entry.trim()),
+      Joi.array().items(Joi.string().ip({ cidr: 'optional' })),
+    ),
+  )
+  .messages(
+    mustBe('PINGMON_TRUSTED_PROXIES', 'IP addresses or CIDR ranges separated by commas, e.g. "127.0.0.1,10.0.0.0/8"'),
+  );
+
 // Checked in the order written: of several bad values, the message names the first.
 const ENVIRONMENT = Joi.object<Settings>({
   PINGMON_HOST: text.default('127.0.0.1'),
   PINGMON_PORT: port('PINGMON_PORT').default(8080),
+  PINGMON_TRUSTED_PROXIES: proxies.default([]),
   PINGMON_DATA_DIR: text,
   PINGMON_DATABASE_URL: text,
   PINGMON_DATABASE_SCHEMA: text,
@@ -182,6 +198,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
   const fromEnv: Config = {
     host: settings.PINGMON_HOST,
     port: settings.PINGMON_PORT,
+    trustedProxies: settings.PINGMON_TRUSTED_PROXIES,
     dataDir: settings.PINGMON_DATA_DIR ?? defaultDataDir(env),
     databaseUrl: settings.PINGMON_DATABASE_URL,
     databaseSchema: settings.PINGMON_DATABASE_SCHEMA,

@@ -8,6 +8,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { closeDatabase, DatabaseUnavailableError, openDatabase } from './db/index.js';
 import { findOrInsertSetting } from './db/settings.js';
+import { clientAddressOf } from './client-address.js';
 import { registerClientErrors } from './client-errors.js';
 import { registerErrorShape } from './errors.js';
 import { OutageLog } from './outage-log.js';
@@ -178,6 +179,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
  * request, and there is nothing left to redact.)
  */
 function requestLogOptions(config: Config): HapiPino.Options {
+  const clientAddress = clientAddressOf(config.trustedProxies);
   return {
     level: config.logLevel,
     logEvents: ['response', 'request-error'],
@@ -188,7 +190,7 @@ function requestLogOptions(config: Config): HapiPino.Options {
     getChildBindings: () => ({}),
     customRequestCompleteMessage: (request: Request, responseTime: number) =>
       `${request.method.toUpperCase()} ${request.path} ${request.raw.res.statusCode} ` +
-      `${responseTime}ms ${request.info.remoteAddress}`,
+      `${responseTime}ms ${clientAddress(request)}`,
     serializers: {
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
     },
