@@ -3,6 +3,7 @@ import { Flags } from '@oclif/core';
 import type { StopHooks, Stopping } from '@pingmon/server';
 import { BaseCommand } from '../base-command.js';
 import { databaseFlags } from '../flags.js';
+import { loadServer } from '../server-package.js';
 import { listenToPrimary, superviseWorkers, tellPrimary } from '../server-workers.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
@@ -84,7 +85,7 @@ export default class Server extends BaseCommand {
     // A worker listens to its primary before anything else: a Ctrl-C during start-up must not end it.
     const whenStopped = cluster.isWorker ? listenToPrimary() : undefined;
     const { flags } = await this.parse(Server);
-    const { loadConfig, createServer, stopGracefully, API_PREFIX } = await import('@pingmon/server');
+    const { loadConfig, createServer, stopGracefully, API_PREFIX } = await loadServer('pingmon server');
     const config = loadConfig(process.env, {
       host: flags.host,
       port: flags.port,

@@ -3,6 +3,7 @@ import { PLANS } from '@pingmon/sdk/wire';
 import type { NewAccount } from '@pingmon/server';
 import { BaseCommand } from '../../base-command.js';
 import { databaseFlags } from '../../flags.js';
+import { loadServer } from '../../server-package.js';
 import { serverEnvironment } from '../../settings.js';
 
 export default class CreateAccount extends BaseCommand {
@@ -28,7 +29,7 @@ export default class CreateAccount extends BaseCommand {
 
   async run(): Promise<NewAccount | void> {
     const { flags } = await this.parse(CreateAccount);
-    const { loadConfig, openDatabase, closeDatabase, createAccount } = await import('@pingmon/server');
+    const { loadConfig, openDatabase, closeDatabase, createAccount } = await loadServer('pingmon admin create-account');
     const config = loadConfig(serverEnvironment(), { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
     const db = await openDatabase(config);
     try {
