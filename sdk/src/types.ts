@@ -305,9 +305,12 @@ export interface MatchedRule {
   actual: number;
 }
 
-export type ChannelType = 'slack' | 'discord' | 'webhook';
+export type ChannelType = 'slack' | 'discord' | 'webhook' | 'email';
 
-/** A notification channel. `url` is masked (origin and "/…"); a secret is never shown. */
+/**
+ * A notification channel. `url` is masked (origin and "/…"), except an e-mail channel's `mailto:` URL, shown whole;
+ * a secret is never shown.
+ */
 export interface Channel {
   channelId: string;
   name: string;
@@ -323,6 +326,7 @@ export interface Channel {
 export interface CreateChannelRequest {
   name?: string;
   type: ChannelType;
+  /** http(s) for Slack, Discord and webhooks; for e-mail, its recipients: `mailto:ops@example.com,b@example.com`. */
   url: string;
   /** Webhook channels only: signs each payload (X-Pingmon-Signature). */
   secret?: string;
@@ -344,14 +348,17 @@ export interface ChannelList {
   nextCursor: string | null;
 }
 
-/** The outcome of one HTTP attempt to a channel. */
+/** The outcome of one attempt to a channel: an HTTP request, or an e-mail handed to the SMTP server. */
 export interface DeliveryAttempt {
   /** 1 for the first attempt. */
   attempt: number;
   at: string;
-  /** The receiver's HTTP status; null when no answer came (network error, timeout). */
+  /** The receiver's HTTP status; null when no answer came (network error, timeout), and always for e-mail. */
   statusCode: number | null;
-  /** What went wrong: a network error, or the start of the receiver's answer; null on success. */
+  /**
+   * What went wrong: a network error, the start of the receiver's answer, or the SMTP server's reply ("SMTP 451 …");
+   * null on success (an e-mail refused for some of its recipients only is delivered, and says which here).
+   */
   error: string | null;
   durationMs: number;
 }

@@ -36,6 +36,10 @@ export interface Config {
    * is created or changed, and again when sending, after DNS resolution. Off for self-hosting; on for hosted use.
    */
   readonly channelsPublicOnly: boolean;
+  /** The SMTP server e-mail channels send through (smtp:// or smtps://, credentials included); undefined: no e-mail. */
+  readonly smtpUrl: string | undefined;
+  /** The From of alert e-mails: an address, or "Name <address>"; set whenever smtpUrl is. */
+  readonly smtpFrom: string | undefined;
   /** How often each server looks for missed runs, timed-out runs and reminders that are due. */
   readonly sweepIntervalMs: number;
   /** How long runs and alerts are kept (from a run's start, an alert's creation); null keeps them for ever. */
@@ -81,6 +85,8 @@ interface Settings {
   PINGMON_ALERT_RETRY_BASE: number;
   PINGMON_ALERT_MAX_ATTEMPTS: number;
   PINGMON_CHANNELS_PUBLIC_ONLY: boolean;
+  PINGMON_SMTP_URL: string | undefined;
+  PINGMON_SMTP_FROM: string | undefined;
   PINGMON_SWEEP_INTERVAL: number;
   PINGMON_RETENTION_DAYS: number;
   PINGMON_RETENTION_RUNS: number;
@@ -176,6 +182,22 @@ const ENVIRONMENT = Joi.object<Settings>({
     .empty('')
     .default(false)
     .messages(mustBe('PINGMON_CHANNELS_PUBLIC_ONLY', 'true, false, 1 or 0')),
+  // Never quoted in a message: it holds the SMTP password.
+  PINGMON_SMTP_URL: text.pattern(/^smtps?:\/\/[^/?#]+/i).messages({
+    '*': 'PINGMON_SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465',
+  }),
+  PINGMON_SMTP_FROM: text
+    .pattern(/^(?:[^<>@\s]+@[^<>@\s]+|[^<>]*<[^<>@\s]+@[^<>@\s]+>)$/)
+    .when('PINGMON_SMTP_URL', { is: Joi.exist(), then: Joi.required(), otherwise: Joi.forbidden() })
+    .messages({
+      'string.pattern.base': mustBe('PINGMON_SMTP_FROM', 'an address or "Name <address>"')['*']!,
+      'any.required':
+        'PINGMON_SMTP_FROM must be set with PINGMON_SMTP_URL: the sender of alert e-mails, ' +
+        'e.g. "pingmon <alerts@example.com>"',
+      'any.unknown':
+        'PINGMON_SMTP_FROM is set but PINGMON_SMTP_URL is not: set PINGMON_SMTP_URL to send e-mail, ' +
+        'or unset PINGMON_SMTP_FROM',
+    }),
   PINGMON_SWEEP_INTERVAL: seconds('PINGMON_SWEEP_INTERVAL', 0.001).default(5),
   PINGMON_RETENTION_DAYS: keepCount('PINGMON_RETENTION_DAYS', 'days').default(90),
   PINGMON_RETENTION_RUNS: keepCount('PINGMON_RETENTION_RUNS', 'runs').default(10_000),
@@ -213,6 +235,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     alertMaxAttempts: settings.PINGMON_ALERT_MAX_ATTEMPTS,
     alertPollMs: 1_000,
     channelsPublicOnly: settings.PINGMON_CHANNELS_PUBLIC_ONLY,
+    smtpUrl: settings.PINGMON_SMTP_URL,
+    smtpFrom: settings.PINGMON_SMTP_FROM,
     sweepIntervalMs: toMs(settings.PINGMON_SWEEP_INTERVAL),
     retentionMs: settings.PINGMON_RETENTION_DAYS === 0 ? null : settings.PINGMON_RETENTION_DAYS * 86_400_000,
     retentionRuns: settings.PINGMON_RETENTION_RUNS === 0 ? null : settings.PINGMON_RETENTION_RUNS,

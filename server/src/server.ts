@@ -2,6 +2,7 @@ import Hapi from '@hapi/hapi';
 import type { Request, Server } from '@hapi/hapi';
 import HapiPino from 'hapi-pino';
 import pino from 'pino';
+import { createMailer } from './alerts/email.js';
 import { DeliveryWorker } from './alerts/worker.js';
 import { registerAuth } from './auth.js';
 import type { Config } from './config.js';
@@ -75,12 +76,14 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     debug: false,
   });
   const outages = new OutageLog((tags, message) => server.log(tags, message), OUTAGE_LOG_INTERVAL_MS);
+  const mailer = createMailer(config);
   const deliveries = new DeliveryWorker(db, {
     pollMs: config.alertPollMs,
     attemptTimeoutMs: config.alertTimeoutMs,
     // Covers the attempt and recording it, with room to spare: a lease that ran out means the server died.
     leaseMs: 2 * config.alertTimeoutMs + 2_000,
     publicOnly: config.channelsPublicOnly,
+    mailer,
     policy: {
       maxAttempts: config.alertMaxAttempts,
       baseDelayMs: config.alertRetryBaseMs,
@@ -113,7 +116,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
       else server.log(tags, message);
     },
   });
-  const ctx: RouteContext = { config, db, jwtSecret, deliveries };
+  const ctx: RouteContext = { config, db, jwtSecret, deliveries, mailer };
   if (config.logLevel !== 'silent') {
     // Buffered: a write to stdout per request would cost more than the request. Flushed on stop.
     const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
@@ -167,6 +170,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
   });
   server.ext('onPostStop', async () => {
     await deliveries.drained();
+    mailer?.transport.close();
     await closeDatabase(db);
     outages.close();
   });

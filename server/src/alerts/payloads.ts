@@ -106,7 +106,7 @@ const ICONS: Record<AlertContent['event'], { slack: string; discord: string }> =
 };
 
 /** `name` formats the monitor's name (bold, escaped) for the channel. */
-function headline(c: AlertContent, name: (text: string) => string = (text) => text): string {
+export function headline(c: AlertContent, name: (text: string) => string = (text) => text): string {
   if (c.event === 'test' || c.monitorName === null) return 'pingmon test message';
   const monitor = name(c.monitorName);
   if (c.event === 'fail') return `${monitor} failed`;
@@ -119,12 +119,12 @@ function headline(c: AlertContent, name: (text: string) => string = (text) => te
 }
 
 /** The lines under the headline: the error message, or the matched rules. */
-function details(c: AlertContent): string[] {
+export function details(c: AlertContent): string[] {
   if (c.event === 'silent_failure') return c.matchedRules.map((rule) => `• ${describeMatch(rule)}`);
   return c.errorMessage === null ? [] : [c.errorMessage];
 }
 
-function footer(c: AlertContent): string | null {
+export function footer(c: AlertContent): string | null {
   if (c.monitorId === null) return null;
   const run = c.runId === null ? '' : `run ${c.runId} · `;
   return `${run}monitor ${c.monitorId} · ${iso(c.createdAt)}`;

@@ -8,9 +8,10 @@ import type { Database } from '../db/index.js';
 import type { ChannelRecord } from '../domain/channels.js';
 import type { AttemptResult, RetryPolicy } from '../domain/delivery.js';
 import { afterAttempt } from '../domain/delivery.js';
-import { AttemptAbortedError, send } from './deliver.js';
+import { attemptChannel } from './attempt.js';
+import { AttemptAbortedError } from './deliver.js';
+import type { Mailer } from './email.js';
 import type { AlertContent } from './payloads.js';
-import { buildRequest } from './payloads.js';
 
 export interface WorkerOptions {
   /** How often the outbox is read when nothing nudges the worker. */
@@ -23,6 +24,8 @@ export interface WorkerOptions {
   leaseMs: number;
   /** Send only to public addresses (PINGMON_CHANNELS_PUBLIC_ONLY). */
   publicOnly: boolean;
+  /** The server's SMTP transport, for e-mail channels; none: their attempts fail, to be retried. */
+  mailer?: Mailer;
   policy: RetryPolicy;
   /** Attempts in flight at once, per process. */
   concurrency: number;
@@ -207,11 +210,11 @@ export class DeliveryWorker {
       return abandonDelivery(this.db.sql, claimed, 'the channel was disabled before this alert could be delivered');
     const attemptedAt = this.options.clock();
     if (await this.gaveBack(claimed, attemptedAt)) return;
-    const request = buildRequest(channel, contentOf(alert), Math.floor(attemptedAt / 1000));
     let result: AttemptResult;
     try {
-      const { attemptTimeoutMs: timeoutMs, publicOnly } = this.options;
-      result = await send(channel.url, request, { timeoutMs, stop: this.abandoning.signal, publicOnly });
+      const { attemptTimeoutMs: timeoutMs, publicOnly, mailer } = this.options;
+      const options = { timeoutMs, stop: this.abandoning.signal, publicOnly, mailer };
+      result = await attemptChannel(channel, contentOf(alert), attemptedAt, options);
     } catch (err) {
       if (!(err instanceof AttemptAbortedError)) throw err;
       return releaseDelivery(this.db.sql, claimed);

@@ -14,13 +14,30 @@ export interface ChannelRecord {
   createdAt: number;
 }
 
-export const CHANNEL_TYPES: readonly ChannelType[] = ['slack', 'discord', 'webhook'];
+export const CHANNEL_TYPES: readonly ChannelType[] = ['slack', 'discord', 'webhook', 'email'];
+
+/** An e-mail channel's URL: "mailto:" and its recipients, separated by commas. */
+export const MAILTO = 'mailto:';
+
+/** At most this many recipients per e-mail channel: a team's list, not a mailing list. */
+export const MAX_RECIPIENTS = 20;
+
+/** The addresses of an e-mail channel's URL, as stored ("mailto:a@example.com,b@example.com"). */
+export function recipientsOf(url: string): string[] {
+  return url
+    .slice(MAILTO.length)
+    .split(',')
+    .map((address) => address.trim())
+    .filter((address) => address !== '');
+}
 
 /**
  * A webhook URL is a credential (whoever has a Slack or Discord webhook URL can post to it), so it is
- * shown as its origin only: "https://hooks.slack.com/…".
+ * shown as its origin only: "https://hooks.slack.com/…". An e-mail channel's recipients are shown whole: an
+ * address lets nobody send anything through pingmon, and the team needs to see who gets the alerts.
  */
 export function maskUrl(url: string): string {
+  if (url.startsWith(MAILTO)) return url;
   try {
     return `${new URL(url).origin}/…`;
   } catch {

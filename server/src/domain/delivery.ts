@@ -10,9 +10,9 @@ export interface RetryPolicy {
   maxDelayMs: number;
 }
 
-/** What one HTTP attempt came to. */
+/** What one attempt came to: an HTTP request, or an e-mail handed to the SMTP server. */
 export interface AttemptResult {
-  /** null: no answer (network error, timeout). */
+  /** null: no HTTP answer (network error, timeout; always for e-mail). */
   statusCode: number | null;
   error: string | null;
   durationMs: number;
@@ -20,6 +20,8 @@ export interface AttemptResult {
   retryAfterMs: number | null;
   /** No answer, and none will ever come: the server refused the address itself (PINGMON_CHANNELS_PUBLIC_ONLY). */
   permanent?: boolean;
+  /** An e-mail's outcome, decided from the SMTP server's reply by its sender: there is no HTTP status to judge. */
+  verdict?: Verdict;
 }
 
 export type Verdict = 'delivered' | 'retry' | 'permanent';
@@ -29,6 +31,7 @@ export type Verdict = 'delivered' | 'retry' | 'permanent';
  * address neither).
  */
 export function verdictOf(result: AttemptResult): Verdict {
+  if (result.verdict !== undefined) return result.verdict;
   const status = result.statusCode;
   if (status === null) return result.permanent ? 'permanent' : 'retry';
   if (status >= 200 && status < 300) return 'delivered';

@@ -8,8 +8,8 @@ import type {
   CreateChannelRequest,
   UpdateChannelRequest,
 } from '@pingmon/sdk/wire';
-import { send } from '../alerts/deliver.js';
-import { buildRequest, testContent } from '../alerts/payloads.js';
+import { attemptChannel } from '../alerts/attempt.js';
+import { testContent } from '../alerts/payloads.js';
 import { userOf } from '../auth.js';
 import {
   UnknownMonitorsError,
@@ -26,6 +26,8 @@ import {
   CHANNEL_TESTS_PER_WINDOW,
   CHANNEL_TEST_WINDOW_MS,
   CHANNEL_TYPES,
+  MAILTO,
+  MAX_RECIPIENTS,
   channelTestDecision,
 } from '../domain/channels.js';
 import { nonPublicHostOf } from '../domain/addresses.js';
@@ -58,6 +60,29 @@ const url = Joi.string()
       '"url" must not contain a user name or password (user:password@): ' +
       'put a credential in the path or query, as Slack and Discord do',
   });
+const address = Joi.string().email({ tlds: { allow: false } });
+// An e-mail channel's recipients, kept as "mailto:a@example.com,b@example.com".
+const mailtoUrl = Joi.string()
+  .trim()
+  .max(2000)
+  .custom((value: string, helpers) => {
+    if (!value.toLowerCase().startsWith(MAILTO) || value.includes('?')) return helpers.error('string.mailto');
+    const addresses = value
+      .slice(MAILTO.length)
+      .split(',')
+      .map((a) => a.trim());
+    if (addresses.length > MAX_RECIPIENTS) return helpers.error('string.recipients');
+    const wrong = addresses.find((a) => address.validate(a).error !== undefined);
+    if (wrong !== undefined) return helpers.error('string.address', { address: wrong });
+    return MAILTO + addresses.join(',');
+  })
+  .messages({
+    'string.mailto':
+      '"url" of an email channel must be mailto: and the addresses of its recipients, separated by commas, ' +
+      'e.g. mailto:ops@example.com,oncall@example.com',
+    'string.recipients': `"url" of an email channel can name at most ${MAX_RECIPIENTS} recipients`,
+    'string.address': '"{{#address}}" in "url" is not an e-mail address',
+  });
 const secret = Joi.string().min(8).max(256);
 const monitorIds = Joi.array()
   .items(Joi.string().min(1).max(64))
@@ -73,14 +98,15 @@ const createBody = Joi.object({
   type: Joi.string()
     .valid(...CHANNEL_TYPES)
     .required(),
-  url: url.required(),
+  url: Joi.when('type', { is: 'email', then: mailtoUrl.required(), otherwise: url.required() }),
   secret,
   monitorIds,
   enabled,
 }).options({ stripUnknown: true });
 const updateBody = Joi.object({
   name,
-  url,
+  // Checked against the channel's type once it is read (urlOfType).
+  url: Joi.string(),
   secret: secret.allow(null),
   monitorIds,
   enabled,
@@ -179,6 +205,24 @@ function publicUrlOnly(ctx: RouteContext, url: string | undefined): void {
   );
 }
 
+/** A new URL for a channel of this type, as stored; a URL of the wrong kind is a 400 saying what is expected. */
+function urlOfType(type: ChannelRecord['type'], value: string): string {
+  const { value: checked, error } = (type === 'email' ? mailtoUrl : url).validate(value);
+  if (error) throw apiError(400, 'invalid_request', `${error.message}.`);
+  return checked as string;
+}
+
+/** An e-mail channel is refused, created or tested, by a server that could never send its mail. */
+function smtpConfigured(ctx: RouteContext, type: ChannelRecord['type']): void {
+  if (type !== 'email' || ctx.mailer) return;
+  throw apiError(
+    400,
+    'smtp_not_configured',
+    'E-mail channels need an SMTP server, and this pingmon server has none: its operator sets PINGMON_SMTP_URL ' +
+      'and PINGMON_SMTP_FROM (docs/configuration.md#e-mail). Use a slack, discord or webhook channel meanwhile.',
+  );
+}
+
 function noSecretUnlessWebhook(type: ChannelRecord['type'], secret: string | null | undefined): void {
   if (type !== 'webhook' && typeof secret === 'string') {
     throw apiError(
@@ -206,6 +250,7 @@ async function restricting<T>(work: () => Promise<T>): Promise<T> {
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const input = request.payload as CreateChannelRequest;
   noSecretUnlessWebhook(input.type, input.secret);
+  smtpConfigured(ctx, input.type);
   publicUrlOnly(ctx, input.url);
   const now = Date.now();
   const channel: ChannelRecord = {
@@ -227,9 +272,10 @@ async function update(ctx: RouteContext, request: ChannelRequest): Promise<Chann
   const { accountId } = userOf(request);
   const { channelId } = request.params;
   const changes = request.payload as UpdateChannelRequest;
-  publicUrlOnly(ctx, changes.url);
   const current = await requireChannel(ctx, accountId, channelId);
   noSecretUnlessWebhook(current.type, changes.secret);
+  if (changes.url !== undefined) changes.url = urlOfType(current.type, changes.url);
+  publicUrlOnly(ctx, changes.url);
   const apply = (sql: TransactionSql) => updateChannel(sql, accountId, channelId, changes);
   const updated = await restricting(() => ctx.db.transaction(apply));
   if (!updated) throw channelNotFound(channelId);
@@ -264,9 +310,9 @@ async function test(ctx: RouteContext, request: ChannelRequest): Promise<Channel
     );
   }
   const channel = await requireChannel(ctx, accountId, channelId);
-  const outgoing = buildRequest(channel, testContent(channel.name, now), Math.floor(now / 1000));
+  smtpConfigured(ctx, channel.type);
   const options = { timeoutMs: ctx.config.alertTimeoutMs, publicOnly: ctx.config.channelsPublicOnly };
-  const result = await send(channel.url, outgoing, options);
+  const result = await attemptChannel(channel, testContent(channel.name, now), now, { ...options, mailer: ctx.mailer });
   const { statusCode, error, durationMs } = result;
   return { delivered: verdictOf(result) === 'delivered', statusCode, error, durationMs };
 }

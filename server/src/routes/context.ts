@@ -1,3 +1,4 @@
+import type { Mailer } from '../alerts/email.js';
 import type { DeliveryWorker } from '../alerts/worker.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
@@ -9,4 +10,6 @@ export interface RouteContext {
   readonly jwtSecret: string;
   /** This process's alert sender: nudged when a ping queues deliveries. */
   readonly deliveries: Pick<DeliveryWorker, 'nudge'>;
+  /** The server's SMTP transport, for e-mail channels; undefined when PINGMON_SMTP_URL is unset. */
+  readonly mailer: Mailer | undefined;
 }

@@ -7,9 +7,9 @@ import { useAction } from '../components/action.js';
 import { Failure, Problem } from '../components/problem.js';
 import { usePoll } from '../use-poll.js';
 
-const TYPES: ChannelType[] = ['slack', 'discord', 'webhook'];
+const TYPES: ChannelType[] = ['slack', 'discord', 'webhook', 'email'];
 
-/** Where alerts are sent: Slack, Discord or a webhook; each can be tested, paused or removed. */
+/** Where alerts are sent: Slack, Discord, a webhook or e-mail; each can be tested, paused or removed. */
 export function ChannelsPage() {
   const { data, error, reload } = usePoll('channels', () => api<ChannelList>('GET', 'channels'));
   return (
@@ -63,7 +63,8 @@ function ChannelItem({ channel: c, changed }: { channel: Channel; changed: () =>
       {tested && (
         <p className={tested.delivered ? 'ok' : 'error'} role="status">
           {tested.delivered
-            ? `Test message delivered (HTTP ${tested.statusCode}, ${tested.durationMs} ms).`
+            ? `Test message delivered (${tested.statusCode === null ? 'sent' : `HTTP ${tested.statusCode}`}, ` +
+              `${tested.durationMs} ms).`
             : `Test message not delivered: ${clean(tested.error ?? `HTTP ${tested.statusCode}`)}`}
         </p>
       )}
@@ -79,7 +80,10 @@ function NewChannel({ created }: { created: () => void }) {
     event.preventDefault();
     const form = event.currentTarget;
     const fields = new FormData(form);
-    const request: CreateChannelRequest = { type, url: String(fields.get('url')) };
+    const url = String(fields.get('url'));
+    // Recipients are typed as "a@example.com, b@example.com"; the API takes them as one mailto: URL (and trims them).
+    const target = type === 'email' ? `mailto:${url}` : url;
+    const request: CreateChannelRequest = { type, url: target };
     const name = String(fields.get('name') ?? '').trim();
     const secret = String(fields.get('secret') ?? '');
     if (name) request.name = name;
@@ -104,10 +108,17 @@ function NewChannel({ created }: { created: () => void }) {
         Name <span className="muted">(optional)</span>
         <input name="name" maxLength={100} />
       </label>
-      <label>
-        {type === 'webhook' ? 'URL' : 'Incoming webhook URL'}
-        <input name="url" type="url" required placeholder="https://" />
-      </label>
+      {type === 'email' ? (
+        <label>
+          Recipients <span className="muted">(addresses, separated by commas)</span>
+          <input name="url" type="text" required placeholder="ops@example.com, oncall@example.com" />
+        </label>
+      ) : (
+        <label>
+          {type === 'webhook' ? 'URL' : 'Incoming webhook URL'}
+          <input name="url" type="url" required placeholder="https://" />
+        </label>
+      )}
       {type === 'webhook' && (
         <label>
           Signing secret <span className="muted">(optional)</span>

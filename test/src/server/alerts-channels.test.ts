@@ -66,7 +66,7 @@ for (const kind of DATABASE_KINDS) {
     t.test('channels are validated with clear 400s', async (t) => {
       const cases: Array<[object, string, RegExp]> = [
         [{ url: SLACK_URL }, 'invalid_request', /type/],
-        [{ type: 'email', url: SLACK_URL }, 'invalid_request', /type/],
+        [{ type: 'teams', url: SLACK_URL }, 'invalid_request', /type/],
         [{ type: 'slack' }, 'invalid_request', /url/],
         [{ type: 'slack', url: 'hooks.slack.com/services/x' }, 'invalid_request', /url/],
         [{ type: 'slack', url: 'ftp://example.com/x' }, 'invalid_request', /http:\/\/ or https:\/\//],

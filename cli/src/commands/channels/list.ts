@@ -14,7 +14,10 @@ export default class ChannelsList extends BaseCommand {
     const { channels } = await loggedInClient(flags).listChannels();
     if (this.jsonEnabled()) return channels;
     if (channels.length === 0)
-      return this.log('No channels yet: add one with `pingmon channels add --type slack|discord|webhook --url URL`.');
+      return this.log(
+        'No channels yet: add one with `pingmon channels add --type slack|discord|webhook --url URL` ' +
+          'or `pingmon channels add --type email --to ADDRESS`.',
+      );
     printTable(
       ['ID', 'NAME', 'TYPE', 'URL', 'ALERTS OF', 'STATE'],
       channels.map((c) => [

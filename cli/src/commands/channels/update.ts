@@ -1,7 +1,7 @@
 import { Args, Flags } from '@oclif/core';
 import type { Channel, UpdateChannelRequest } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
-import { channelKind, channelScope } from '../../channels.js';
+import { channelKind, channelScope, mailtoUrl } from '../../channels.js';
 import { loggedInClient } from '../../client.js';
 
 export default class ChannelsUpdate extends BaseCommand {
@@ -25,6 +25,12 @@ export default class ChannelsUpdate extends BaseCommand {
     }),
     name: Flags.string({ description: 'a new name' }),
     url: Flags.string({ description: 'a new URL for the channel', helpValue: 'URL' }),
+    to: Flags.string({
+      description: 'email only: the new recipients, replacing the old; repeatable',
+      multiple: true,
+      helpValue: 'ADDRESS',
+      exclusive: ['url'],
+    }),
     secret: Flags.string({
       description: 'webhook only: sign every payload with this secret from now on (8–256 characters)',
       helpValue: 'SECRET',
@@ -45,12 +51,13 @@ export default class ChannelsUpdate extends BaseCommand {
     const changes: UpdateChannelRequest = {};
     if (flags.name !== undefined) changes.name = flags.name;
     if (flags.url !== undefined) changes.url = flags.url;
+    if (flags.to !== undefined) changes.url = mailtoUrl(flags.to);
     if (flags.secret !== undefined) changes.secret = flags.secret;
     if (flags['remove-secret']) changes.secret = null;
     if (flags.monitor !== undefined) changes.monitorIds = flags.monitor;
     if (flags['all-monitors']) changes.monitorIds = null;
     if (Object.keys(changes).length === 0) {
-      this.error('say what to change: --name, --url, --secret, --remove-secret, --monitor or --all-monitors', {
+      this.error('say what to change: --name, --url, --to, --secret, --remove-secret, --monitor or --all-monitors', {
         exit: 2,
       });
     }

@@ -16,7 +16,8 @@ t.test('channels from the command line against a real server', async (t) => {
     const m = await api.monitor(alice, 'nightly backup');
     t.equal(
       (await cli('channels', 'list')).stdout,
-      'No channels yet: add one with `pingmon channels add --type slack|discord|webhook --url URL`.\n',
+      'No channels yet: add one with `pingmon channels add --type slack|discord|webhook --url URL` ' +
+        'or `pingmon channels add --type email --to ADDRESS`.\n',
     );
 
     const added = await cli(
@@ -56,7 +57,7 @@ t.test('channels from the command line against a real server', async (t) => {
     t.equal(secretForSlack.code, 2);
     t.equal(secretForSlack.stderr, 'pingmon: --secret is for webhook channels only: slack payloads are not signed\n');
     t.equal(badType.code, 2);
-    t.match(badType.stderr, /^pingmon: Expected --type=teams to be one of: slack, discord, webhook\n$/);
+    t.match(badType.stderr, /^pingmon: Expected --type=teams to be one of: slack, discord, webhook, email\n$/);
     t.equal(noUrl.code, 2);
     t.equal(noUrl.stderr, 'pingmon: Missing required flag url\n');
     t.equal(unknownMonitor.code, 1);

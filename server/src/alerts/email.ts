@@ -1,0 +1,169 @@
+import { performance } from 'node:perf_hooks';
+import { createTransport } from 'nodemailer';
+import type { Config } from '../config.js';
+import { recipientsOf } from '../domain/channels.js';
+import type { AttemptResult } from '../domain/delivery.js';
+import { AttemptAbortedError } from './deliver.js';
+import type { AlertContent } from './payloads.js';
+import { details, footer, headline } from './payloads.js';
+
+/** How much of the SMTP server's reply is kept with a failed attempt. */
+const REPLY_CHARS = 200;
+const SUBJECT_MAX_CHARS = 200;
+
+export const SMTP_NOT_CONFIGURED =
+  'this pingmon server has no SMTP server to send e-mail through: its operator sets PINGMON_SMTP_URL and ' +
+  'PINGMON_SMTP_FROM (docs/configuration.md#e-mail)';
+
+/** The server's one SMTP transport and the From of its mails; undefined when PINGMON_SMTP_URL is unset. */
+export interface Mailer {
+  readonly transport: ReturnType<typeof createTransport>;
+  readonly from: string;
+}
+
+/**
+ * One connection per message, none kept open: alerts are few, and a fresh connection has no idle state for the
+ * SMTP server to time out. Each step of it waits at most one alert timeout (the whole send is bounded in sendEmail).
+ */
+export function createMailer(config: Pick<Config, 'smtpUrl' | 'smtpFrom' | 'alertTimeoutMs'>): Mailer | undefined {
+  if (config.smtpUrl === undefined || config.smtpFrom === undefined) return undefined;
+  const timeoutMs = config.alertTimeoutMs;
+  const transport = createTransport({
+    url: config.smtpUrl,
+    connectionTimeout: timeoutMs,
+    greetingTimeout: timeoutMs,
+    socketTimeout: timeoutMs,
+    dnsTimeout: timeoutMs,
+    // The message is all ours: nothing in it may make nodemailer read a file or fetch a URL.
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  });
+  return { transport, from: config.smtpFrom };
+}
+
+export interface EmailMessage {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+function escapeHtml(text: string): string {
+  return text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const PRE_STYLE =
+  'font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;white-space:pre-wrap;' +
+  'background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;padding:8px';
+const FOOTER_STYLE = 'color:#57606a;font-size:12px';
+
+/**
+ * The mail telling of an alert: the facts of the Slack and Discord messages (headline, error message or matched
+ * rules, log snippet, footer), as text and as HTML. Everything from a job (names, messages, the log) is escaped
+ * in the HTML: the log is untrusted text, shown as written in a monospace block.
+ */
+export function emailMessage(c: AlertContent): EmailMessage {
+  const title = headline(c);
+  const subject = `[pingmon] ${c.event === 'test' ? 'test message' : title}`.replace(/\s+/g, ' ').trim();
+  const lines = details(c);
+  const foot = footer(c);
+  const text = [
+    title,
+    ...lines,
+    ...(c.logSnippet ? ['', 'Log (its first 500 characters):', '----', c.logSnippet.replace(/\n$/, ''), '----'] : []),
+    ...(foot === null ? [] : ['', foot]),
+  ].join('\n');
+  const html = [
+    '<!doctype html>',
+    '<html><body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:14px">',
+    `<p>${headline(c, (name) => `<strong>${escapeHtml(name)}</strong>`)}</p>`,
+    ...(lines.length > 0 ? [`<p>${lines.map(escapeHtml).join('<br>\n')}</p>`] : []),
+    ...(c.logSnippet ? [`<pre style="${PRE_STYLE}">${escapeHtml(c.logSnippet)}</pre>`] : []),
+    ...(foot === null ? [] : [`<p style="${FOOTER_STYLE}">${escapeHtml(foot)}</p>`]),
+    '</body></html>',
+  ].join('\n');
+  return {
+    subject: subject.length > SUBJECT_MAX_CHARS ? `${subject.slice(0, SUBJECT_MAX_CHARS - 1)}…` : subject,
+    text,
+    html,
+  };
+}
+
+/** An SMTP failure as nodemailer reports it. */
+interface SmtpError extends Error {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().slice(0, REPLY_CHARS);
+}
+
+/**
+ * 4xx replies are temporary by definition (RFC 5321), and so is 503 (a bad sequence of commands: the session's
+ * state, not the message); any other 5xx says the same message would be refused again, so it fails at once, as a
+ * 4xx does over HTTP. No reply at all (refused, reset, timed out, TLS) is retried.
+ */
+function verdictOfReply(code: number | undefined): 'retry' | 'permanent' {
+  return code !== undefined && code >= 500 && code < 600 && code !== 503 ? 'permanent' : 'retry';
+}
+
+export interface EmailOptions {
+  timeoutMs: number;
+  stop?: AbortSignal;
+}
+
+/**
+ * One e-mail to the channel's recipients through the server's SMTP server, within `timeoutMs` in all. Never
+ * throws for what the SMTP server or the network did: that is the result. Throws AttemptAbortedError when
+ * `stop` fires.
+ */
+export async function sendEmail(
+  mailer: Mailer | undefined,
+  channel: { channelId: string; url: string },
+  content: AlertContent,
+  options: EmailOptions,
+): Promise<AttemptResult> {
+  const started = performance.now();
+  const result = (verdict: AttemptResult['verdict'], error: string | null): AttemptResult => ({
+    statusCode: null,
+    error,
+    durationMs: Math.round(performance.now() - started),
+    retryAfterMs: null,
+    verdict,
+  });
+  // Another server of the same database may have the settings this one lacks, or this one may get them at its
+  // next start: retried, not failed.
+  if (!mailer) return result('retry', SMTP_NOT_CONFIGURED);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.stop ? AbortSignal.any([timeout, options.stop]) : timeout;
+  const message = emailMessage(content);
+  const headers: Record<string, string> = { 'X-Pingmon-Event': content.event };
+  if (content.alertId !== null) headers['X-Pingmon-Alert-Id'] = content.alertId;
+  if (content.monitorId !== null) headers['X-Pingmon-Monitor-Id'] = content.monitorId;
+  try {
+    const info = await mailer.transport.sendMail({
+      from: mailer.from,
+      to: recipientsOf(channel.url),
+      ...message,
+      headers,
+      // Every attempt of one alert has the same Message-ID: a mail client can drop a duplicate by it.
+      messageId: content.alertId === null ? undefined : `<${content.alertId}.${channel.channelId}@pingmon>`,
+      signal,
+    });
+    // Refused for some recipients only: the others have it, and a retry would send it to them again.
+    const refused = info.rejected.map(String);
+    return result('delivered', refused.length > 0 ? `not accepted for ${refused.join(', ')}` : null);
+  } catch (err) {
+    if (options.stop?.aborted) throw new AttemptAbortedError('the server is stopping', { cause: err });
+    if (timeout.aborted) return result('retry', `no answer within ${options.timeoutMs} ms`);
+    const { responseCode, response, message: said } = err as SmtpError;
+    const error = response ? `SMTP ${oneLine(response)}` : oneLine(said);
+    return result(verdictOfReply(responseCode), error);
+  }
+}
