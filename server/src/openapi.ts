@@ -108,22 +108,12 @@ function operation(server: Server, route: RequestRoute, schemas: Record<string, 
   ];
   const body = requestBody(validate?.payload, plugins?.openapi?.payload, toJson);
   const security = securityOf(server, route);
+  // Besides the statuses the route declares: the errors its settings make likely, and any other as `default`.
   const errors = new Set<number>();
   if (body || parameters.length > 0) errors.add(400);
   if (security.length > 0) errors.add(401);
   if (names.length > 0) errors.add(404);
-  const responses: Record<string, JsonSchema> = {};
-  for (const [code, schema] of Object.entries(response?.status ?? {})) {
-    const reply: JsonSchema = { description: STATUS_CODES[code] ?? code };
-    if (code !== '204' && Joi.isSchema(schema)) reply.content = { 'application/json': { schema: toJson(schema) } };
-    responses[code] = reply;
-  }
-  const error = {
-    description: 'The error shape of docs/api.md',
-    content: { 'application/json': { schema: toJson(ErrorBody) } },
-  };
-  for (const code of errors) responses[code] ??= { ...error, description: STATUS_CODES[code] };
-  responses.default = error;
+  const responses = responsesOf(response?.status ?? {}, errors, toJson);
   return {
     ...(description && { summary: description }),
     ...(notes && { description: [notes].flat().join('\n\n') }),
@@ -133,6 +123,23 @@ function operation(server: Server, route: RequestRoute, schemas: Record<string, 
     ...(body && { requestBody: body }),
     responses,
   };
+}
+
+function responsesOf(
+  declared: Record<string, unknown>,
+  errors: Set<number>,
+  toJson: (schema: Joi.Schema) => JsonSchema,
+): Record<string, JsonSchema> {
+  const responses: Record<string, JsonSchema> = {};
+  for (const [code, schema] of Object.entries(declared)) {
+    const reply: JsonSchema = { description: STATUS_CODES[code] ?? code };
+    if (code !== '204' && Joi.isSchema(schema)) reply.content = { 'application/json': { schema: toJson(schema) } };
+    responses[code] = reply;
+  }
+  const error = { 'application/json': { schema: toJson(ErrorBody) } };
+  for (const code of errors) responses[code] ??= { description: STATUS_CODES[code], content: error };
+  responses.default = { description: 'The error shape of docs/api.md', content: error };
+  return responses;
 }
 
 /** An empty list for a route without auth: a document-wide default would not apply to it. */

@@ -193,7 +193,7 @@ export const Channel = shape('Channel', {
   channelId: Joi.string(),
   name: Joi.string(),
   type: oneOf(CHANNEL_TYPES),
-  url: Joi.string().description('Masked: the origin and "/…"'),
+  url: Joi.string().description('Masked to its origin and "/…"; an e-mail channel\'s mailto: URL is shown whole'),
   hasSecret: Joi.boolean(),
   monitorIds: Joi.array().items(Joi.string()).allow(null),
   enabled: Joi.boolean(),
