@@ -97,6 +97,7 @@ t.test('the pingmon command installs from its tarballs without the server, and p
   for (const args of [
     ['server'],
     ['admin', 'create-account', '--email', 'a@example.com', '--password', 'long enough'],
+    ['admin', 'backup', join(tempDir('pingmon-backup-'), 'copy.db')],
   ]) {
     const refused = await finished(installed(prefix, args));
     t.equal(refused.code, 1, args.join(' '));
@@ -104,7 +105,8 @@ t.test('the pingmon command installs from its tarballs without the server, and p
     t.match(
       refused.stderr,
       new RegExp(
-        '^pingmon: pingmon (server|admin create-account) needs the server package, which is not installed here: ' +
+        '^pingmon: pingmon (server|admin create-account|admin backup) needs the server package, ' +
+          'which is not installed here: ' +
           'npm install -g @pingmon/server .*\n$',
       ),
       'one line saying what to install',

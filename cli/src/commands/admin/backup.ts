@@ -2,6 +2,7 @@ import { Args, Flags } from '@oclif/core';
 import type { Backup, BackupError } from '@pingmon/server';
 import { BaseCommand } from '../../base-command.js';
 import { databaseFlags } from '../../flags.js';
+import { loadServer } from '../../server-package.js';
 import { serverEnvironment } from '../../settings.js';
 
 /** A refusal of the file named is a wrong command line (2); a database that cannot be copied, or a failed copy, 1. */
@@ -35,7 +36,7 @@ export default class AdminBackup extends BaseCommand {
 
   async run(): Promise<Backup | void> {
     const { args, flags } = await this.parse(AdminBackup);
-    const { loadConfig, backupDatabase, BackupError } = await import('@pingmon/server');
+    const { loadConfig, backupDatabase, BackupError } = await loadServer('pingmon admin backup');
     const config = loadConfig(serverEnvironment(), { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
     let backup: Backup;
     try {
