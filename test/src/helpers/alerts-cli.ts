@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Test } from 'tap';
 import { tempDir } from './databases.js';
 import { pingmon } from './cli.js';
+import type { ConfigOverrides } from '@pingmon/server';
 import { TestServer } from './server.js';
 import type { TestAccount } from './server.js';
 
@@ -62,13 +63,14 @@ export const USAGE_HINT = new RegExp(
  * A server for the alert commands' tests, and `as(account)`: `pingmon …` as that account, logged in through
  * PINGMON_URL and PINGMON_TOKEN, with `json` parsing `--json` output.
  */
-export async function alertsCli(t: Test) {
+export async function alertsCli(t: Test, overrides: ConfigOverrides = {}) {
   // A failed delivery waits a minute before its retry, so `pingmon alerts` can be caught showing it pending. No
   // attempt here is meant to time out: the receivers answer at once, however long a loaded machine takes.
   const api = await TestServer.start(t, 'sqlite', {
     alertPollMs: 50,
     alertRetryBaseMs: 60_000,
     alertTimeoutMs: 30_000,
+    ...overrides,
   });
   const configHome = tempDir('pingmon-config-');
   /** `pingmon …` as `account`, logged in through PINGMON_URL and PINGMON_TOKEN; `--json` output parsed. */

@@ -25,8 +25,11 @@ export interface Refusal {
 export interface SmtpOptions {
   /** Listen on this port (to come back where a stopped server was). */
   port?: number;
-  /** A message to these recipients, the n-th DATA (1 for the first), is refused when this answers a refusal. */
-  refuseData?: (to: string[], n: number) => Refusal | undefined;
+  /**
+   * A message to these recipients, the n-th DATA (1 for the first), is refused when this answers a refusal, and
+   * left unanswered when it answers 'hold' (until the client gives up, or the server closes).
+   */
+  refuseData?: (to: string[], n: number) => Refusal | 'hold' | undefined;
   /** A recipient is refused when this answers a refusal. */
   refuseRecipient?: (address: string) => Refusal | undefined;
   /** Require this user name and password (AUTH PLAIN or LOGIN). */
@@ -44,6 +47,7 @@ function refusal(r: Refusal): Error {
 export async function startSmtp(t: Teardown, options: SmtpOptions = {}) {
   const received: ReceivedMail[] = [];
   let dataCommands = 0;
+  const held = new Set<(err: Error) => void>();
   const server = new SMTPServer({
     logger: false,
     disabledCommands: options.auth ? ['STARTTLS'] : ['STARTTLS', 'AUTH'],
@@ -63,6 +67,7 @@ export async function startSmtp(t: Teardown, options: SmtpOptions = {}) {
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((r) => r.address);
         const refused = options.refuseData?.(to, ++dataCommands);
+        if (refused === 'hold') return held.add(callback);
         if (refused) return callback(refusal(refused));
         const raw = Buffer.concat(chunks).toString('utf8');
         const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : '';
@@ -74,7 +79,11 @@ export async function startSmtp(t: Teardown, options: SmtpOptions = {}) {
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const port = (server.server.address() as { port: number }).port;
   let closed: Promise<void> | undefined;
-  const close = () => (closed ??= new Promise<void>((resolve) => server.close(() => resolve())));
+  const close = () =>
+    (closed ??= new Promise<void>((resolve) => {
+      for (const answer of held) answer(refusal({ code: 421, message: 'closing' }));
+      server.close(() => resolve());
+    }));
   t.teardown(close);
   return { url: `smtp://127.0.0.1:${port}`, port, received, close, dataCommands: () => dataCommands };
 }
