@@ -15,6 +15,8 @@ export interface Config {
   readonly databaseUrl: string | undefined;
   /** PostgreSQL schema to keep pingmon's tables in (created when missing). */
   readonly databaseSchema: string | undefined;
+  /** Most PostgreSQL connections this process holds at once. */
+  readonly databasePoolSize: number;
   /** HS256 secret for user tokens; generated once and stored in the database when unset. */
   readonly jwtSecret: string | undefined;
   readonly tokenTtlSeconds: number;
@@ -76,6 +78,7 @@ interface Settings {
   PINGMON_DATA_DIR: string | undefined;
   PINGMON_DATABASE_URL: string | undefined;
   PINGMON_DATABASE_SCHEMA: string | undefined;
+  PINGMON_DATABASE_POOL_SIZE: number;
   PINGMON_JWT_SECRET: string | undefined;
   PINGMON_TOKEN_TTL: number;
   PINGMON_BODY_LIMIT: number;
@@ -165,6 +168,12 @@ const ENVIRONMENT = Joi.object<Settings>({
   PINGMON_DATA_DIR: text,
   PINGMON_DATABASE_URL: text,
   PINGMON_DATABASE_SCHEMA: text,
+  // Start-up holds two at once: the transaction with the migration lock, and knex's migration inside it.
+  PINGMON_DATABASE_POOL_SIZE: Joi.number()
+    .integer()
+    .min(2)
+    .messages(mustBe('PINGMON_DATABASE_POOL_SIZE', 'a whole number of 2 or more'))
+    .default(10),
   PINGMON_JWT_SECRET: text,
   PINGMON_TOKEN_TTL: wholeNumber('PINGMON_TOKEN_TTL').default(86_400),
   PINGMON_BODY_LIMIT: wholeNumber('PINGMON_BODY_LIMIT').default(16 * 1024 * 1024),
@@ -224,6 +233,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     dataDir: settings.PINGMON_DATA_DIR ?? defaultDataDir(env),
     databaseUrl: settings.PINGMON_DATABASE_URL,
     databaseSchema: settings.PINGMON_DATABASE_SCHEMA,
+    databasePoolSize: settings.PINGMON_DATABASE_POOL_SIZE,
     jwtSecret: settings.PINGMON_JWT_SECRET,
     tokenTtlSeconds: settings.PINGMON_TOKEN_TTL,
     bodyLimitBytes: settings.PINGMON_BODY_LIMIT,

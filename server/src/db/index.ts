@@ -47,7 +47,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /** Opens the configured database, checks it answers and applies pending migrations. */
 export async function openDatabase(config: Config): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema);
+  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema, config.databasePoolSize);
   return openSqlite(config.dataDir);
 }
 
@@ -106,14 +106,14 @@ function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs =
   conn.pragma('synchronous = NORMAL');
 }
 
-async function openPostgres(url: string, schema: string | undefined): Promise<Database> {
+async function openPostgres(url: string, schema: string | undefined, poolSize: number): Promise<Database> {
   const location = redactUrl(url) + (schema ? ` (schema ${schema})` : '');
   const connections = lostConnections();
   const knex = knexFactory({
     client: 'pg',
     connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
     searchPath: schema ? [schema] : undefined,
-    pool: { min: 0, max: 10, afterCreate: connections.afterCreate },
+    pool: { min: 0, max: poolSize, afterCreate: connections.afterCreate },
     acquireConnectionTimeout: 10_000,
     // Error messages name the statement, never its values (which can be secrets) in the log.
     compileSqlOnError: false,

@@ -33,6 +33,7 @@ t.test('each bad setting is refused in one line naming it and quoting the value 
     [{ PINGMON_PORT: ' 70000 ' }, 'PINGMON_PORT must be a port number from 0 to 65535 (got " 70000 ")'],
     [{ PINGMON_TOKEN_TTL: '1.5' }, 'PINGMON_TOKEN_TTL must be a positive whole number (got "1.5")'],
     [{ PINGMON_BODY_LIMIT: '0' }, 'PINGMON_BODY_LIMIT must be a positive whole number (got "0")'],
+    [{ PINGMON_DATABASE_POOL_SIZE: '1' }, 'PINGMON_DATABASE_POOL_SIZE must be a whole number of 2 or more (got "1")'],
     [{ PINGMON_ALERT_TIMEOUT: '0.0001' }, 'PINGMON_ALERT_TIMEOUT must be a number of seconds above 0 (got "0.0001")'],
     [{ PINGMON_ALERT_RETRY_BASE: ' ' }, 'PINGMON_ALERT_RETRY_BASE must be a number of seconds (got " ")'],
     [{ PINGMON_ALERT_MAX_ATTEMPTS: '2e-1' }, 'PINGMON_ALERT_MAX_ATTEMPTS must be a positive whole number (got "2e-1")'],
