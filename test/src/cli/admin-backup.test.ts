@@ -8,6 +8,7 @@ import type { TestDatabase } from '../helpers/databases.js';
 import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
 import type { CliResult } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
+import { waitFor } from '../helpers/wait.js';
 
 const LISTENING = /pingmon server listening on (http:\/\/127\.0\.0\.1:\d+\/api\/v1)\n/;
 const EMAIL = 'ops@example.com';
@@ -105,8 +106,8 @@ t.test('a backup taken while the server takes pings restores every run acknowled
     }
   });
   const load = Promise.all(clients);
-  // Pings are flowing before the backup starts.
-  while (before.succeeded.size < 50) await new Promise((resolve) => setImmediate(resolve));
+  load.catch(() => (phase.done = true));
+  await waitFor(() => before.succeeded.size >= 50 || phase.done, { what: 'pings to flow before the backup' });
   const file = join(backups, 'pingmon-backup.db');
   phase.backingUp = true;
   const backup = await pingmon(['admin', 'backup', file, '--json'], db.env);
