@@ -1,0 +1,157 @@
+import { readFileSync } from 'node:fs';
+import t from 'tap';
+import { ConfigError, loadConfig } from '@pingmon/server';
+import { SMTP_NOT_CONFIGURED, emailMessage, sendEmail } from '../../../../server/dist/alerts/email.js';
+import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
+import { testContent } from '../../../../server/dist/alerts/payloads.js';
+import { maskUrl, recipientsOf } from '../../../../server/dist/domain/channels.js';
+import { verdictOf } from '../../../../server/dist/domain/delivery.js';
+
+const docs = readFileSync(new URL('../../../../docs/alerts.md', import.meta.url), 'utf8');
+
+// The alerts of docs/alerts.md's examples ("Payloads").
+const FAIL: AlertContent = {
+  event: 'fail',
+  alertId: 'alert_0mwrksul2SsbNAWELdY',
+  monitorId: 'mon_0mwrksujegHscDsv5wx',
+  monitorName: 'nightly backup',
+  runId: '8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10',
+  status: 'failed',
+  errorMessage: 'backup.sh exited with code 2',
+  logSnippet:
+    'tar: /data/db: Cannot open: Permission denied\ntar: Exiting with failure status due to previous errors\n',
+  meta: { exitCode: 2 },
+  matchedRules: [],
+  expectedAt: null,
+  createdAt: Date.parse('2026-11-22T08:29:29.942Z'),
+};
+const SILENT: AlertContent = {
+  ...FAIL,
+  event: 'silent_failure',
+  alertId: 'alert_0mwrltn4Xw2bQe8VZ1s',
+  monitorId: 'mon_0mwrltmy9ImY4CyHsUL',
+  monitorName: 'orders export',
+  runId: '01a2027a-b2dc-76ed-9e66-ad7a75f39d78',
+  status: 'success',
+  errorMessage: null,
+  logSnippet: null,
+  meta: { rowsProcessed: 0, durationSeconds: 4210, exitCode: 0 },
+  matchedRules: [
+    { ruleId: 'rule_0mwrltq0islLxFVKxio', metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0 },
+    { ruleId: 'rule_0mwrltqzhjiRbP0gOiX', metric: 'durationSeconds', op: 'gt', value: 3600, actual: 4210 },
+  ],
+  createdAt: Date.parse('2026-11-22T08:58:45.893Z'),
+};
+const FIXTURES: Record<string, AlertContent> = { fail: FAIL, silent_failure: SILENT };
+
+t.test('the e-mail examples of docs/alerts.md are exactly what the server sends', async (t) => {
+  const examples = [...docs.matchAll(/<!-- example: email (\w+) (text|html) -->\n```\w+\n([\s\S]*?)```\n/g)];
+  t.same(
+    examples.map((e) => `${e[1]} ${e[2]}`),
+    ['fail text', 'fail html', 'silent_failure text'],
+  );
+  for (const [, fixture, part, shown] of examples) {
+    const message = emailMessage(FIXTURES[fixture!]!);
+    const expected = part === 'html' ? `${message.html}\n` : `Subject: ${message.subject}\n\n${message.text}\n`;
+    t.equal(shown, expected, `${fixture} ${part}`);
+  }
+});
+
+t.test('every kind of alert gets a subject naming the monitor and what happened', async (t) => {
+  const cases: Array<[AlertContent['event'], string | null, string]> = [
+    ['fail', 'exit code 2', '[pingmon] nightly backup failed'],
+    ['timed_out', 'no result within maxRuntime (2h)', '[pingmon] nightly backup timed out'],
+    ['missed', 'No run started by …', '[pingmon] nightly backup did not start on time'],
+    ['still_down', 'Down for 2h.', '[pingmon] nightly backup is still down'],
+    ['recovered', 'Up again after 1d2m down.', '[pingmon] nightly backup is up again'],
+  ];
+  for (const [event, errorMessage, subject] of cases) {
+    const message = emailMessage({ ...FAIL, event, errorMessage, logSnippet: null });
+    t.equal(message.subject, subject, event);
+    t.match(message.text, `${subject.slice(10)}\n${errorMessage}\n`, event);
+    t.match(message.html, `<p>${errorMessage}</p>`, event);
+  }
+  const test = emailMessage(testContent('ops mail', Date.parse('2026-11-22T08:29:29.942Z')));
+  t.equal(test.subject, '[pingmon] test message');
+  t.equal(
+    test.text,
+    'pingmon test message\nTest message for the pingmon channel "ops mail": alerts will arrive like this.',
+  );
+  t.notMatch(test.html, '<pre', 'no log, no block');
+});
+
+t.test('whatever a job or a user wrote is escaped in the HTML part, and kept as written in the text', async (t) => {
+  const message = emailMessage({
+    ...SILENT,
+    monitorName: `<img src=x onerror="alert('name')">`,
+    matchedRules: [{ ruleId: 'rule_x', metric: '<b>rows</b>', op: 'lt', value: 1, actual: 0 }],
+  });
+  t.notMatch(message.html, '<img');
+  t.notMatch(message.html, '<b>');
+  t.match(message.html, '<strong>&lt;img src=x onerror=&quot;alert(&#39;name&#39;)&quot;&gt;</strong>');
+  t.match(message.html, '• &lt;b&gt;rows&lt;/b&gt; &lt; 1 (was 0)');
+  t.match(message.text, `<img src=x onerror="alert('name')"> succeeded`);
+  const logged = emailMessage({ ...FAIL, logSnippet: '</pre><script>x()</script>&amp;' });
+  t.match(logged.html, '>&lt;/pre&gt;&lt;script&gt;x()&lt;/script&gt;&amp;amp;</pre>');
+  t.equal(logged.html.match(/<\/pre>/g)?.length, 1, 'the log cannot close its block');
+});
+
+t.test('a subject is one line of at most 200 characters', async (t) => {
+  const message = emailMessage({ ...FAIL, monitorName: `two\nlines ${'x'.repeat(300)}` });
+  t.notMatch(message.subject, /\n/);
+  t.equal(message.subject.length, 200);
+  t.match(message.subject, /^\[pingmon\] two lines x+…$/);
+});
+
+t.test('recipients: as stored, listed whole, read back', async (t) => {
+  t.equal(maskUrl('mailto:ops@example.com,oncall@example.com'), 'mailto:ops@example.com,oncall@example.com');
+  t.same(recipientsOf('mailto:ops@example.com,oncall@example.com'), ['ops@example.com', 'oncall@example.com']);
+});
+
+t.test('a server without SMTP settings fails an e-mail attempt, to be retried', async (t) => {
+  const result = await sendEmail(undefined, { channelId: 'ch_x', url: 'mailto:ops@example.com' }, FAIL, {
+    timeoutMs: 1_000,
+  });
+  t.match(result, { statusCode: null, error: SMTP_NOT_CONFIGURED, verdict: 'retry' });
+  t.equal(verdictOf(result), 'retry');
+  t.match(SMTP_NOT_CONFIGURED, /PINGMON_SMTP_URL and PINGMON_SMTP_FROM/);
+});
+
+t.test('the SMTP settings are checked at start-up, with a message naming the setting', async (t) => {
+  const url = 'smtps://alerts:s3cret-pass@smtp.example.com:465';
+  const config = loadConfig({ PINGMON_SMTP_URL: url, PINGMON_SMTP_FROM: 'pingmon <alerts@example.com>' });
+  t.equal(config.smtpUrl, url);
+  t.equal(config.smtpFrom, 'pingmon <alerts@example.com>');
+  t.equal(
+    loadConfig({ PINGMON_SMTP_URL: 'smtp://relay', PINGMON_SMTP_FROM: 'a@example.com' }).smtpFrom,
+    'a@example.com',
+  );
+  t.same(
+    [loadConfig({}).smtpUrl, loadConfig({ PINGMON_SMTP_URL: '', PINGMON_SMTP_FROM: '' }).smtpUrl],
+    [undefined, undefined],
+    'unset or empty: no e-mail',
+  );
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [
+      { PINGMON_SMTP_URL: 'https://alerts:s3cret-pass@smtp.example.com', PINGMON_SMTP_FROM: 'a@example.com' },
+      /^PINGMON_SMTP_URL must be an smtp:\/\/ or smtps:\/\/ URL, e\.g\. smtps:\/\/user:password@smtp\.example\.com/,
+    ],
+    [{ PINGMON_SMTP_URL: url }, /^PINGMON_SMTP_FROM must be set with PINGMON_SMTP_URL: the sender of alert e-mails/],
+    [{ PINGMON_SMTP_FROM: 'a@example.com' }, /^PINGMON_SMTP_FROM is set but PINGMON_SMTP_URL is not/],
+    [
+      { PINGMON_SMTP_URL: url, PINGMON_SMTP_FROM: 'pingmon' },
+      /^PINGMON_SMTP_FROM must be an address or "Name <address>" \(got "pingmon"\)$/,
+    ],
+  ];
+  for (const [env, message] of cases) {
+    let thrown: unknown;
+    try {
+      loadConfig(env);
+    } catch (err) {
+      thrown = err;
+    }
+    t.ok(thrown instanceof ConfigError, `refused: ${JSON.stringify(env)}`);
+    t.match((thrown as Error).message, message);
+    t.notMatch((thrown as Error).message, 's3cret', 'the password is never shown');
+  }
+});
