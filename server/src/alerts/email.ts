@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { createTransport } from 'nodemailer';
+import { truncate } from '@pingmon/sdk/wire';
 import type { Config } from '../config.js';
 import { recipientsOf } from '../domain/channels.js';
 import type { AttemptResult } from '../domain/delivery.js';
@@ -87,7 +88,8 @@ export function emailMessage(c: AlertContent): EmailMessage {
     '</body></html>',
   ].join('\n');
   return {
-    subject: subject.length > SUBJECT_MAX_CHARS ? `${subject.slice(0, SUBJECT_MAX_CHARS - 1)}…` : subject,
+    // Cut whole characters only: never half an emoji.
+    subject: subject.length > SUBJECT_MAX_CHARS ? `${truncate(subject, SUBJECT_MAX_CHARS - 1)}…` : subject,
     text,
     html,
   };

@@ -101,6 +101,9 @@ t.test('a subject is one line of at most 200 characters', async (t) => {
   t.notMatch(message.subject, /\n/);
   t.equal(message.subject.length, 200);
   t.match(message.subject, /^\[pingmon\] two lines x+…$/);
+  const emoji = emailMessage({ ...FAIL, monitorName: `${'x'.repeat(188)}${'😀'.repeat(10)}` }).subject;
+  t.ok(emoji.length <= 200);
+  t.notMatch(emoji, /[\uD800-\uDBFF](?![\uDC00-\uDFFF])/, 'no half emoji at the cut');
 });
 
 t.test('recipients: as stored, listed whole, read back', async (t) => {
