@@ -2,8 +2,12 @@ import cluster from 'node:cluster';
 import type { Worker } from 'node:cluster';
 
 /** What a worker tells the primary, and what the primary tells a worker (over the cluster's IPC channel). */
-export type WorkerMessage = { pingmon: 'listening'; uri: string };
-export type PrimaryMessage = { pingmon: 'stop' } | { pingmon: 'abandon' };
+export type WorkerMessage = { pingmon: 'listening'; uri: string } | { pingmon: 'metrics'; id: number };
+export type PrimaryMessage =
+  | { pingmon: 'stop' }
+  | { pingmon: 'abandon' }
+  | { pingmon: 'metrics'; id: number; text: string }
+  | { pingmon: 'metrics'; id: number; error: string };
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -19,7 +23,11 @@ const RESTART_WINDOW_MS = 60_000;
  * attempts. A worker that ends on its own after start-up is replaced (and the primary gives up on a worker that
  * keeps failing); one that cannot start stops them all. Resolves with the exit code.
  */
-export function superviseWorkers(count: number, log: (line: string) => void): Promise<number> {
+export function superviseWorkers(
+  count: number,
+  log: (line: string) => void,
+  metrics?: () => Promise<string>,
+): Promise<number> {
   const alive = new Set<Worker>();
   const started = new Set<Worker>();
   const restarts: number[] = [];
@@ -52,6 +60,7 @@ export function superviseWorkers(count: number, log: (line: string) => void): Pr
     const worker = cluster.fork();
     alive.add(worker);
     worker.on('message', (message: WorkerMessage) => {
+      if (message?.pingmon === 'metrics' && metrics) answerMetrics(worker, message.id, metrics);
       if (message?.pingmon !== 'listening') return;
       started.add(worker);
       if (!announced && started.size === count) {
@@ -121,4 +130,36 @@ export function listenToPrimary(): (stop: () => void, abandon: () => void) => vo
 
 export function tellPrimary(message: WorkerMessage): void {
   process.send?.(message);
+}
+
+/** A scrape of /metrics reached one worker: it answers with every worker's metrics, which the primary gathers. */
+function answerMetrics(worker: Worker, id: number, metrics: () => Promise<string>): void {
+  const reply = (answer: { text: string } | { error: string }) => {
+    if (worker.isConnected()) worker.send({ pingmon: 'metrics', id, ...answer } satisfies PrimaryMessage);
+  };
+  metrics().then(
+    (text) => reply({ text }),
+    (err: Error) => reply({ error: err.message }),
+  );
+}
+
+let metricsAsked = 0;
+
+/** A worker's side of answerMetrics: every worker's metrics, summed, as Prometheus text. */
+export function askPrimaryForMetrics(): Promise<string> {
+  const id = metricsAsked++;
+  return new Promise((resolve, reject) => {
+    if (!process.send || !process.connected) {
+      reject(new Error('this worker has lost its primary'));
+      return;
+    }
+    const answered = (message: PrimaryMessage) => {
+      if (message?.pingmon !== 'metrics' || message.id !== id) return;
+      process.off('message', answered);
+      if ('text' in message) resolve(message.text);
+      else reject(new Error(`gathering the workers' metrics failed: ${message.error}`));
+    };
+    process.on('message', answered);
+    tellPrimary({ pingmon: 'metrics', id });
+  });
 }

@@ -181,7 +181,7 @@ export function requireSessionHeader(request: Request): void {
     );
 }
 
-function bearerOf(request: Request): string | undefined {
+export function bearerOf(request: Request): string | undefined {
   const header: unknown = request.headers.authorization;
   const match = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
   return match?.[1];

@@ -52,6 +52,10 @@ export interface Config {
   readonly pruneIntervalMs: number;
   /** The server's clock (epoch ms) for pings, schedules and the sweeper: Date.now, or a test's own. */
   readonly clock: () => number;
+  /** Serve GET /metrics in the Prometheus text format (docs/metrics.md); off: nothing is measured. */
+  readonly metrics: boolean;
+  /** The bearer token a scrape of /metrics must send; undefined lets any scrape in. */
+  readonly metricsToken: string | undefined;
 }
 
 export class ConfigError extends Error {}
@@ -94,6 +98,8 @@ interface Settings {
   PINGMON_RETENTION_DAYS: number;
   PINGMON_RETENTION_RUNS: number;
   PINGMON_PRUNE_INTERVAL: number;
+  PINGMON_METRICS: boolean;
+  PINGMON_METRICS_TOKEN: string | undefined;
 }
 
 /**
@@ -211,6 +217,18 @@ const ENVIRONMENT = Joi.object<Settings>({
   PINGMON_RETENTION_DAYS: keepCount('PINGMON_RETENTION_DAYS', 'days').default(90),
   PINGMON_RETENTION_RUNS: keepCount('PINGMON_RETENTION_RUNS', 'runs').default(10_000),
   PINGMON_PRUNE_INTERVAL: seconds('PINGMON_PRUNE_INTERVAL', 0.001).default(60),
+  PINGMON_METRICS: Joi.boolean()
+    .truthy('1')
+    .falsy('0')
+    .empty('')
+    .default(false)
+    .messages(mustBe('PINGMON_METRICS', 'true, false, 1 or 0')),
+  // A token without metrics protects nothing: most likely PINGMON_METRICS was forgotten. Never quoted: a secret.
+  PINGMON_METRICS_TOKEN: text.when('PINGMON_METRICS', { is: true, otherwise: Joi.forbidden() }).messages({
+    'any.unknown':
+      'PINGMON_METRICS_TOKEN is set but metrics are off: set PINGMON_METRICS=true to serve /metrics ' +
+      'behind this token, or unset PINGMON_METRICS_TOKEN',
+  }),
 });
 
 /** What must hold whoever chose the value (environment, flag or caller); messages show the URL redacted. */
@@ -252,6 +270,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     retentionRuns: settings.PINGMON_RETENTION_RUNS === 0 ? null : settings.PINGMON_RETENTION_RUNS,
     pruneIntervalMs: toMs(settings.PINGMON_PRUNE_INTERVAL),
     clock: Date.now,
+    metrics: settings.PINGMON_METRICS,
+    metricsToken: settings.PINGMON_METRICS_TOKEN,
   };
   const config = { ...fromEnv, ...definedOnly(overrides) };
   const shown = config.databaseUrl === undefined ? {} : { databaseUrl: redactUrl(config.databaseUrl) };

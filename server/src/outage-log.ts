@@ -1,13 +1,14 @@
 import type { DatabaseUnavailableError } from './db/index.js';
 
 /** What failed for want of the database: a request (answered 503) or the alert sender's work. */
-export type OutageSource = 'request' | 'alerts' | 'sweeper' | 'pruner';
+export type OutageSource = 'request' | 'alerts' | 'sweeper' | 'pruner' | 'metrics';
 
 const FIRST: Readonly<Record<OutageSource, string>> = {
   request: 'a request was answered 503',
   alerts: 'an operation of the alert sender failed',
   sweeper: 'a sweep for missed and timed-out runs failed',
   pruner: 'a retention pass (deleting old runs) failed',
+  metrics: 'a scrape of /metrics could not read the database',
 };
 
 const plural = (n: number, word: string): string => `${n} ${word}${n === 1 ? '' : 's'}`;
@@ -17,6 +18,7 @@ const COUNTED: Readonly<Record<OutageSource, (n: number) => string>> = {
   alerts: (n) => `${plural(n, 'more operation')} of the alert sender failed`,
   sweeper: (n) => `${plural(n, 'more sweep')} failed`,
   pruner: (n) => `${plural(n, 'more retention pass')} failed`,
+  metrics: (n) => `${plural(n, 'more read')} for /metrics failed`,
 };
 
 export type Log = (tags: string[], message: string) => void;

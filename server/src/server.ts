@@ -12,6 +12,9 @@ import { findOrInsertSetting } from './db/settings.js';
 import { clientAddressOf } from './client-address.js';
 import { registerClientErrors } from './client-errors.js';
 import { registerErrorShape } from './errors.js';
+import { Metrics } from './metrics.js';
+import type { GatherMetrics } from './metrics-route.js';
+import { registerMetrics } from './metrics-route.js';
 import { OutageLog } from './outage-log.js';
 import { registerTextGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
@@ -55,17 +58,22 @@ const OUTAGE_LOG_INTERVAL_MS = 10_000;
  * Builds the API server on the configured database (migrated on the way). Stopping the server
  * closes the database once in-flight requests have finished.
  */
-export async function createServer(config: Config): Promise<Server> {
+export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
   const db = await openDatabase(config);
   try {
-    return await buildServer(config, db);
+    return await buildServer(config, db, options);
   } catch (err) {
     await closeDatabase(db);
     throw err;
   }
 }
 
-async function buildServer(config: Config, db: Database): Promise<Server> {
+export interface ServerOptions {
+  /** In a worker of `pingmon server --workers`: what /metrics serves, every worker's metrics (metrics-route.ts). */
+  gatherMetrics?: GatherMetrics;
+}
+
+async function buildServer(config: Config, db: Database, options: ServerOptions): Promise<Server> {
   // Every process on one database must sign with the same secret: the first one stores it.
   const jwtSecret = config.jwtSecret ?? (await findOrInsertSetting(db.sql, 'jwt_secret', newJwtSecret));
   const server = Hapi.server({
@@ -76,6 +84,15 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     debug: false,
   });
   const outages = new OutageLog((tags, message) => server.log(tags, message), OUTAGE_LOG_INTERVAL_MS);
+  const metrics = config.metrics
+    ? new Metrics(db, {
+        clock: config.clock,
+        log: (tags, message, err) => {
+          if (err instanceof DatabaseUnavailableError) outages.failed('metrics', err);
+          else server.log(tags, message);
+        },
+      })
+    : undefined;
   const mailer = createMailer(config);
   const deliveries = new DeliveryWorker(db, {
     pollMs: config.alertPollMs,
@@ -96,11 +113,13 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
       if (err instanceof DatabaseUnavailableError) outages.failed('alerts', err);
       else server.log(tags, message);
     },
+    settled: metrics && ((type, state) => metrics.settled(type, state)),
   });
   const sweeper = new Sweeper(db, {
     intervalMs: config.sweepIntervalMs,
     clock: config.clock,
     queued: () => deliveries.nudge(),
+    timedOut: metrics && ((runs) => metrics.timedOut(runs)),
     log: (tags, message, err) => {
       if (err instanceof DatabaseUnavailableError) outages.failed('sweeper', err);
       else server.log(tags, message);
@@ -116,7 +135,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
       else server.log(tags, message);
     },
   });
-  const ctx: RouteContext = { config, db, jwtSecret, deliveries, mailer };
+  const ctx: RouteContext = { config, db, jwtSecret, deliveries, mailer, metrics };
   if (config.logLevel !== 'silent') {
     // Buffered: a write to stdout per request would cost more than the request. Flushed on stop.
     const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
@@ -152,6 +171,7 @@ async function buildServer(config: Config, db: Database): Promise<Server> {
     },
     { routes: { prefix: API_PREFIX } },
   );
+  registerMetrics(server, config, metrics, options.gatherMetrics);
   registerDashboard(server);
   // Alerts are sent while the server listens. Stopping ends the claims at once; attempts in flight end
   // within the alert timeout and are recorded (unless abandoned) before the database closes.

@@ -7,6 +7,8 @@ export interface SweeperOptions {
   clock: () => number;
   /** Called after each sweep that queued alert deliveries. */
   queued: () => void;
+  /** Called after each sweep that timed runs out (for metrics). */
+  timedOut?: (runs: number) => void;
   log: (tags: string[], message: string, err: unknown) => void;
 }
 
@@ -61,6 +63,7 @@ export class Sweeper {
     const outageAfterMs = Math.max(OUTAGE_AFTER_MS, 3 * this.options.intervalMs);
     const result = await sweep(this.db, this.options.clock(), outageAfterMs);
     if (result.queued > 0) this.options.queued();
+    if (result.timedOut > 0) this.options.timedOut?.(result.timedOut);
     if (result.outage !== null) {
       const { from, to } = result.outage;
       this.options.log(

@@ -4,7 +4,7 @@ import type { StopHooks, Stopping } from '@pingmon/server';
 import { BaseCommand } from '../base-command.js';
 import { databaseFlags } from '../flags.js';
 import { loadServer } from '../server-package.js';
-import { listenToPrimary, superviseWorkers, tellPrimary } from '../server-workers.js';
+import { askPrimaryForMetrics, listenToPrimary, superviseWorkers, tellPrimary } from '../server-workers.js';
 
 const STOP_SIGNALS = ['SIGINT', 'SIGTERM'] as const;
 
@@ -85,7 +85,7 @@ export default class Server extends BaseCommand {
     // A worker listens to its primary before anything else: a Ctrl-C during start-up must not end it.
     const whenStopped = cluster.isWorker ? listenToPrimary() : undefined;
     const { flags } = await this.parse(Server);
-    const { loadConfig, createServer, stopGracefully, API_PREFIX } = await loadServer('pingmon server');
+    const { loadConfig, createServer, stopGracefully, workerMetrics, API_PREFIX } = await loadServer('pingmon server');
     const config = loadConfig(process.env, {
       host: flags.host,
       port: flags.port,
@@ -102,14 +102,17 @@ export default class Server extends BaseCommand {
       );
     }
     if (workers > 1 && cluster.isPrimary) {
-      const code = await superviseWorkers(workers, (uri) => {
+      const announce = (uri: string) => {
         this.log(`pingmon server listening on ${uri}${API_PREFIX} (${workers} workers)`);
         this.log(`dashboard on ${uri}/`);
-      });
+      };
+      const code = await superviseWorkers(workers, announce, config.metrics ? workerMetrics() : undefined);
       if (code !== 0) this.exit(code);
       return;
     }
-    const server = await createServer(config);
+    // A scrape reaches one worker: it answers for all of them, through the primary.
+    const gatherMetrics = whenStopped && config.metrics ? askPrimaryForMetrics : undefined;
+    const server = await createServer(config, { gatherMetrics });
     try {
       await server.start();
     } catch (err) {

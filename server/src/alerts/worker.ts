@@ -33,6 +33,8 @@ export interface WorkerOptions {
   clock: () => number;
   /** `err` is the failure the message reports, when there is one (the server logs database outages apart). */
   log: (tags: string[], message: string, err?: unknown) => void;
+  /** An attempt settled its delivery: delivered, or failed for good (for metrics). */
+  settled?: (channelType: ChannelRecord['type'], state: 'delivered' | 'failed') => void;
 }
 
 /**
@@ -223,6 +225,7 @@ export class DeliveryWorker {
     const { durationMs, statusCode, error } = result;
     const record = { attemptedAt, durationMs, statusCode, error, ...next };
     await this.db.transaction((sql) => recordAttempt(sql, claimed, record));
+    if (next.state !== 'pending') this.options.settled?.(channel.type, next.state);
     if (next.state === 'pending') this.schedule(next.nextAttemptAt);
     if (next.state === 'failed') {
       this.options.log(

@@ -220,3 +220,12 @@ export async function listDeliveries(sql: Sql, alertIds: readonly string[]): Pro
   }
   return byAlert;
 }
+
+/** Deliveries still to make, across every account (the outbox's depth): for metrics. Reads the due index. */
+export async function countPendingDeliveries(sql: Sql): Promise<number> {
+  const [row] = await sql.rows<{ deliveries: number | string }>(
+    "select count(*) as deliveries from alert_deliveries where state = 'pending'",
+    [],
+  );
+  return Number(row?.deliveries ?? 0);
+}

@@ -1,7 +1,7 @@
 import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';
 import { ms } from './index.js';
-import type { IncidentCause } from '@pingmon/sdk/wire';
+import type { IncidentCause, RunStatus } from '@pingmon/sdk/wire';
 import type { MonitorSettings, MonitorState, Scheduling } from '../domain/monitor-settings.js';
 import type { StoredSchedule } from '../domain/schedule.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
@@ -349,4 +349,43 @@ export async function listMonitorIds(sql: Sql, after: string, limit: number): Pr
     limit,
   ]);
   return rows.map((r) => r.id);
+}
+
+/** Monitors alike in everything their status is derived from (domain/incidents.ts, monitorStatus), and how many. */
+export interface StatusGroup {
+  paused: boolean;
+  down: boolean;
+  /** The status of the monitor's latest run; null when it has none. */
+  lastRunStatus: RunStatus | null;
+  /** Its next expected opening is at or before `now`. */
+  due: boolean;
+  monitors: number;
+}
+
+// One indexed LIMIT 1 read of runs per monitor (as findLatestRuns); the groups are few (at most 32).
+const STATUS_GROUPS = `select paused, down, last_run_status, due, count(*) as monitors from (
+    select m.paused,
+      case when m.incident_opened_at is not null and m.incident_cause is not null then 1 else 0 end as down,
+      (select r.status from runs r where r.monitor_id = m.id order by r.started_at desc, r.id desc limit 1)
+        as last_run_status,
+      case when m.next_expected_at <= ? then 1 else 0 end as due
+    from monitors m) s
+  group by paused, down, last_run_status, due`;
+
+/** Every account's monitors grouped by what their status at `now` is derived from: for metrics. */
+export async function countStatusGroups(sql: Sql, now: number): Promise<StatusGroup[]> {
+  const rows = await sql.rows<{
+    paused: boolean | number;
+    down: number;
+    last_run_status: RunStatus | null;
+    due: number;
+    monitors: number | string;
+  }>(STATUS_GROUPS, [now]);
+  return rows.map((r) => ({
+    paused: Boolean(r.paused),
+    down: Number(r.down) === 1,
+    lastRunStatus: r.last_run_status,
+    due: Number(r.due) === 1,
+    monitors: Number(r.monitors),
+  }));
 }

@@ -72,7 +72,7 @@ export function healthChanged(before: Health, after: Health): boolean {
  * latest run), late (an expected opening is past and its grace runs), new (no run yet), up.
  */
 export function monitorStatus(
-  monitor: { paused: boolean; health: Health; nextExpectedAt: number | null },
+  monitor: { paused: boolean; health: Pick<Health, 'incident'>; nextExpectedAt: number | null },
   lastRun: { status: RunStatus } | undefined,
   now: number,
 ): MonitorStatus {

@@ -2,6 +2,7 @@ import type { Mailer } from '../alerts/email.js';
 import type { DeliveryWorker } from '../alerts/worker.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
+import type { Metrics } from '../metrics.js';
 
 /** What every route handler works with. */
 export interface RouteContext {
@@ -10,6 +11,8 @@ export interface RouteContext {
   readonly jwtSecret: string;
   /** This process's alert sender: nudged when a ping queues deliveries. */
   readonly deliveries: Pick<DeliveryWorker, 'nudge'>;
+  /** Counters of what the routes answered; undefined while metrics are off (PINGMON_METRICS). */
+  readonly metrics: Pick<Metrics, 'pinged'> | undefined;
   /** The server's SMTP transport, for e-mail channels; undefined when PINGMON_SMTP_URL is unset. */
   readonly mailer: Mailer | undefined;
 }

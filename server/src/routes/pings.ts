@@ -7,6 +7,7 @@ import { parsePingBody, pingTime } from '../domain/ping-body.js';
 import { apiError, waitFor } from '../errors.js';
 import { presentAck } from '../presenter.js';
 import { recordPing } from '../use-cases/record-ping.js';
+import type { PingOutcome } from '../use-cases/record-ping.js';
 import type { RouteContext } from './context.js';
 import { PingResponse as PingSchema, replies } from './responses.js';
 import type { WithParams } from './validation.js';
@@ -73,15 +74,28 @@ async function ping(
     request.headers['content-type'] as string | undefined,
     request.payload as Buffer | null,
   );
-  if (!parsed.ok) throw apiError(400, parsed.error.code, parsed.error.message);
+  if (!parsed.ok) {
+    ctx.metrics?.pinged(kind, { kind: 'invalid' });
+    throw apiError(400, parsed.error.code, parsed.error.message);
+  }
   const time = pingTime(parsed.input, now);
-  if (!time.ok) throw apiError(400, time.error.code, time.error.message);
+  if (!time.ok) {
+    ctx.metrics?.pinged(kind, { kind: 'invalid' });
+    throw apiError(400, time.error.code, time.error.message);
+  }
   const grant = grantOf(request);
   const { monitorId } = request.params;
   const intervalMs = ctx.config.planIntervalsMs[grant.plan];
   const { accountId } = grant;
   const { input } = parsed;
-  const outcome = await recordPing(ctx.db, { accountId, monitorId, kind, input, now, at: time.at, intervalMs });
+  let outcome: PingOutcome;
+  try {
+    outcome = await recordPing(ctx.db, { accountId, monitorId, kind, input, now, at: time.at, intervalMs });
+  } catch (err) {
+    ctx.metrics?.pinged(kind, { kind: 'error' });
+    throw err;
+  }
+  ctx.metrics?.pinged(kind, outcome);
   if (outcome.kind === 'not_found') {
     throw apiError(
       404,

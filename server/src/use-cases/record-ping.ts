@@ -42,8 +42,11 @@ export interface Ping {
 }
 
 export type PingOutcome =
-  /** `run` as the ping left it; `queued`: alert deliveries this ping wrote to the outbox. */
-  | { kind: 'recorded'; run: RunRecord; queued: number }
+  /**
+   * `run` as the ping left it; `queued`: alert deliveries this ping wrote to the outbox; `replay`: the ping changed
+   * nothing (its run had it already), and is answered with the run as it is.
+   */
+  | { kind: 'recorded'; run: RunRecord; queued: number; replay?: true }
   | { kind: 'not_found' }
   | { kind: 'rate_limited'; retryAfterSeconds: number }
   /** Refused by the rate limit at the ping's own timestamp: final, as that time never changes. */
@@ -325,5 +328,5 @@ function isLate(ping: Ping): boolean {
 }
 
 function replay(run: RunRecord): PingOutcome {
-  return { kind: 'recorded', run, queued: 0 };
+  return { kind: 'recorded', run, queued: 0, replay: true };
 }

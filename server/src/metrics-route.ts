@@ -1,0 +1,97 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import { AggregatorRegistry } from 'prom-client';
+import { bearerOf } from './auth.js';
+import type { Config } from './config.js';
+import { apiError } from './errors.js';
+import type { Metrics } from './metrics.js';
+
+declare module '@hapi/hapi' {
+  interface RequestApplicationState {
+    /** performance.now() when the request arrived, while metrics are on. */
+    receivedAt?: number;
+  }
+}
+
+/** In a worker of `pingmon server --workers`: every worker's metrics, summed by the primary (workerMetrics). */
+export type GatherMetrics = () => Promise<string>;
+
+/**
+ * GET /metrics (docs/metrics.md), outside /api/v1 where Prometheus looks by default, and the request latency it
+ * reports. Off, the path answers a JSON 404 saying how to turn it on, rather than the dashboard a path outside
+ * /api gets (a scraper would read the page as broken metrics), and nothing is measured.
+ */
+export function registerMetrics(
+  server: Server,
+  config: Pick<Config, 'metricsToken'>,
+  metrics: Metrics | undefined,
+  gather?: GatherMetrics,
+): void {
+  if (!metrics) {
+    server.route({
+      method: 'GET',
+      path: '/metrics',
+      options: { auth: false },
+      handler: () => {
+        throw apiError(
+          404,
+          'metrics_off',
+          'Metrics are off on this server. Set PINGMON_METRICS=true to serve them here (see docs/metrics.md).',
+        );
+      },
+    });
+    return;
+  }
+  server.ext('onRequest', (request: Request, h: ResponseToolkit) => {
+    request.app.receivedAt = performance.now();
+    return h.continue;
+  });
+  server.events.on('response', (request: Request) => {
+    const { receivedAt } = request.app;
+    if (receivedAt === undefined) return;
+    const seconds = (performance.now() - receivedAt) / 1000;
+    metrics.responded(request.method.toUpperCase(), request.route.path, request.raw.res.statusCode, seconds);
+  });
+  if (gather) {
+    // The primary asks each worker for its registry with prom-client's own messages, answered by the listener
+    // an AggregatorRegistry adds when made: made here for that alone.
+    AggregatorRegistry.setRegistries([metrics.registry]);
+    new AggregatorRegistry();
+  }
+  const token = config.metricsToken === undefined ? undefined : digest(config.metricsToken);
+  server.route({
+    method: 'GET',
+    path: '/metrics',
+    options: { auth: false },
+    handler: async (request: Request, h: ResponseToolkit) => {
+      if (token) checkToken(request, token);
+      const text = gather ? await gather() : await metrics.text();
+      return h.response(text).type(metrics.registry.contentType).header('cache-control', 'no-store');
+    },
+  });
+}
+
+/** The primary's side of `pingmon server --workers`: asks every worker for its metrics and sums them. */
+export function workerMetrics(): GatherMetrics {
+  const aggregator = new AggregatorRegistry();
+  return () => aggregator.clusterMetrics();
+}
+
+function checkToken(request: Request, token: Buffer): void {
+  const sent = bearerOf(request);
+  // Digests compared, not the tokens: timingSafeEqual needs equal lengths, and the token's stays unknown.
+  if (sent !== undefined && timingSafeEqual(digest(sent), token)) return;
+  const err = apiError(
+    401,
+    sent === undefined ? 'missing_metrics_token' : 'invalid_metrics_token',
+    `${sent === undefined ? 'Missing' : 'Invalid'} metrics token. Send this server's PINGMON_METRICS_TOKEN as ` +
+      'Authorization: Bearer <token> (in Prometheus: authorization.credentials, see docs/metrics.md).',
+  );
+  err.output.headers['WWW-Authenticate'] = 'Bearer realm="pingmon metrics"';
+  throw err;
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
+}

@@ -1,0 +1,165 @@
+import type { ChannelType, MonitorStatus, PingKind } from '@pingmon/sdk/wire';
+import { MONITOR_STATUSES } from '@pingmon/sdk/wire';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { countPendingDeliveries } from './db/deliveries.js';
+import type { Database } from './db/index.js';
+import type { StatusGroup } from './db/monitors.js';
+import { countStatusGroups } from './db/monitors.js';
+import { CHANNEL_TYPES } from './domain/channels.js';
+import { monitorStatus } from './domain/incidents.js';
+import type { PingOutcome } from './use-cases/record-ping.js';
+
+/** What became of a ping: the use case's outcomes, a replay apart, and what never reached it. */
+export type PingResult = 'recorded' | 'replay' | 'invalid' | 'not_found' | 'too_close' | 'rate_limited' | 'error';
+
+const PING_KINDS: readonly PingKind[] = ['start', 'success', 'fail'];
+const PING_RESULTS: readonly PingResult[] = [
+  'recorded',
+  'replay',
+  'invalid',
+  'not_found',
+  'too_close',
+  'rate_limited',
+  'error',
+];
+
+/** Seconds. Pings answer in about a millisecond, so the buckets start well below Prometheus's default 5 ms. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export interface MetricsOptions {
+  clock: () => number;
+  /** A scrape could not read the database: the gauges read from it are left out of that scrape. */
+  log: (tags: string[], message: string, err: unknown) => void;
+}
+
+/**
+ * This server's Prometheus metrics (docs/metrics.md), in a registry of its own: several servers in one process
+ * (the tests) never share one. Counters count what this process did; the gauges are read from the database at
+ * scrape time, so every server of one database reports the same numbers for them.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly pings: Counter<'kind' | 'outcome'>;
+  private readonly runsFailed: Counter<'cause'>;
+  private readonly deliveries: Counter<'channel_type' | 'outcome'>;
+  private readonly latency: Histogram<'method' | 'route' | 'status_code'>;
+
+  constructor(db: Database, options: MetricsOptions) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry });
+    this.pings = new Counter({
+      name: 'pingmon_pings_total',
+      help: 'Pings answered by this server, by kind and outcome.',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    this.runsFailed = new Counter({
+      name: 'pingmon_runs_failed_total',
+      help: 'Runs finished as failed by this server: by a fail ping, or timed out by its sweeper.',
+      labelNames: ['cause'],
+      registers,
+    });
+    this.deliveries = new Counter({
+      name: 'pingmon_alert_deliveries_total',
+      help: 'Alert deliveries this server settled, by channel type: delivered, or failed for good.',
+      labelNames: ['channel_type', 'outcome'],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: 'pingmon_http_request_duration_seconds',
+      help: 'Time from receiving a request to finishing its response, by route pattern, method and status code.',
+      labelNames: ['method', 'route', 'status_code'],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    // Every series exists from the start, at 0: a rate() needs a first sample from before the first increment.
+    for (const kind of PING_KINDS) for (const outcome of PING_RESULTS) this.pings.inc({ kind, outcome }, 0);
+    for (const cause of ['fail', 'timed_out']) this.runsFailed.inc({ cause }, 0);
+    for (const type of CHANNEL_TYPES)
+      for (const outcome of ['delivered', 'failed']) this.deliveries.inc({ channel_type: type, outcome }, 0);
+    this.databaseGauges(db, options);
+  }
+
+  /** A ping's outcome, as the route answered it. One or two counter increments: pings are the hot path. */
+  pinged(kind: PingKind, outcome: PingOutcome | { kind: 'invalid' | 'error' }): void {
+    const replay = outcome.kind === 'recorded' && outcome.replay === true;
+    this.pings.inc({ kind, outcome: replay ? 'replay' : outcome.kind });
+    if (outcome.kind === 'recorded' && !replay && outcome.run.status === 'failed')
+      this.runsFailed.inc({ cause: 'fail' });
+  }
+
+  timedOut(runs: number): void {
+    this.runsFailed.inc({ cause: 'timed_out' }, runs);
+  }
+
+  settled(channelType: ChannelType, outcome: 'delivered' | 'failed'): void {
+    this.deliveries.inc({ channel_type: channelType, outcome });
+  }
+
+  /** `route` is the route's pattern (`/api/v1/monitors/{monitorId}`), never the path: the series stay few. */
+  responded(method: string, route: string, statusCode: number, seconds: number): void {
+    this.latency.observe({ method, route, status_code: statusCode }, seconds);
+  }
+
+  /** The registry as Prometheus text. */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  private databaseGauges(db: Database, options: MetricsOptions): void {
+    const registers = [this.registry];
+    // A scrape that cannot read the database still answers, with the process's own metrics; these are left out.
+    const failed = (what: string, err: unknown) =>
+      options.log(['metrics', 'warn'], `reading ${what} for /metrics failed: ${(err as Error).message}`, err);
+    new Gauge({
+      name: 'pingmon_alert_outbox_deliveries',
+      help: 'Alert deliveries waiting in the outbox (not yet delivered nor failed for good), all accounts.',
+      registers,
+      // Every worker of `pingmon server --workers` reads the same database: their numbers are not added up.
+      aggregator: 'max',
+      async collect() {
+        this.reset();
+        try {
+          this.set(await countPendingDeliveries(db.sql));
+        } catch (err) {
+          // reset() leaves a gauge without labels at 0: a number this scrape never read.
+          this.remove();
+          failed('the alert outbox', err);
+        }
+      },
+    });
+    new Gauge({
+      name: 'pingmon_monitors',
+      help: 'Monitors by status (new, up, late, down, running, paused), all accounts.',
+      labelNames: ['status'],
+      registers,
+      aggregator: 'max',
+      async collect() {
+        this.reset();
+        try {
+          const now = options.clock();
+          const counts = monitorCounts(await countStatusGroups(db.sql, now), now);
+          for (const status of MONITOR_STATUSES) this.set({ status }, counts.get(status) ?? 0);
+        } catch (err) {
+          failed('the monitors', err);
+        }
+      },
+    });
+  }
+}
+
+/** The status of each group, as the API derives it for one monitor (only whether an incident is open matters). */
+function monitorCounts(groups: readonly StatusGroup[], now: number): Map<MonitorStatus, number> {
+  const counts = new Map<MonitorStatus, number>();
+  const incident = { openedAt: 0, cause: 'fail' as const };
+  for (const g of groups) {
+    const monitor = {
+      paused: g.paused,
+      health: { incident: g.down ? incident : null },
+      nextExpectedAt: g.due ? now : null,
+    };
+    const status = monitorStatus(monitor, g.lastRunStatus === null ? undefined : { status: g.lastRunStatus }, now);
+    counts.set(status, (counts.get(status) ?? 0) + g.monitors);
+  }
+  return counts;
+}

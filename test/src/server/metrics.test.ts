@@ -1,0 +1,407 @@
+import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
+import t from 'tap';
+import { loadConfig } from '@pingmon/server';
+import { TestClock } from '../helpers/clock.js';
+import { CLI, cliEnv, pingmon, waitForLine } from '../helpers/cli.js';
+import { createTestDatabase, DATABASE_KINDS, POSTGRES_URL } from '../helpers/databases.js';
+import { request } from '../helpers/http.js';
+import { json, startReceiver } from '../helpers/receiver.js';
+import type { Received } from '../helpers/receiver.js';
+import { TestServer } from '../helpers/server.js';
+import { waitFor } from '../helpers/wait.js';
+
+const TOKEN = 'metrics-token-0123456789';
+
+interface Sample {
+  name: string;
+  labels: Record<string, string>;
+  value: number;
+}
+
+/** The samples of a Prometheus text exposition, comments left out. */
+function parse(text: string): Sample[] {
+  return text
+    .split('\n')
+    .filter((line) => line !== '' && !line.startsWith('#'))
+    .map((line) => {
+      const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+      if (!match) throw new Error(`not a sample line: ${line}`);
+      const labels = Object.fromEntries(
+        [...(match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((m) => [m[1], m[2]]),
+      );
+      return { name: match[1]!, labels, value: Number(match[3]) };
+    });
+}
+
+/** The value of the one sample with exactly these labels; undefined when there is none. */
+function value(samples: Sample[], name: string, labels: Record<string, string> = {}): number | undefined {
+  const found = samples.filter(
+    (s) =>
+      s.name === name &&
+      Object.keys(s.labels).length === Object.keys(labels).length &&
+      Object.entries(labels).every(([k, v]) => s.labels[k] === v),
+  );
+  if (found.length > 1) throw new Error(`${found.length} samples of ${name} ${JSON.stringify(labels)}`);
+  return found[0]?.value;
+}
+
+/** GET /metrics on the server's root (not under /api/v1). */
+function scrapeUrl(api: TestServer): string {
+  return `${api.server.info.uri}/metrics`;
+}
+
+async function scrape(url: string, token?: string): Promise<Sample[]> {
+  const reply = await request(url, { token });
+  if (reply.status !== 200) throw new Error(`scrape answered ${reply.status}: ${reply.text}`);
+  return parse(reply.text);
+}
+
+for (const kind of DATABASE_KINDS) {
+  t.test(`metrics on ${kind}`, async (t) => {
+    const clock = new TestClock(Date.now());
+    const api = await TestServer.start(t, kind, {
+      metrics: true,
+      metricsToken: TOKEN,
+      clock: clock.read,
+      sweepIntervalMs: 3_600_000,
+      alertPollMs: 50,
+      alertTimeoutMs: 30_000,
+    });
+    const url = scrapeUrl(api);
+    const now = () => scrape(url, TOKEN);
+
+    t.test('the token: 401 without it or with a wrong one, in the error shape; 200 with it', async (t) => {
+      const none = await request(url);
+      t.equal(none.status, 401);
+      t.match(none.body, { success: false, statusCode: 401, code: 'missing_metrics_token' });
+      t.match(none.body.message, /PINGMON_METRICS_TOKEN/);
+      t.equal(none.headers.get('www-authenticate'), 'Bearer realm="pingmon metrics"');
+      const wrong = await request(url, { token: `${TOKEN}x` });
+      t.equal(wrong.status, 401);
+      t.match(wrong.body, { code: 'invalid_metrics_token' });
+      t.equal((await request(url, { token: TOKEN.slice(0, -1) })).status, 401, 'a prefix of the token is wrong too');
+      const right = await request(url, { token: TOKEN });
+      t.equal(right.status, 200);
+      t.match(right.headers.get('content-type'), /^text\/plain; version=0\.0\.4; charset=utf-8/);
+      t.match(right.text, /^# TYPE pingmon_pings_total counter$/m);
+      t.match(right.text, /^# TYPE pingmon_http_request_duration_seconds histogram$/m);
+      t.match(right.text, /^process_cpu_user_seconds_total \d/m, "the process's own metrics");
+    });
+
+    t.test('pings by kind and outcome, and the runs they failed', async (t) => {
+      const alice = await api.account('unlimited');
+      const m = await api.monitor(alice, 'backup');
+      const before = await now();
+      t.equal(
+        value(before, 'pingmon_pings_total', { kind: 'fail', outcome: 'error' }),
+        0,
+        'every series is there, at 0',
+      );
+
+      t.equal((await api.ping(alice, m, 'start', { runId: 'run-metrics-1' })).status, 200);
+      t.equal((await api.ping(alice, m, 'start', { runId: 'run-metrics-1' })).status, 200, 'replayed');
+      t.equal((await api.ping(alice, m, 'success', { runId: 'run-metrics-1' })).status, 200);
+      t.equal((await api.ping(alice, m, 'success', { runId: 'run-metrics-1' })).status, 200, 'replayed');
+      t.equal((await api.ping(alice, m, 'fail', { errorMessage: 'exit 2' })).status, 200);
+      t.equal((await api.ping(alice, 'mon_nonexistent', 'start')).status, 404);
+      t.equal((await api.ping(alice, m, 'success', { meta: { size: 'big' } })).status, 400);
+      t.equal((await api.ping(alice, m, 'fail', '{not json', { 'content-type': 'application/json' })).status, 400);
+      const free = await api.account('free');
+      const f = await api.monitor(free, 'hourly');
+      t.equal((await api.ping(free, f, 'start')).status, 200);
+      t.equal((await api.ping(free, f, 'start')).status, 429);
+      const early = new Date(clock.now - 5_000).toISOString();
+      t.equal((await api.ping(free, f, 'start', { timestamp: early })).status, 409);
+
+      const after = await now();
+      const moved = (ping: string, outcome: string) =>
+        (value(after, 'pingmon_pings_total', { kind: ping, outcome }) ?? NaN) -
+        (value(before, 'pingmon_pings_total', { kind: ping, outcome }) ?? NaN);
+      t.same(
+        {
+          startRecorded: moved('start', 'recorded'),
+          startReplay: moved('start', 'replay'),
+          startNotFound: moved('start', 'not_found'),
+          startRateLimited: moved('start', 'rate_limited'),
+          startTooClose: moved('start', 'too_close'),
+          successRecorded: moved('success', 'recorded'),
+          successReplay: moved('success', 'replay'),
+          successInvalid: moved('success', 'invalid'),
+          failRecorded: moved('fail', 'recorded'),
+          failInvalid: moved('fail', 'invalid'),
+          failReplay: moved('fail', 'replay'),
+        },
+        {
+          startRecorded: 2,
+          startReplay: 1,
+          startNotFound: 1,
+          startRateLimited: 1,
+          startTooClose: 1,
+          successRecorded: 1,
+          successReplay: 1,
+          successInvalid: 1,
+          failRecorded: 1,
+          failInvalid: 1,
+          failReplay: 0,
+        },
+      );
+      const failed = (cause: string, s: Sample[]) => value(s, 'pingmon_runs_failed_total', { cause }) ?? NaN;
+      t.equal(failed('fail', after) - failed('fail', before), 1, 'the fail ping failed one run');
+
+      // A replayed fail ping fails nothing more.
+      t.equal((await api.ping(alice, m, 'fail', { runId: 'run-metrics-2' })).status, 200);
+      t.equal((await api.ping(alice, m, 'fail', { runId: 'run-metrics-2' })).status, 200);
+      const again = await now();
+      t.equal(failed('fail', again) - failed('fail', after), 1);
+      t.equal(
+        (value(again, 'pingmon_pings_total', { kind: 'fail', outcome: 'replay' }) ?? NaN) -
+          (value(after, 'pingmon_pings_total', { kind: 'fail', outcome: 'replay' }) ?? NaN),
+        1,
+      );
+    });
+
+    t.test('a run timed out by the sweeper is a failed run', async (t) => {
+      const bob = await api.account();
+      const reply = await api.request('/monitors', { token: bob.token, body: { name: 'slow', maxRuntime: 60 } });
+      t.equal(reply.status, 201, reply.text);
+      const before = await now();
+      t.equal((await api.ping(bob, reply.body.monitorId, 'start')).status, 200);
+      clock.advance(61_000);
+      const swept = await api.server.app.sweeper.sweepNow();
+      t.equal(swept.timedOut, 1);
+      const after = await now();
+      const timedOut = (s: Sample[]) => value(s, 'pingmon_runs_failed_total', { cause: 'timed_out' }) ?? NaN;
+      t.equal(timedOut(after) - timedOut(before), 1);
+    });
+
+    t.test('alert deliveries by channel type, and the outbox while one waits', async (t) => {
+      const carol = await api.account();
+      const held: Array<() => void> = [];
+      const receiver = await startReceiver(t, (req: Received, _n, res) => {
+        if (req.url === '/refuse') json(res, 400, { error: 'no such hook' });
+        else held.push(() => json(res, 200, {}));
+      });
+      // Each channel serves a monitor of its own: an alert then goes to one channel.
+      const addChannel = async (type: string, path: string, monitorId: string) => {
+        const reply = await api.request('/channels', {
+          token: carol.token,
+          body: { type, name: path, url: `${receiver.url}${path}`, monitorIds: [monitorId] },
+        });
+        t.equal(reply.status, 201, reply.text);
+      };
+      const m = await api.monitor(carol, 'nightly');
+      const m2 = await api.monitor(carol, 'weekly');
+      await addChannel('webhook', '/hook', m);
+      await addChannel('discord', '/refuse', m2);
+      const deliveries = (s: Sample[], type: string, outcome: string) =>
+        value(s, 'pingmon_alert_deliveries_total', { channel_type: type, outcome }) ?? NaN;
+      const before = await now();
+      t.equal(value(before, 'pingmon_alert_outbox_deliveries'), 0);
+
+      t.equal((await api.ping(carol, m, 'fail', { errorMessage: 'disk full' })).status, 200);
+      await waitFor(() => held.length === 1, { what: 'the webhook, held' });
+      const waiting = await now();
+      t.equal(value(waiting, 'pingmon_alert_outbox_deliveries'), 1, 'the held delivery is still in the outbox');
+      t.equal(deliveries(waiting, 'webhook', 'delivered'), deliveries(before, 'webhook', 'delivered'));
+      held[0]!();
+      const delivered = await waitFor(
+        async () => {
+          const s = await now();
+          return deliveries(s, 'webhook', 'delivered') - deliveries(before, 'webhook', 'delivered') === 1
+            ? s
+            : undefined;
+        },
+        { what: 'the delivery counted' },
+      );
+      t.equal(value(delivered, 'pingmon_alert_outbox_deliveries'), 0, 'the outbox is empty again');
+
+      t.equal((await api.ping(carol, m2, 'fail', { errorMessage: 'disk full' })).status, 200);
+      const failed = await waitFor(
+        async () => {
+          const s = await now();
+          return deliveries(s, 'discord', 'failed') - deliveries(before, 'discord', 'failed') === 1 ? s : undefined;
+        },
+        { what: 'the refused delivery counted' },
+      );
+      t.equal(deliveries(failed, 'discord', 'delivered'), deliveries(before, 'discord', 'delivered'));
+      t.equal(deliveries(failed, 'webhook', 'failed'), deliveries(before, 'webhook', 'failed'));
+    });
+
+    t.test('request latency: a histogram by route pattern, method and status, never by path', async (t) => {
+      const dave = await api.account();
+      const ids = [await api.monitor(dave, 'a'), await api.monitor(dave, 'b'), await api.monitor(dave, 'c')];
+      const labels = { method: 'GET', route: '/api/v1/monitors/{monitorId}', status_code: '200' };
+      const count = (s: Sample[]) => value(s, 'pingmon_http_request_duration_seconds_count', labels) ?? 0;
+      const before = await now();
+      for (const id of ids) t.equal((await api.request(`/monitors/${id}`, { token: dave.token })).status, 200);
+      const after = await waitFor(
+        async () => {
+          const s = await now();
+          return count(s) - count(before) === 3 ? s : undefined;
+        },
+        { what: 'three requests measured' },
+      );
+      const bucket = (le: string) =>
+        value(after, 'pingmon_http_request_duration_seconds_bucket', { ...labels, le }) ?? NaN;
+      t.equal(bucket('+Inf'), count(after), 'every request in the +Inf bucket');
+      t.ok(bucket('0.001') <= bucket('10'), 'buckets are cumulative');
+      t.ok((value(after, 'pingmon_http_request_duration_seconds_sum', labels) ?? NaN) > 0);
+      const routes = new Set(after.filter((s) => s.labels.route !== undefined).map((s) => s.labels.route));
+      t.notOk(
+        [...routes].some((route) => route.includes('mon_')),
+        `no raw path among the routes: ${[...routes].join(' ')}`,
+      );
+      t.ok(routes.has('/api/v1/ping/{monitorId}/start'), 'pings are measured too');
+    });
+  });
+
+  t.test(`monitors by status, as the API shows them, on ${kind}`, async (t) => {
+    const clock = new TestClock(Date.now());
+    const api = await TestServer.start(t, kind, { metrics: true, clock: clock.read, sweepIntervalMs: 3_600_000 });
+    const url = scrapeUrl(api);
+    const erin = await api.account();
+    const create = async (name: string, body: object = {}) => {
+      const reply = await api.request('/monitors', { token: erin.token, body: { name, ...body } });
+      t.equal(reply.status, 201, reply.text);
+      return reply.body.monitorId as string;
+    };
+    await create('new');
+    const up = await create('up');
+    await api.ping(erin, up, 'success');
+    await api.ping(erin, await create('running'), 'start');
+    await api.ping(erin, await create('down'), 'fail');
+    const paused = await create('paused');
+    await api.request(`/monitors/${paused}`, { method: 'PATCH', token: erin.token, body: { paused: true } });
+    const late = await create('late', { schedule: { every: 3600 } });
+    await api.ping(erin, late, 'success');
+    clock.advance(3_601_000);
+
+    const samples = await scrape(url);
+    const shown = (await api.request('/monitors?limit=100', { token: erin.token })).body.monitors as Array<{
+      name: string;
+      status: string;
+    }>;
+    t.same(
+      shown.map((m) => [m.name, m.status]).sort(),
+      ['down', 'late', 'new', 'paused', 'running', 'up'].map((s) => [s, s]),
+      'the API shows each status once',
+    );
+    for (const status of ['new', 'up', 'late', 'down', 'running', 'paused'])
+      t.equal(value(samples, 'pingmon_monitors', { status }), 1, status);
+    t.equal(value(samples, 'pingmon_alert_outbox_deliveries'), 0);
+
+    t.test('a scrape that cannot read the database answers all the same, without those gauges', async (t) => {
+      await api.query((knex) => knex.schema.renameTable('alert_deliveries', 'alert_deliveries_away'));
+      const broken = await request(url);
+      await api.query((knex) => knex.schema.renameTable('alert_deliveries_away', 'alert_deliveries'));
+      t.equal(broken.status, 200, broken.text);
+      const samples = parse(broken.text);
+      t.equal(value(samples, 'pingmon_alert_outbox_deliveries'), undefined, 'the outbox is left out');
+      t.equal(value(samples, 'pingmon_monitors', { status: 'up' }), 1, 'what could be read is there');
+      t.equal(value(await scrape(url), 'pingmon_alert_outbox_deliveries'), 0, 'and back at the next scrape');
+    });
+  });
+}
+
+t.test('metrics are off unless enabled: /metrics is a 404 saying how to turn them on', async (t) => {
+  const api = await TestServer.start(t, 'sqlite');
+  t.equal(api.config.metrics, false);
+  const reply = await request(scrapeUrl(api));
+  t.equal(reply.status, 404);
+  t.match(reply.body, { success: false, statusCode: 404, code: 'metrics_off' });
+  t.match(reply.body.message, /PINGMON_METRICS=true/);
+  t.equal((await request(scrapeUrl(api), { token: TOKEN })).status, 404);
+  t.equal((await request(`${api.url}/health`)).status, 200);
+});
+
+t.test('the settings: PINGMON_METRICS, and a token without metrics refused', async (t) => {
+  t.equal(loadConfig({}).metrics, false);
+  t.equal(loadConfig({ PINGMON_METRICS: 'true' }).metrics, true);
+  t.equal(loadConfig({ PINGMON_METRICS: '1', PINGMON_METRICS_TOKEN: TOKEN }).metricsToken, TOKEN);
+  t.equal(loadConfig({ PINGMON_METRICS: '1', PINGMON_METRICS_TOKEN: '' }).metricsToken, undefined);
+  t.throws(() => loadConfig({ PINGMON_METRICS: 'yes please' }), {
+    message: 'PINGMON_METRICS must be true, false, 1 or 0 (got "yes please")',
+  });
+  for (const env of [{ PINGMON_METRICS_TOKEN: TOKEN }, { PINGMON_METRICS: 'false', PINGMON_METRICS_TOKEN: TOKEN }]) {
+    t.throws(() => loadConfig(env), {
+      message:
+        'PINGMON_METRICS_TOKEN is set but metrics are off: set PINGMON_METRICS=true to serve /metrics ' +
+        'behind this token, or unset PINGMON_METRICS_TOKEN',
+    });
+  }
+});
+
+/** A request on a connection of its own: node's cluster hands each connection to a worker in turn. */
+function once(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = httpRequest(url, { method: options.method ?? 'GET', agent: false, headers: options.headers });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (d: string) => (text += d));
+      res.on('end', () => resolve({ status: res.statusCode!, text }));
+    });
+    req.on('error', reject);
+    req.end(options.body);
+  });
+}
+
+const LISTENING = /pingmon server listening on (http:\/\/127\.0\.0\.1:\d+)\/api\/v1 \(2 workers\)\n/;
+
+t.test(
+  'pingmon server --workers 2: any worker a scrape reaches answers for both',
+  { skip: POSTGRES_URL ? false : 'no test PostgreSQL' },
+  async (t) => {
+    const db = await createTestDatabase('postgres');
+    t.teardown(() => db.drop());
+    const created = await pingmon(
+      [
+        'admin',
+        'create-account',
+        '--email',
+        'ops@example.com',
+        '--password',
+        'hunter2hunter2',
+        '--plan',
+        'unlimited',
+        '--json',
+      ],
+      db.env,
+    );
+    const account = JSON.parse(created.stdout);
+    const env = { ...db.env, PINGMON_METRICS: 'true', PINGMON_METRICS_TOKEN: TOKEN, PINGMON_LOG_LEVEL: 'warn' };
+    const primary = spawn(process.execPath, [CLI, 'server', '--workers', '2', '--port', '0'], {
+      env: cliEnv(env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const exited = new Promise((resolve) => primary.on('exit', resolve));
+    t.teardown(async () => {
+      if (primary.exitCode === null) process.kill(-primary.pid!, 'SIGINT');
+      await exited;
+    });
+    const [, root] = await waitForLine(primary, LISTENING);
+    const login = await request(`${root}/api/v1/auth/login`, {
+      body: { email: 'ops@example.com', password: 'hunter2hunter2' },
+    });
+    const monitor = await request(`${root}/api/v1/monitors`, { token: login.body.token, body: { name: 'nightly' } });
+    const headers = { 'x-api-key': account.apiKey, 'content-type': 'application/json' };
+    for (let i = 0; i < 20; i++) {
+      const body = JSON.stringify({ runId: `run-workers-${i}` });
+      const reply = await once(`${root}/api/v1/ping/${monitor.body.monitorId}/start`, {
+        method: 'POST',
+        headers,
+        body,
+      });
+      t.equal(reply.status, 200, reply.text);
+    }
+    for (let i = 0; i < 6; i++) {
+      const reply = await once(`${root}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+      t.equal(reply.status, 200, reply.text);
+      const samples = parse(reply.text);
+      t.equal(value(samples, 'pingmon_pings_total', { kind: 'start', outcome: 'recorded' }), 20, 'summed');
+      t.equal(value(samples, 'pingmon_monitors', { status: 'running' }), 1, 'read from the database, not summed');
+    }
+    t.equal((await once(`${root}/metrics`)).status, 401, 'the token still holds');
+  },
+);
