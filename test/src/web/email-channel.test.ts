@@ -1,0 +1,43 @@
+import t from 'tap';
+import { browserMissing, launchBrowser, openPage } from '../helpers/browser.js';
+import { TestServer } from '../helpers/server.js';
+import { startSmtp } from '../helpers/smtp.js';
+import { waitFor } from '../helpers/wait.js';
+
+// The dashboard's channel form for e-mail, in a real Chromium against a real server and SMTP server.
+
+const missing = browserMissing();
+if (missing && process.env.CI) t.fail(missing);
+else if (missing) t.comment(`the browser tests did not run: ${missing}`);
+else
+  t.test('an e-mail channel added and tested from the dashboard', async (t) => {
+    const smtp = await startSmtp(t);
+    const api = await TestServer.start(t, 'sqlite', { smtpUrl: smtp.url, smtpFrom: 'alerts@example.com' });
+    const origin = api.url.replace(/\/api\/v1$/, '');
+    const account = await api.account();
+    const page = await openPage(t, await launchBrowser(t), {});
+    await page.goto(`${origin}/channels`);
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    const form = page.getByRole('form', { name: 'Add a channel' });
+    await form.getByLabel('Type').selectOption('email');
+    await form.getByLabel('Name').fill('ops mail');
+    await form.getByLabel(/Recipients/).fill('ops@example.com, oncall@example.com');
+    await form.getByRole('button', { name: 'Add channel' }).click();
+    await page.locator('code.url', { hasText: 'mailto:ops@example.com,oncall@example.com' }).waitFor();
+    t.pass('listed with its recipients');
+
+    await page.getByRole('button', { name: 'Test ops mail' }).click();
+    await page.getByText(/Test message delivered \(sent, \d+ ms\)\./).waitFor();
+    const mail = await waitFor(() => smtp.received[0]);
+    t.same(mail.to.sort(), ['oncall@example.com', 'ops@example.com']);
+    t.equal(mail.subject, '[pingmon] test message');
+
+    await form.getByLabel('Type').selectOption('email');
+    await form.getByLabel(/Recipients/).fill('not an address');
+    await form.getByRole('button', { name: 'Add channel' }).click();
+    await page.getByText('"not an address" in "url" is not an e-mail address.').waitFor();
+    t.pass('a wrong address is refused, saying which');
+  });
