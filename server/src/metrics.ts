@@ -3,7 +3,6 @@ import { MONITOR_STATUSES } from '@pingmon/sdk/wire';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { countPendingDeliveries } from './db/deliveries.js';
 import type { Database } from './db/index.js';
-import type { StatusGroup } from './db/monitors.js';
 import { countStatusGroups } from './db/monitors.js';
 import { CHANNEL_TYPES } from './domain/channels.js';
 import { monitorStatus } from './domain/incidents.js';
@@ -22,6 +21,9 @@ const PING_RESULTS: readonly PingResult[] = [
   'rate_limited',
   'error',
 ];
+
+/** Monitors per statement of a scrape: a few milliseconds each on SQLite (measured: 100,000 monitors in 250 ms). */
+const STATUS_PAGE = 2_000;
 
 /** Seconds. Pings answer in about a millisecond, so the buckets start well below Prometheus's default 5 ms. */
 const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -137,8 +139,7 @@ export class Metrics {
       async collect() {
         this.reset();
         try {
-          const now = options.clock();
-          const counts = monitorCounts(await countStatusGroups(db.sql, now), now);
+          const counts = await monitorCounts(db, options.clock());
           for (const status of MONITOR_STATUSES) this.set({ status }, counts.get(status) ?? 0);
         } catch (err) {
           failed('the monitors', err);
@@ -148,18 +149,27 @@ export class Metrics {
   }
 }
 
-/** The status of each group, as the API derives it for one monitor (only whether an incident is open matters). */
-function monitorCounts(groups: readonly StatusGroup[], now: number): Map<MonitorStatus, number> {
+/**
+ * Every monitor's status, counted as the API derives it for one monitor (of an incident, only whether one is open
+ * matters). A page of monitors per statement: on SQLite a statement holds the process, and pings get their turn
+ * between two.
+ */
+async function monitorCounts(db: Database, now: number): Promise<Map<MonitorStatus, number>> {
   const counts = new Map<MonitorStatus, number>();
   const incident = { openedAt: 0, cause: 'fail' as const };
-  for (const g of groups) {
-    const monitor = {
-      paused: g.paused,
-      health: { incident: g.down ? incident : null },
-      nextExpectedAt: g.due ? now : null,
-    };
-    const status = monitorStatus(monitor, g.lastRunStatus === null ? undefined : { status: g.lastRunStatus }, now);
-    counts.set(status, (counts.get(status) ?? 0) + g.monitors);
+  for (let after: string | null = ''; after !== null;) {
+    const page = await countStatusGroups(db.sql, now, after, STATUS_PAGE);
+    for (const g of page.groups) {
+      const monitor = {
+        paused: g.paused,
+        health: { incident: g.down ? incident : null },
+        nextExpectedAt: g.due ? now : null,
+      };
+      const status = monitorStatus(monitor, g.lastRunStatus === null ? undefined : { status: g.lastRunStatus }, now);
+      counts.set(status, (counts.get(status) ?? 0) + g.monitors);
+    }
+    after = page.next;
+    if (after !== null) await new Promise(setImmediate);
   }
   return counts;
 }

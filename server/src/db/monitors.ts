@@ -362,30 +362,41 @@ export interface StatusGroup {
   monitors: number;
 }
 
-// One indexed LIMIT 1 read of runs per monitor (as findLatestRuns); the groups are few (at most 32).
-const STATUS_GROUPS = `select paused, down, last_run_status, due, count(*) as monitors from (
-    select m.paused,
+// One indexed LIMIT 1 read of runs per monitor (as findLatestRuns), for a page of monitors in id order.
+const STATUS_GROUPS = `select paused, down, last_run_status, due, count(*) as monitors, max(id) as last_id from (
+    select m.id, m.paused,
       case when m.incident_opened_at is not null and m.incident_cause is not null then 1 else 0 end as down,
       (select r.status from runs r where r.monitor_id = m.id order by r.started_at desc, r.id desc limit 1)
         as last_run_status,
       case when m.next_expected_at <= ? then 1 else 0 end as due
-    from monitors m) s
+    from monitors m where m.id > ? order by m.id limit ?) s
   group by paused, down, last_run_status, due`;
 
-/** Every account's monitors grouped by what their status at `now` is derived from: for metrics. */
-export async function countStatusGroups(sql: Sql, now: number): Promise<StatusGroup[]> {
+/**
+ * Every account's monitors after `after` in id order, `limit` of them at most, grouped by what their status at
+ * `now` is derived from (at most 32 groups): for metrics. `next` is where the next page starts; null after the last.
+ */
+export async function countStatusGroups(
+  sql: Sql,
+  now: number,
+  after: string,
+  limit: number,
+): Promise<{ groups: StatusGroup[]; next: string | null }> {
   const rows = await sql.rows<{
     paused: boolean | number;
     down: number;
     last_run_status: RunStatus | null;
     due: number;
     monitors: number | string;
-  }>(STATUS_GROUPS, [now]);
-  return rows.map((r) => ({
+    last_id: string;
+  }>(STATUS_GROUPS, [now, after, limit]);
+  const groups = rows.map((r) => ({
     paused: Boolean(r.paused),
     down: Number(r.down) === 1,
     lastRunStatus: r.last_run_status,
     due: Number(r.due) === 1,
     monitors: Number(r.monitors),
   }));
+  const full = groups.reduce((n, g) => n + g.monitors, 0) === limit;
+  return { groups, next: full ? rows.reduce((last, r) => (r.last_id > last ? r.last_id : last), after) : null };
 }

@@ -291,6 +291,40 @@ for (const kind of DATABASE_KINDS) {
       t.equal(value(samples, 'pingmon_monitors', { status }), 1, status);
     t.equal(value(samples, 'pingmon_alert_outbox_deliveries'), 0);
 
+    t.test('thousands of monitors are counted a page at a time, the last page full or not', async (t) => {
+      const total = (s: Sample[]) =>
+        s.filter((x) => x.name === 'pingmon_monitors').reduce((sum, x) => sum + x.value, 0);
+      const add = (from: number, count: number) =>
+        api.query((knex) =>
+          knex.batchInsert(
+            'monitors',
+            Array.from({ length: count }, (_, i) => ({
+              id: `mon_bulk${String(from + i).padStart(5, '0')}`,
+              account_id: erin.accountId,
+              name: 'bulk',
+              created_at: clock.now,
+              start_grace: 300,
+              failure_threshold: 1,
+              recovery_threshold: 1,
+              paused: false,
+              fail_streak: 0,
+              ok_streak: 0,
+            })),
+            200,
+          ),
+        );
+      // Pages of 2,000: 4,000 monitors end on a full page, 4,101 on a part of one.
+      await add(0, 3_994);
+      const even = await scrape(url);
+      t.equal(total(even), 4_000);
+      t.equal(value(even, 'pingmon_monitors', { status: 'new' }), 3_995);
+      t.equal(value(even, 'pingmon_monitors', { status: 'running' }), 1);
+      await add(3_994, 101);
+      const odd = await scrape(url);
+      t.equal(total(odd), 4_101);
+      t.equal(value(odd, 'pingmon_monitors', { status: 'new' }), 4_096);
+    });
+
     t.test('a scrape that cannot read the database answers all the same, without those gauges', async (t) => {
       await api.query((knex) => knex.schema.renameTable('alert_deliveries', 'alert_deliveries_away'));
       const broken = await request(url);
