@@ -5,7 +5,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import { createTestDatabase, tempDir } from '../helpers/databases.js';
 import type { TestDatabase } from '../helpers/databases.js';
-import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
+import { createAccountCli, finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
 import type { CliResult } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
 import { waitFor } from '../helpers/wait.js';
@@ -26,10 +26,7 @@ interface Session {
 }
 
 async function createAccount(env: Record<string, string>): Promise<string> {
-  const args = ['admin', 'create-account', '--email', EMAIL, '--password', PASSWORD, '--plan', 'unlimited', '--json'];
-  const created = await pingmon(args, env);
-  if (created.code !== 0) throw new Error(`create-account failed: ${created.stderr}`);
-  return JSON.parse(created.stdout).apiKey;
+  return (await createAccountCli(env, { email: EMAIL, password: PASSWORD })).apiKey;
 }
 
 async function startServer(t: Test, env: Record<string, string>, apiKey: string): Promise<Session> {

@@ -4,7 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import t from 'tap';
 import { POSTGRES_URL, createTestDatabase } from '../helpers/databases.js';
-import { CLI, cliEnv, finished, pingmon, waitForLine } from '../helpers/cli.js';
+import { createAccountCli, CLI, cliEnv, finished, pingmon, waitForLine } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -39,24 +39,7 @@ t.test('--workers on SQLite is refused in one line, before anything starts', asy
 t.test('pingmon server --workers 2 on PostgreSQL', { skip: POSTGRES_URL ? false : 'no test PostgreSQL' }, async (t) => {
   const db = await createTestDatabase('postgres');
   t.teardown(() => db.drop());
-  const account = JSON.parse(
-    (
-      await pingmon(
-        [
-          'admin',
-          'create-account',
-          '--email',
-          'ops@example.com',
-          '--password',
-          'hunter2hunter2',
-          '--plan',
-          'unlimited',
-          '--json',
-        ],
-        db.env,
-      )
-    ).stdout,
-  );
+  const account = await createAccountCli(db.env);
   // Its own process group, as a shell gives a job: the group's SIGINT is what Ctrl-C sends.
   const primary = spawn(process.execPath, [CLI, 'server', '--workers', '2', '--port', '0'], {
     env: cliEnv(db.env),

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import t from 'tap';
 import { DATABASE_KINDS, createTestDatabase } from '../helpers/databases.js';
-import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
+import { createAccountCli, finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
 import { closedPort } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
@@ -24,24 +24,7 @@ for (const kind of DATABASE_KINDS) {
   t.test(`pingmon server on ${kind}`, async (t) => {
     const db = await createTestDatabase(kind);
     t.teardown(() => db.drop());
-    const created = JSON.parse(
-      (
-        await pingmon(
-          [
-            'admin',
-            'create-account',
-            '--email',
-            'ops@example.com',
-            '--password',
-            'hunter2hunter2',
-            '--plan',
-            'unlimited',
-            '--json',
-          ],
-          db.env,
-        )
-      ).stdout,
-    );
+    const created = await createAccountCli(db.env);
 
     const child = spawnCli(['server', '--port', '0', '--host', '127.0.0.1'], db.env);
     const exited = finished(child);
@@ -174,14 +157,7 @@ t.test(
       if (child.exitCode === null) child.kill('SIGKILL');
     });
     const [, url, port] = await waitForLine(child, LISTENING);
-    const created = JSON.parse(
-      (
-        await pingmon(
-          ['admin', 'create-account', '--email', 'ops@example.com', '--password', 'hunter2hunter2', '--json'],
-          db.env,
-        )
-      ).stdout,
-    );
+    const created = await createAccountCli(db.env, { plan: 'free' });
     const login = await request(`${url}/auth/login`, {
       body: { email: 'ops@example.com', password: 'hunter2hunter2' },
     });

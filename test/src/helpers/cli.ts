@@ -38,6 +38,27 @@ export function pingmon(args: string[], env: Record<string, string> = {}): Promi
   return finished(child);
 }
 
+/** What `pingmon admin create-account --json` prints. */
+export interface CreatedAccount {
+  accountId: string;
+  userId: string;
+  apiKey: string;
+}
+
+/**
+ * An account made as an operator makes one: `pingmon admin create-account … --json` on the database of `env`
+ * (plan unlimited unless said).
+ */
+export async function createAccountCli(
+  env: Record<string, string>,
+  { email = 'ops@example.com', password = 'hunter2hunter2', plan = 'unlimited' } = {},
+): Promise<CreatedAccount> {
+  const args = ['admin', 'create-account', '--email', email, '--password', password, '--plan', plan, '--json'];
+  const created = await pingmon(args, env);
+  if (created.code !== 0) throw new Error(`pingmon admin create-account failed: ${created.stderr}`);
+  return JSON.parse(created.stdout) as CreatedAccount;
+}
+
 export function spawnCli(args: string[], env: Record<string, string> = {}): ChildProcess {
   return spawn(process.execPath, [CLI, ...args], { env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
 }

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import t from 'tap';
-import { pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
+import { createAccountCli, spawnCli, waitForLine } from '../helpers/cli.js';
 import { DATABASE_KINDS, createTestDatabase } from '../helpers/databases.js';
 import type { TestDatabase } from '../helpers/databases.js';
 import { request } from '../helpers/http.js';
@@ -42,11 +42,7 @@ async function startServer(t: Teardown, db: TestDatabase, env: Record<string, st
 /** An account, logged in, with a monitor and an e-mail channel to ops@example.com. */
 async function setUp(db: TestDatabase, url: string) {
   const email = `ops-${Math.random().toString(36).slice(2)}@example.com`;
-  const created = await pingmon(
-    ['admin', 'create-account', '--email', email, '--password', 'hunter2hunter2', '--plan', 'unlimited', '--json'],
-    db.env,
-  );
-  const { apiKey } = JSON.parse(created.stdout) as { apiKey: string };
+  const { apiKey } = await createAccountCli(db.env, { email });
   const { token } = (await request(`${url}/auth/login`, { body: { email, password: 'hunter2hunter2' } })).body;
   const monitorId = (await request(`${url}/monitors`, { token, body: { name: 'backup' } })).body.monitorId;
   const channel = await request(`${url}/channels`, {

@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import t from 'tap';
 import { DATABASE_KINDS, createTestDatabase } from '../helpers/databases.js';
 import type { TestDatabase } from '../helpers/databases.js';
-import { pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
+import { createAccountCli, spawnCli, waitForLine } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
 import { closedPort, json, startReceiver } from '../helpers/receiver.js';
 import { waitFor } from '../helpers/wait.js';
@@ -44,11 +44,7 @@ async function startServer(t: Teardown, db: TestDatabase, env: Record<string, st
 /** An account with a user token and an API key, made by `pingmon admin create-account` on the database. */
 async function setUp(db: TestDatabase, url: string) {
   const email = `ops-${Math.random().toString(36).slice(2)}@example.com`;
-  const created = await pingmon(
-    ['admin', 'create-account', '--email', email, '--password', 'hunter2hunter2', '--plan', 'unlimited', '--json'],
-    db.env,
-  );
-  const { apiKey } = JSON.parse(created.stdout) as { apiKey: string };
+  const { apiKey } = await createAccountCli(db.env, { email });
   const login = await request(`${url}/auth/login`, { body: { email, password: 'hunter2hunter2' } });
   return { apiKey, token: login.body.token as string };
 }

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import t from 'tap';
 import { createTestDatabase } from '../helpers/databases.js';
-import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
+import { createAccountCli, finished, spawnCli, waitForLine } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
 import type { AnyBody } from '../helpers/http.js';
 
@@ -33,24 +33,7 @@ function raw(port: number, bytes: string): Promise<{ status: number; body: AnyBo
 t.test('requests the HTTP parser refuses get the error shape, and no secret reaches the log', async (t) => {
   const db = await createTestDatabase('sqlite');
   t.teardown(() => db.drop());
-  const created = JSON.parse(
-    (
-      await pingmon(
-        [
-          'admin',
-          'create-account',
-          '--email',
-          'ops@example.com',
-          '--password',
-          PASSWORD,
-          '--plan',
-          'unlimited',
-          '--json',
-        ],
-        db.env,
-      )
-    ).stdout,
-  );
+  const created = await createAccountCli(db.env, { password: PASSWORD });
   const child = spawnCli(['server', '--port', '0', '--host', '127.0.0.1'], { ...db.env, PINGMON_LOG_LEVEL: 'info' });
   const exited = finished(child);
   t.teardown(() => {

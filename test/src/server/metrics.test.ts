@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import t from 'tap';
 import { loadConfig } from '@pingmon/server';
 import { TestClock } from '../helpers/clock.js';
-import { CLI, cliEnv, pingmon, waitForLine } from '../helpers/cli.js';
+import { CLI, cliEnv, createAccountCli, waitForLine } from '../helpers/cli.js';
 import { createTestDatabase, DATABASE_KINDS, POSTGRES_URL } from '../helpers/databases.js';
 import { request } from '../helpers/http.js';
 import { json, startReceiver } from '../helpers/receiver.js';
@@ -388,21 +388,7 @@ t.test(
   async (t) => {
     const db = await createTestDatabase('postgres');
     t.teardown(() => db.drop());
-    const created = await pingmon(
-      [
-        'admin',
-        'create-account',
-        '--email',
-        'ops@example.com',
-        '--password',
-        'hunter2hunter2',
-        '--plan',
-        'unlimited',
-        '--json',
-      ],
-      db.env,
-    );
-    const account = JSON.parse(created.stdout);
+    const account = await createAccountCli(db.env);
     const env = { ...db.env, PINGMON_METRICS: 'true', PINGMON_METRICS_TOKEN: TOKEN, PINGMON_LOG_LEVEL: 'warn' };
     const primary = spawn(process.execPath, [CLI, 'server', '--workers', '2', '--port', '0'], {
       env: cliEnv(env),
