@@ -382,6 +382,34 @@ for (const kind of DATABASE_KINDS) {
       t.ok(raised[0]!.errorMessage!.includes(new Date(stoppedAt).toISOString()), 'from when it stopped');
     });
 
+    t.test(
+      'a restart after an outage longer than 31 days moves deadlines by the longest grace (31 days)',
+      async (t) => {
+        const DAY = 24 * HOUR;
+        const grace = 31 * 86_400; // the largest startGrace: in milliseconds beyond a 32-bit integer
+        const clock = new TestClock();
+        const first = await TestServer.start(t, kind, { ...TEST_TIME, clock: clock.read });
+        const account = await first.account();
+        const create = async (body: object) =>
+          (await first.request<Monitor>('/monitors', { token: account.token, body: { name: 'job', ...body } })).body;
+        const scheduled = await create({ schedule: { every: 600 }, startGrace: grace });
+        const running = await create({ maxRuntime: 600, startGrace: grace });
+        t.equal((await first.ping(account, running.monitorId, 'start', { runId: 'long-run-01' })).status, 200);
+        await first.server.app.sweeper.sweepNow();
+        await first.server.stop();
+        clock.advance(32 * DAY);
+        const second = await TestServer.on(t, first.database, { ...TEST_TIME, clock: clock.read });
+        const restartedAt = clock.now;
+        t.match(await second.server.app.sweeper.sweepNow(), { missed: 0, timedOut: 0 }, 'the restart sweeps');
+        const stored = await second.query(async (knex) => ({
+          missedAt: (await knex('monitors').where('id', scheduled.monitorId).first('missed_at')).missed_at,
+          timeoutAt: (await knex('runs').where('id', 'long-run-01').first('timeout_at')).timeout_at,
+        }));
+        t.equal(Number(stored.missedAt), restartedAt + grace * 1000, 'the expected run gets 31 days from the restart');
+        t.equal(Number(stored.timeoutAt), restartedAt + grace * 1000, 'so does the running one');
+      },
+    );
+
     t.test('two servers on one database sweep together: each alert exactly once', async (t) => {
       const clock = new TestClock();
       const a = await TestServer.start(t, kind, { ...TEST_TIME, clock: clock.read });
