@@ -107,12 +107,17 @@ function oneLine(text: string): string {
 }
 
 /**
- * 4xx replies are temporary by definition (RFC 5321), and so is 503 (a bad sequence of commands: the session's
- * state, not the message); any other 5xx says the same message would be refused again, so it fails at once, as a
- * 4xx does over HTTP. No reply at all (refused, reset, timed out, TLS) is retried.
+ * Only a refusal of the message itself is for good: a 5xx (but 503, a bad sequence of commands: the session's
+ * state) to MAIL FROM, RCPT TO or DATA, which nodemailer reports as EENVELOPE or EMESSAGE; the same message would
+ * be refused again. Everything else is about the session, not the message, and is retried: no reply at all
+ * (refused, reset, timed out, DNS), a failed or impossible login (EAUTH, ENOAUTH: a password being rotated must not
+ * fail every alert in flight), TLS (ETLS: STARTTLS refused), a greeting or EHLO refused (EPROTOCOL, ECONNECTION),
+ * and any 4xx (temporary by definition, RFC 5321).
  */
-function verdictOfReply(code: number | undefined): 'retry' | 'permanent' {
-  return code !== undefined && code >= 500 && code < 600 && code !== 503 ? 'permanent' : 'retry';
+function verdictOfSmtpError(err: SmtpError): 'retry' | 'permanent' {
+  const aboutMessage = err.code === 'EENVELOPE' || err.code === 'EMESSAGE';
+  const code = err.responseCode;
+  return aboutMessage && code !== undefined && code >= 500 && code < 600 && code !== 503 ? 'permanent' : 'retry';
 }
 
 export interface EmailOptions {
@@ -164,8 +169,8 @@ export async function sendEmail(
   } catch (err) {
     if (options.stop?.aborted) throw new AttemptAbortedError('the server is stopping', { cause: err });
     if (timeout.aborted) return result('retry', `no answer within ${options.timeoutMs} ms`);
-    const { responseCode, response, message: said } = err as SmtpError;
+    const { response, message: said } = err as SmtpError;
     const error = response ? `SMTP ${oneLine(response)}` : oneLine(said);
-    return result(verdictOfReply(responseCode), error);
+    return result(verdictOfSmtpError(err as SmtpError), error);
   }
 }

@@ -281,6 +281,59 @@ t.test('SMTP down: the attempt fails and is retried, and delivered once the SMTP
   t.match(smtp.received[0]!.text, 'disk full');
 });
 
+t.test('a login refused (535) is retried, not failed: delivered once the password is right again', async (t) => {
+  // The SMTP server's password was rotated before pingmon's: the alert waits for the right one.
+  const auth = { user: 'pingmon', pass: 'rotated' };
+  const smtp = await startSmtp(t, { auth });
+  const api = await TestServer.start(t, 'sqlite', {
+    alertPollMs: 50,
+    alertRetryBaseMs: 200,
+    alertTimeoutMs: 30_000,
+    alertMaxAttempts: 8,
+    smtpUrl: `smtp://pingmon:old@127.0.0.1:${smtp.port}`,
+    smtpFrom: 'alerts@example.com',
+  });
+  const alice = await api.account();
+  const m = await api.monitor(alice);
+  await addChannel(api, alice, { type: 'email', url: 'mailto:ops@example.com' });
+  await api.ping(alice, m, 'fail', { errorMessage: 'disk full' });
+  const alertsOf = async () => (await api.request(`/alerts?monitorId=${m}`, { token: alice.token })).body.alerts;
+  const [refused] = await waitFor(async () => {
+    const alerts = await alertsOf();
+    return alerts[0]?.deliveries[0]?.attempts.length > 0 && alerts;
+  });
+  t.match(refused.deliveries[0], {
+    state: 'pending',
+    attempts: [{ statusCode: null, error: /^SMTP 535 Authentication failed/ }],
+  });
+  auth.pass = 'old';
+  const [alert] = await settled(api, alice, m, 1);
+  t.match(alert.deliveries[0], { state: 'delivered', lastError: null });
+  t.ok(alert.deliveries[0].attemptCount >= 2, `${alert.deliveries[0].attemptCount} attempts`);
+  t.equal(smtp.received.length, 1, 'delivered once');
+});
+
+t.test('STARTTLS refused (with requireTLS): a 5xx about the session, retried', async (t) => {
+  const smtp = await startSmtp(t);
+  const api = await TestServer.start(t, 'sqlite', {
+    alertPollMs: 50,
+    alertRetryBaseMs: 60_000,
+    alertTimeoutMs: 30_000,
+    smtpUrl: `${smtp.url}?requireTLS=true`,
+    smtpFrom: 'alerts@example.com',
+  });
+  const alice = await api.account();
+  const m = await api.monitor(alice);
+  await addChannel(api, alice, { type: 'email', url: 'mailto:ops@example.com' });
+  await api.ping(alice, m, 'fail', { errorMessage: 'disk full' });
+  const [alert] = await waitFor(async () => {
+    const { alerts } = (await api.request(`/alerts?monitorId=${m}`, { token: alice.token })).body;
+    return alerts[0]?.deliveries[0]?.attempts.length > 0 && alerts;
+  });
+  t.match(alert.deliveries[0], { state: 'pending', attempts: [{ statusCode: null, error: /^SMTP 5\d\d / }] });
+  t.equal(smtp.received.length, 0);
+});
+
 t.test('an SMTP server that does not answer: the attempt ends within PINGMON_ALERT_TIMEOUT', async (t) => {
   const silent = createTcpServer(() => {}); // accepts, never greets
   await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
