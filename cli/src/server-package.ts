@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Errors } from '@oclif/core';
 import type * as ServerPackage from '@pingmon/server';
 
@@ -10,9 +11,11 @@ export async function loadServer(command: string): Promise<typeof ServerPackage>
     return await import('@pingmon/server');
   } catch (err) {
     if (!isServerMissing(err)) throw err;
+    const tarball = `pingmon-server-${ownVersion()}.tgz`;
     throw new Errors.CLIError(
-      `${command} needs the server package, which is not installed here: ` +
-        'npm install -g @pingmon/server (this install has what job hosts need: pingmon run and the API commands)',
+      `${command} needs the server package, which is not installed here: install it beside this one from its ` +
+        `tarball, npm install -g ./${tarball} (docs/cli.md#installing; this install has what job hosts need: ` +
+        'pingmon run and the API commands)',
       { exit: 1 },
     );
   }
@@ -22,4 +25,9 @@ export async function loadServer(command: string): Promise<typeof ServerPackage>
 function isServerMissing(err: unknown): boolean {
   const { code, message } = err as { code?: string; message?: string };
   return code === 'ERR_MODULE_NOT_FOUND' && /['"]@pingmon\/server['"]/.test(message ?? '');
+}
+
+/** The server package must be the command's own version: its tarball is named after it. */
+function ownVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 }

@@ -159,7 +159,7 @@ const proxies = text
   .custom((value: string): string[] =>
     Joi.attempt(
       value.split(',').map((entry) => entry.trim()),
-      Joi.array().items(Joi.string().ip({ cidr: 'optional' })),
+      Joi.array().items(Joi.string().ip({ version: ['ipv4', 'ipv6'], cidr: 'optional' })),
     ),
   )
   .messages(

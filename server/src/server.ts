@@ -135,14 +135,15 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
       else server.log(tags, message);
     },
   });
-  const ctx: RouteContext = { config, db, jwtSecret, deliveries, mailer, metrics };
+  const clientAddress = clientAddressOf(config.trustedProxies);
+  const ctx: RouteContext = { config, db, jwtSecret, deliveries, mailer, metrics, clientAddress };
   if (config.logLevel !== 'silent') {
     // Buffered: a write to stdout per request would cost more than the request. Flushed on stop.
     const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
     // hapi-pino types `stream` as a Node stream; pino's own destination is what it hands to pino.
     await server.register({
       plugin: HapiPino,
-      options: { ...requestLogOptions(config), stream: stream as unknown as NodeJS.WriteStream },
+      options: { ...requestLogOptions(config, clientAddress), stream: stream as unknown as NodeJS.WriteStream },
     });
     server.ext('onPostStop', () => stream.flushSync());
   }
@@ -202,8 +203,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
  * time, never headers, bodies or query strings. (No pino redaction: it would cost more than the
  * request, and there is nothing left to redact.)
  */
-function requestLogOptions(config: Config): HapiPino.Options {
-  const clientAddress = clientAddressOf(config.trustedProxies);
+function requestLogOptions(config: Config, clientAddress: (request: Request) => string): HapiPino.Options {
   return {
     level: config.logLevel,
     logEvents: ['response', 'request-error'],

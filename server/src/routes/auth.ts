@@ -3,7 +3,6 @@ import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { LoginRequest, LoginResponse, SessionResponse } from '@pingmon/sdk/wire';
 import { issueUserToken, requireSessionHeader, SESSION_COOKIE, sessionCookie } from '../auth.js';
-import { clientAddressOf } from '../client-address.js';
 import { findAccount } from '../db/accounts.js';
 import { clearLoginAttempts, countLoginAttempt } from '../db/login-attempts.js';
 import { findUserByEmail } from '../db/users.js';
@@ -27,7 +26,6 @@ const credentials = {
 };
 
 export function authRoutes(ctx: RouteContext): ServerRoute[] {
-  const clientAddress = clientAddressOf(ctx.config.trustedProxies);
   return [
     {
       method: 'POST',
@@ -38,7 +36,7 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
         tags: ['auth'],
         response: replies({ 200: LoginSchema }, [401, 429]),
         validate: credentials,
-        handler: (request: Request) => login(ctx, request.payload as LoginRequest, clientAddress(request)),
+        handler: (request: Request) => login(ctx, request.payload as LoginRequest, ctx.clientAddress(request)),
       },
     },
     {
@@ -53,7 +51,7 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
         validate: credentials,
         handler: async (request: Request, h: ResponseToolkit) => {
           requireSessionHeader(request);
-          const { token, ...session } = await login(ctx, request.payload as LoginRequest, clientAddress(request));
+          const { token, ...session } = await login(ctx, request.payload as LoginRequest, ctx.clientAddress(request));
           const cookie = sessionCookie(request, ctx.config.tokenTtlSeconds * 1000);
           return h.response(session satisfies SessionResponse).state(SESSION_COOKIE, token, cookie);
         },

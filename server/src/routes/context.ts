@@ -1,5 +1,6 @@
 import type { Mailer } from '../alerts/email.js';
 import type { DeliveryWorker } from '../alerts/worker.js';
+import type { Request } from '@hapi/hapi';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import type { Metrics } from '../metrics.js';
@@ -15,4 +16,6 @@ export interface RouteContext {
   readonly metrics: Pick<Metrics, 'pinged'> | undefined;
   /** The server's SMTP transport, for e-mail channels; undefined when PINGMON_SMTP_URL is unset. */
   readonly mailer: Mailer | undefined;
+  /** Who sent a request: the peer, or behind PINGMON_TRUSTED_PROXIES the client they name. */
+  readonly clientAddress: (request: Request) => string;
 }

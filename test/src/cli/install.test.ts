@@ -105,9 +105,9 @@ t.test('the pingmon command installs from its tarballs without the server, and p
     t.match(
       refused.stderr,
       new RegExp(
-        '^pingmon: pingmon (server|admin create-account|admin backup) needs the server package, ' +
-          'which is not installed here: ' +
-          'npm install -g @pingmon/server .*\n$',
+        '^pingmon: pingmon (server|admin create-account|admin backup) needs the server package, which is not ' +
+          'installed here: install it beside this one from its tarball, npm install -g \\./pingmon-server-' +
+          '\\d+\\.\\d+\\.\\d+\\.tgz \\(docs/cli\\.md#installing; .*\\)\n$',
       ),
       'one line saying what to install',
     );

@@ -46,6 +46,14 @@ t.test('PINGMON_TRUSTED_PROXIES takes addresses and CIDR ranges, and refuses any
         '"127.0.0.1,10.0.0.0/8" (got "127.0.0.1,proxy.local")',
     ),
   );
+  // joi's ip() also takes IPvFuture ("v1.abc"), which no socket address is: refused here, not at start-up.
+  t.throws(
+    () => loadConfig({ PINGMON_TRUSTED_PROXIES: 'v1.abc' }),
+    new ConfigError(
+      'PINGMON_TRUSTED_PROXIES must be IP addresses or CIDR ranges separated by commas, e.g. ' +
+        '"127.0.0.1,10.0.0.0/8" (got "v1.abc")',
+    ),
+  );
 });
 
 t.test('behind a trusted proxy, the request log and login throttling see the client address', async (t) => {
