@@ -57,6 +57,11 @@ function escapeHtml(text: string): string {
     .replace(/'/g, '&#39;');
 }
 
+/** Escaped, its line breaks kept: a multi-line error message would run together in a <p>. */
+function htmlLines(text: string): string {
+  return escapeHtml(text).replace(/\r?\n/g, '<br>\n');
+}
+
 const PRE_STYLE =
   'font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px;white-space:pre-wrap;' +
   'background:#f6f8fa;border:1px solid #d0d7de;border-radius:4px;padding:8px';
@@ -82,7 +87,7 @@ export function emailMessage(c: AlertContent): EmailMessage {
     '<!doctype html>',
     '<html><body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;font-size:14px">',
     `<p>${headline(c, (name) => `<strong>${escapeHtml(name)}</strong>`)}</p>`,
-    ...(lines.length > 0 ? [`<p>${lines.map(escapeHtml).join('<br>\n')}</p>`] : []),
+    ...(lines.length > 0 ? [`<p>${lines.map(htmlLines).join('<br>\n')}</p>`] : []),
     ...(c.logSnippet ? [`<pre style="${PRE_STYLE}">${escapeHtml(c.logSnippet)}</pre>`] : []),
     ...(foot === null ? [] : [`<p style="${FOOTER_STYLE}">${escapeHtml(foot)}</p>`]),
     '</body></html>',

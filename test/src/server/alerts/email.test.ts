@@ -96,6 +96,12 @@ t.test('whatever a job or a user wrote is escaped in the HTML part, and kept as 
   t.equal(logged.html.match(/<\/pre>/g)?.length, 1, 'the log cannot close its block');
 });
 
+t.test('a multi-line error message keeps its line breaks in the HTML part', async (t) => {
+  const message = emailMessage({ ...FAIL, errorMessage: 'pg_dump failed:\n  <connection refused>\r\nretried 3 times' });
+  t.match(message.html, '<p>pg_dump failed:<br>\n  &lt;connection refused&gt;<br>\nretried 3 times</p>');
+  t.match(message.text, 'pg_dump failed:\n  <connection refused>\r\nretried 3 times\n', 'the text part as written');
+});
+
 t.test('a subject is one line of at most 200 characters', async (t) => {
   const message = emailMessage({ ...FAIL, monitorName: `two\nlines ${'x'.repeat(300)}` });
   t.notMatch(message.subject, /\n/);
