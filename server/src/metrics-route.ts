@@ -5,6 +5,7 @@ import { AggregatorRegistry } from 'prom-client';
 import { bearerOf } from './auth.js';
 import type { Config } from './config.js';
 import { apiError } from './errors.js';
+import { processMetrics } from './metrics.js';
 import type { Metrics } from './metrics.js';
 
 declare module '@hapi/hapi' {
@@ -56,7 +57,7 @@ export function registerMetrics(
   if (gather) {
     // The primary asks each worker for its registry with prom-client's own messages, answered by the listener
     // an AggregatorRegistry adds when made: made here for that alone.
-    AggregatorRegistry.setRegistries([metrics.registry]);
+    AggregatorRegistry.setRegistries([processMetrics(), metrics.registry]);
     new AggregatorRegistry();
   }
   const token = config.metricsToken === undefined ? undefined : digest(config.metricsToken);

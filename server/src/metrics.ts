@@ -35,6 +35,21 @@ export interface MetricsOptions {
 }
 
 /**
+ * The process's own metrics (CPU, memory, event loop, GC), collected once per process, in a registry of their own:
+ * collectDefaultMetrics starts a GC observer and an event loop sampler that are never stopped, so whatever their
+ * registry holds lives as long as the process. Made at the first server's start, it outlives every server.
+ */
+let processRegistry: Registry | undefined;
+
+export function processMetrics(): Registry {
+  if (!processRegistry) {
+    processRegistry = new Registry();
+    collectDefaultMetrics({ register: processRegistry });
+  }
+  return processRegistry;
+}
+
+/**
  * This server's Prometheus metrics (docs/metrics.md), in a registry of its own: several servers in one process
  * (the tests) never share one. Counters count what this process did; the gauges are read from the database at
  * scrape time, so every server of one database reports the same numbers for them.
@@ -48,7 +63,7 @@ export class Metrics {
 
   constructor(db: Database, options: MetricsOptions) {
     const registers = [this.registry];
-    collectDefaultMetrics({ register: this.registry });
+    processMetrics();
     this.pings = new Counter({
       name: 'pingmon_pings_total',
       help: 'Pings answered by this server, by kind and outcome.',
@@ -103,9 +118,14 @@ export class Metrics {
     this.latency.observe({ method, route, status_code: statusCode }, seconds);
   }
 
-  /** The registry as Prometheus text. */
+  /** The process's metrics and this server's, as Prometheus text. */
   text(): Promise<string> {
-    return this.registry.metrics();
+    return Registry.merge([processMetrics(), this.registry]).metrics();
+  }
+
+  /** The server stopped: its metrics (and the database they read) are let go. */
+  close(): void {
+    this.registry.clear();
   }
 
   private databaseGauges(db: Database, options: MetricsOptions): void {

@@ -194,6 +194,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
     mailer?.transport.close();
     await closeDatabase(db);
     outages.close();
+    metrics?.close();
   });
   return server;
 }

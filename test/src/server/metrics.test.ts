@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import t from 'tap';
-import { loadConfig } from '@pingmon/server';
+import { createServer, loadConfig } from '@pingmon/server';
 import { TestClock } from '../helpers/clock.js';
 import { CLI, cliEnv, createAccountCli, waitForLine } from '../helpers/cli.js';
 import { createTestDatabase, DATABASE_KINDS, POSTGRES_URL } from '../helpers/databases.js';
@@ -364,6 +366,36 @@ t.test('the settings: PINGMON_METRICS, and a token without metrics refused', asy
         'behind this token, or unset PINGMON_METRICS_TOKEN',
     });
   }
+});
+
+t.test('a stopped server with metrics on can be garbage collected, however many ran before it', async (t) => {
+  // gc() without --expose-gc on the command line: the flag set now holds for contexts made after it.
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc') as () => void;
+  const database = await createTestDatabase('sqlite');
+  t.teardown(() => database.drop());
+  const config = loadConfig(
+    {},
+    { host: '127.0.0.1', port: 0, dataDir: database.dataDir, logLevel: 'silent', metrics: true },
+  );
+  const startAndStop = async () => {
+    const server = await createServer(config);
+    await server.start();
+    t.equal((await request(`${server.info.uri}/metrics`)).status, 200);
+    await server.stop();
+    return new WeakRef(server);
+  };
+  let last: WeakRef<object> | undefined;
+  for (let i = 0; i < 4; i++) last = await startAndStop();
+  await waitFor(
+    async () => {
+      // A WeakRef holds its target until the current job ends: collect on a later turn.
+      await new Promise(setImmediate);
+      gc();
+      return last!.deref() === undefined;
+    },
+    { what: 'the last stopped server to be collected', timeoutMs: 5_000, intervalMs: 50 },
+  );
 });
 
 /** A request on a connection of its own: node's cluster hands each connection to a worker in turn. */
