@@ -20,6 +20,13 @@ export const SMTP_NOT_CONFIGURED =
 export interface Mailer {
   readonly transport: ReturnType<typeof createTransport>;
   readonly from: string;
+  /** The domain of From, for Message-IDs: a Message-ID's right side should be a domain the sender has. */
+  readonly domain: string;
+}
+
+/** "alerts@example.com" and "pingmon <alerts@example.com>" (as the config checked it): "example.com". */
+export function domainOf(from: string): string {
+  return /@([^<>@\s]+)>?$/.exec(from.trim())?.[1] ?? 'pingmon.invalid';
 }
 
 /**
@@ -39,7 +46,7 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'smtpFrom' | 'aler
     disableFileAccess: true,
     disableUrlAccess: true,
   });
-  return { transport, from: config.smtpFrom };
+  return { transport, from: config.smtpFrom, domain: domainOf(config.smtpFrom) };
 }
 
 export interface EmailMessage {
@@ -165,7 +172,7 @@ export async function sendEmail(
       ...message,
       headers,
       // Every attempt of one alert has the same Message-ID: a mail client can drop a duplicate by it.
-      messageId: content.alertId === null ? undefined : `<${content.alertId}.${channel.channelId}@pingmon>`,
+      messageId: content.alertId === null ? undefined : `<${content.alertId}.${channel.channelId}@${mailer.domain}>`,
       signal,
     });
     // Refused for some recipients only: the others have it, and a retry would send it to them again.

@@ -104,7 +104,11 @@ for (const kind of DATABASE_KINDS) {
       t.equal(mail.headers['x-pingmon-event'], 'fail');
       t.equal(mail.headers['x-pingmon-alert-id'], alert.alertId);
       t.equal(mail.headers['x-pingmon-monitor-id'], m);
-      t.match(mail.headers['message-id'], `<${alert.alertId}.${created.body.channelId}@pingmon>`);
+      t.equal(
+        mail.headers['message-id'],
+        `<${alert.alertId}.${created.body.channelId}@example.com>`,
+        'the domain of From',
+      );
       t.match(mail.text, `run ${ack.body.data.runId} · monitor ${m} · `);
       t.match(alert.deliveries, [
         {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { ConfigError, loadConfig } from '@pingmon/server';
-import { SMTP_NOT_CONFIGURED, emailMessage, sendEmail } from '../../../../server/dist/alerts/email.js';
+import { SMTP_NOT_CONFIGURED, domainOf, emailMessage, sendEmail } from '../../../../server/dist/alerts/email.js';
 import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
 import { testContent } from '../../../../server/dist/alerts/payloads.js';
 import { maskUrl, recipientsOf } from '../../../../server/dist/domain/channels.js';
@@ -115,6 +115,12 @@ t.test('a subject is one line of at most 200 characters', async (t) => {
 t.test('recipients: as stored, listed whole, read back', async (t) => {
   t.equal(maskUrl('mailto:ops@example.com,oncall@example.com'), 'mailto:ops@example.com,oncall@example.com');
   t.same(recipientsOf('mailto:ops@example.com,oncall@example.com'), ['ops@example.com', 'oncall@example.com']);
+});
+
+t.test('the Message-ID domain is the domain of PINGMON_SMTP_FROM, in either of its forms', async (t) => {
+  t.equal(domainOf('alerts@example.com'), 'example.com');
+  t.equal(domainOf('pingmon alerts <alerts@mail.example.org>'), 'mail.example.org');
+  t.equal(domainOf('"ops@team" <alerts@example.net> '), 'example.net');
 });
 
 t.test('a server without SMTP settings fails an e-mail attempt, to be retried', async (t) => {
