@@ -91,7 +91,8 @@ function readFields(kind: PingKind, body: Record<string, unknown>): ParsedBody {
   return { ok: true, input };
 }
 
-const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
+/** A timestamp as a ping must send it: an ISO 8601 date-time with its offset. */
+export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
 
 /** How late a ping may arrive with its own timestamp (a job host's spool, DESIGN §14). */
 export const LATE_PING_MAX_MS = 7 * 24 * 3600 * 1000;
