@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { PingKind } from '@pingmon/sdk/wire';
 import { AggregatorRegistry } from 'prom-client';
 import { bearerOf } from './auth.js';
 import type { Config } from './config.js';
@@ -12,6 +13,10 @@ declare module '@hapi/hapi' {
   interface RequestApplicationState {
     /** performance.now() when the request arrived, while metrics are on. */
     receivedAt?: number;
+  }
+  interface RouteOptionsApp {
+    /** The kind of ping a ping route records (routes/pings.ts). */
+    pingKind?: PingKind;
   }
 }
 
@@ -52,7 +57,11 @@ export function registerMetrics(
     const { receivedAt } = request.app;
     if (receivedAt === undefined) return;
     const seconds = (performance.now() - receivedAt) / 1000;
-    metrics.responded(request.method.toUpperCase(), request.route.path, request.raw.res.statusCode, seconds);
+    const status = request.raw.res.statusCode;
+    metrics.responded(request.method.toUpperCase(), request.route.path, status, seconds);
+    // Counted here, not by the ping route: a 503 during an outage may come from the API key check, before it.
+    const { pingKind } = request.route.settings.app ?? {};
+    if (pingKind !== undefined && status >= 500) metrics.pinged(pingKind, { kind: 'error' });
   });
   if (gather) {
     // The primary asks each worker for its registry with prom-client's own messages, answered by the listener

@@ -7,7 +7,6 @@ import { ISO_TIME, parsePingBody, pingTime } from '../domain/ping-body.js';
 import { apiError, waitFor } from '../errors.js';
 import { presentAck } from '../presenter.js';
 import { recordPing } from '../use-cases/record-ping.js';
-import type { PingOutcome } from '../use-cases/record-ping.js';
 import type { RouteContext } from './context.js';
 import { PingResponse as PingSchema, replies } from './responses.js';
 import type { WithParams } from './validation.js';

@@ -8,6 +8,7 @@ import { TestClock } from '../helpers/clock.js';
 import { CLI, cliEnv, createAccountCli, waitForLine } from '../helpers/cli.js';
 import { createTestDatabase, DATABASE_KINDS, POSTGRES_URL } from '../helpers/databases.js';
 import { request } from '../helpers/http.js';
+import { databaseOutage } from '../helpers/outage.js';
 import { json, startReceiver } from '../helpers/receiver.js';
 import type { Received } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
@@ -367,6 +368,45 @@ t.test('the settings: PINGMON_METRICS, and a token without metrics refused', asy
     });
   }
 });
+
+t.test(
+  'during a database outage on PostgreSQL: pings answered 503 are errors, whether the key check or the ping failed',
+  { skip: POSTGRES_URL ? false : 'no test PostgreSQL' },
+  async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.teardown(() => database.drop());
+    const outage = await databaseOutage(t, 'postgres');
+    const api = await TestServer.on(t, database, {
+      databaseUrl: outage.databaseUrl,
+      metrics: true,
+      sweepIntervalMs: 3_600_000,
+      pruneIntervalMs: 3_600_000,
+    });
+    const url = scrapeUrl(api);
+    const alice = await api.account();
+    const m = await api.monitor(alice, 'backup');
+    t.equal((await api.ping(alice, m, 'start')).status, 200, 'the key is in the server cache from now on');
+    // A key never used before the outage: its check reads the database, and fails before the ping route runs.
+    const fresh = (await api.request('/api-keys', { token: alice.token, body: { name: 'fresh' } })).body.key as string;
+    const errors = (s: Sample[]) => value(s, 'pingmon_pings_total', { kind: 'start', outcome: 'error' }) ?? NaN;
+    const before = await scrape(url);
+
+    await outage.begin(api.database);
+    t.equal((await api.ping(alice, m, 'start')).status, 503, 'the ping itself failed');
+    t.equal((await api.ping({ apiKey: fresh }, m, 'start')).status, 503, 'the key check failed');
+    t.equal((await api.ping({ apiKey: fresh }, m, 'start')).status, 503);
+    // Counted once the response is sent, which the client may see first.
+    const during = await waitFor(
+      async () => {
+        const s = await scrape(url);
+        return errors(s) - errors(before) >= 3 ? s : undefined;
+      },
+      { what: 'three pings counted as errors' },
+    );
+    t.equal(errors(during) - errors(before), 3, 'each counted once');
+    await outage.end();
+  },
+);
 
 t.test('a stopped server with metrics on can be garbage collected, however many ran before it', async (t) => {
   // gc() without --expose-gc on the command line: the flag set now holds for contexts made after it.
