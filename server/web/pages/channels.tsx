@@ -81,8 +81,9 @@ function NewChannel({ created }: { created: () => void }) {
     const form = event.currentTarget;
     const fields = new FormData(form);
     const url = String(fields.get('url'));
-    // Recipients are typed as "a@example.com, b@example.com"; the API takes them as one mailto: URL (and trims them).
-    const target = type === 'email' ? `mailto:${url}` : url;
+    // Recipients are typed as "a@example.com, b@example.com", or pasted as the mailto: URL the channel list shows; the
+    // API takes them as one mailto: URL (and trims them).
+    const target = type === 'email' ? `mailto:${url.trim().replace(/^mailto:/i, '')}` : url;
     const request: CreateChannelRequest = { type, url: target };
     const name = String(fields.get('name') ?? '').trim();
     const secret = String(fields.get('secret') ?? '');

@@ -35,6 +35,14 @@ else
     t.same(mail.to.sort(), ['oncall@example.com', 'ops@example.com']);
     t.equal(mail.subject, '[pingmon] test message');
 
+    // As the list shows them: mailto: and the addresses.
+    await form.getByLabel('Type').selectOption('email');
+    await form.getByLabel('Name').fill('night mail');
+    await form.getByLabel(/Recipients/).fill(' MAILTO:night@example.com,ops@example.com');
+    await form.getByRole('button', { name: 'Add channel' }).click();
+    await page.locator('code.url', { hasText: 'mailto:night@example.com,ops@example.com' }).waitFor();
+    t.pass('recipients typed as a mailto: URL are taken as they are');
+
     await form.getByLabel('Type').selectOption('email');
     await form.getByLabel(/Recipients/).fill('not an address');
     await form.getByRole('button', { name: 'Add channel' }).click();
