@@ -328,7 +328,8 @@ for (const kind of DATABASE_KINDS) {
       t.equal(value(odd, 'pingmon_monitors', { status: 'new' }), 4_096);
     });
 
-    t.test('a scrape that cannot read the database answers all the same, without those gauges', async (t) => {
+    // A read that fails otherwise than by an outage (that one is below, through helpers/outage.ts).
+    t.test('a scrape whose read fails answers all the same, without that gauge', async (t) => {
       await api.query((knex) => knex.schema.renameTable('alert_deliveries', 'alert_deliveries_away'));
       const broken = await request(url);
       await api.query((knex) => knex.schema.renameTable('alert_deliveries_away', 'alert_deliveries'));
@@ -370,7 +371,7 @@ t.test('the settings: PINGMON_METRICS, and a token without metrics refused', asy
 });
 
 t.test(
-  'during a database outage on PostgreSQL: pings answered 503 are errors, whether the key check or the ping failed',
+  'a database outage on PostgreSQL: a scrape answers without the gauges, logged as the outage; pings 503 are errors',
   { skip: POSTGRES_URL ? false : 'no test PostgreSQL' },
   async (t) => {
     const database = await createTestDatabase('postgres');
@@ -379,9 +380,13 @@ t.test(
     const api = await TestServer.on(t, database, {
       databaseUrl: outage.databaseUrl,
       metrics: true,
+      // Nothing of the server's own reads the database meanwhile: the scrape's failure is the outage's first.
       sweepIntervalMs: 3_600_000,
       pruneIntervalMs: 3_600_000,
+      alertPollMs: 3_600_000,
     });
+    const logged: string[] = [];
+    api.server.events.on('log', (event) => logged.push(`${event.tags.join(',')}: ${String(event.data)}`));
     const url = scrapeUrl(api);
     const alice = await api.account();
     const m = await api.monitor(alice, 'backup');
@@ -392,6 +397,25 @@ t.test(
     const before = await scrape(url);
 
     await outage.begin(api.database);
+    const broken = await request(url);
+    t.equal(broken.status, 200, 'a scrape answers all the same');
+    const samples = parse(broken.text);
+    t.equal(value(samples, 'pingmon_alert_outbox_deliveries'), undefined, 'the outbox is left out');
+    t.same(
+      samples.filter((s) => s.name === 'pingmon_monitors'),
+      [],
+      'so are the monitors',
+    );
+    t.equal(value(samples, 'pingmon_pings_total', { kind: 'start', outcome: 'recorded' }), 1, 'the counters are there');
+    t.match(
+      logged[0],
+      /^database,warn: .*\(a scrape of \/metrics could not read the database; more failures are counted/,
+    );
+    t.notOk(
+      logged.some((line) => line.startsWith('metrics')),
+      `no line of its own per failed read: ${logged.join(' | ')}`,
+    );
+
     t.equal((await api.ping(alice, m, 'start')).status, 503, 'the ping itself failed');
     t.equal((await api.ping({ apiKey: fresh }, m, 'start')).status, 503, 'the key check failed');
     t.equal((await api.ping({ apiKey: fresh }, m, 'start')).status, 503);
@@ -405,6 +429,9 @@ t.test(
     );
     t.equal(errors(during) - errors(before), 3, 'each counted once');
     await outage.end();
+    await waitFor(async () => value(await scrape(url), 'pingmon_monitors', { status: 'running' }) === 1, {
+      what: 'the gauges back once the database is',
+    });
   },
 );
 
