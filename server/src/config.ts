@@ -224,11 +224,18 @@ const ENVIRONMENT = Joi.object<Settings>({
     .default(false)
     .messages(mustBe('PINGMON_METRICS', 'true, false, 1 or 0')),
   // A token without metrics protects nothing: most likely PINGMON_METRICS was forgotten. Never quoted: a secret.
-  PINGMON_METRICS_TOKEN: text.when('PINGMON_METRICS', { is: true, otherwise: Joi.forbidden() }).messages({
-    'any.unknown':
-      'PINGMON_METRICS_TOKEN is set but metrics are off: set PINGMON_METRICS=true to serve /metrics ' +
-      'behind this token, or unset PINGMON_METRICS_TOKEN',
-  }),
+  // A scrape sends it as `Authorization: Bearer <token>`, which ends at the first blank: one could never match.
+  PINGMON_METRICS_TOKEN: text
+    .pattern(/^\S+$/)
+    .when('PINGMON_METRICS', { is: true, otherwise: Joi.forbidden() })
+    .messages({
+      'string.pattern.base':
+        'PINGMON_METRICS_TOKEN must not contain spaces or other blanks: a scrape sends it as ' +
+        '"Authorization: Bearer <token>", which ends at the first one (make one with: openssl rand -hex 32)',
+      'any.unknown':
+        'PINGMON_METRICS_TOKEN is set but metrics are off: set PINGMON_METRICS=true to serve /metrics ' +
+        'behind this token, or unset PINGMON_METRICS_TOKEN',
+    }),
 });
 
 /** What must hold whoever chose the value (environment, flag or caller); messages show the URL redacted. */

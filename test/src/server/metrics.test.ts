@@ -353,7 +353,7 @@ t.test('metrics are off unless enabled: /metrics is a 404 saying how to turn the
   t.equal((await request(`${api.url}/health`)).status, 200);
 });
 
-t.test('the settings: PINGMON_METRICS, and a token without metrics refused', async (t) => {
+t.test('the settings: PINGMON_METRICS; a token without metrics, or with a blank in it, refused', async (t) => {
   t.equal(loadConfig({}).metrics, false);
   t.equal(loadConfig({ PINGMON_METRICS: 'true' }).metrics, true);
   t.equal(loadConfig({ PINGMON_METRICS: '1', PINGMON_METRICS_TOKEN: TOKEN }).metricsToken, TOKEN);
@@ -366,6 +366,14 @@ t.test('the settings: PINGMON_METRICS, and a token without metrics refused', asy
       message:
         'PINGMON_METRICS_TOKEN is set but metrics are off: set PINGMON_METRICS=true to serve /metrics ' +
         'behind this token, or unset PINGMON_METRICS_TOKEN',
+    });
+  }
+  // A scrape could never send it: Authorization: Bearer <token> ends at the first blank.
+  for (const token of [`${TOKEN} x`, ` ${TOKEN}`, `${TOKEN}\t`, ' ']) {
+    t.throws(() => loadConfig({ PINGMON_METRICS: 'true', PINGMON_METRICS_TOKEN: token }), {
+      message:
+        'PINGMON_METRICS_TOKEN must not contain spaces or other blanks: a scrape sends it as ' +
+        '"Authorization: Bearer <token>", which ends at the first one (make one with: openssl rand -hex 32)',
     });
   }
 });
