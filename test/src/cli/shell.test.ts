@@ -69,11 +69,11 @@ for (const shell of ['bash', 'zsh'] as const) {
 }
 
 t.test('help has colours in a terminal only: not with NO_COLOR, not in a pipe', async (t) => {
-  // `script` gives the command a pseudo-terminal, as a person's shell would.
+  // `script` gives the command a pseudo-terminal, as a person's shell would (not under CI, where help has none).
   const inTerminal = (env: Record<string, string>) =>
     spawnSync('script', ['-qc', `${process.execPath} ${CLI} monitors --help`, '/dev/null'], {
       encoding: 'utf8',
-      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/COLOR/.test(k))), ...env },
+      env: { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/COLOR|^CI$/.test(k))), ...env },
     }).stdout;
   const sgr = /\x1b\[[0-9;]*m/;
   t.match(inTerminal({ TERM: 'xterm-256color' }), sgr, 'coloured in a terminal');
