@@ -1,4 +1,5 @@
 import { Args, Flags } from '@oclif/core';
+import { PingmonError } from '@pingmon/sdk';
 import type { Channel, UpdateChannelRequest } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { channelKind, channelScope, mailtoUrl } from '../../channels.js';
@@ -61,7 +62,23 @@ export default class ChannelsUpdate extends BaseCommand {
         exit: 2,
       });
     }
-    const channel = await loggedInClient({ url: flags.server }).updateChannel(args.channel, changes);
+    const channel = await loggedInClient({ url: flags.server })
+      .updateChannel(args.channel, changes)
+      .catch((err: unknown) => {
+        // Only the server knows the channel's type (asking first would be a second request): it refuses the
+        // mailto: URL of --to for any other type as not being http(s), which says nothing of --to. Nothing was
+        // changed, and the mistake is the command line's, as with `channels add --type slack --to`: exit 2.
+        const notEmail =
+          flags.to !== undefined &&
+          err instanceof PingmonError &&
+          err.code === 'invalid_request' &&
+          /must be an http:\/\/ or https:\/\/ URL/.test(err.message);
+        if (notEmail)
+          this.error(`--to is for email channels only: ${args.channel} is not one, give it a new --url instead`, {
+            exit: 2,
+          });
+        throw err;
+      });
     if (this.jsonEnabled()) return channel;
     this.log(
       `Updated ${channel.channelId} (${channel.name}, ${channelKind(channel)}) ` +

@@ -88,6 +88,20 @@ t.test('email channels from the command line, against a real server and SMTP ser
   t.match(shown.stdout, /ops mail\s+✓ delivered /);
   const sent = smtp.received.find((r) => r.to.includes('night@example.com'));
   t.equal(sent?.subject, '[pingmon] nightly backup failed');
+
+  // Only the server knows a channel's type: --to for another one is refused, saying what --to is for.
+  const hook = await json('channels', 'add', '--type', 'webhook', '--url', 'https://example.com/hook');
+  const [toWebhook, badTo] = await Promise.all([
+    cli('channels', 'update', hook.channelId, '--to', 'ops@example.com'),
+    cli('channels', 'update', id!, '--to', 'nope'),
+  ]);
+  t.equal(toWebhook.code, 2, 'a usage error, as with channels add');
+  t.equal(
+    toWebhook.stderr,
+    `pingmon: --to is for email channels only: ${hook.channelId} is not one, give it a new --url instead\n`,
+  );
+  t.equal(badTo.code, 1);
+  t.equal(badTo.stderr, 'pingmon: "nope" in "url" is not an e-mail address.\n', 'an email channel: the address');
 });
 
 t.test('an email channel on a server without SMTP settings: the server says which to set', async (t) => {
