@@ -6,43 +6,12 @@ import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
 import { testContent } from '../../../../server/dist/alerts/payloads.js';
 import { maskUrl, recipientsOf } from '../../../../server/dist/domain/channels.js';
 import { verdictOf } from '../../../../server/dist/domain/delivery.js';
+import { ALERT_FIXTURES } from '../../helpers/alert-fixtures.js';
 
 const docs = readFileSync(new URL('../../../../docs/alerts.md', import.meta.url), 'utf8');
 
-// The alerts of docs/alerts.md's examples ("Payloads").
-const FAIL: AlertContent = {
-  event: 'fail',
-  alertId: 'alert_0mwrksul2SsbNAWELdY',
-  monitorId: 'mon_0mwrksujegHscDsv5wx',
-  monitorName: 'nightly backup',
-  runId: '8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10',
-  status: 'failed',
-  errorMessage: 'backup.sh exited with code 2',
-  logSnippet:
-    'tar: /data/db: Cannot open: Permission denied\ntar: Exiting with failure status due to previous errors\n',
-  meta: { exitCode: 2 },
-  matchedRules: [],
-  expectedAt: null,
-  createdAt: Date.parse('2026-11-22T08:29:29.942Z'),
-};
-const SILENT: AlertContent = {
-  ...FAIL,
-  event: 'silent_failure',
-  alertId: 'alert_0mwrltn4Xw2bQe8VZ1s',
-  monitorId: 'mon_0mwrltmy9ImY4CyHsUL',
-  monitorName: 'orders export',
-  runId: '01a2027a-b2dc-76ed-9e66-ad7a75f39d78',
-  status: 'success',
-  errorMessage: null,
-  logSnippet: null,
-  meta: { rowsProcessed: 0, durationSeconds: 4210, exitCode: 0 },
-  matchedRules: [
-    { ruleId: 'rule_0mwrltq0islLxFVKxio', metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0 },
-    { ruleId: 'rule_0mwrltqzhjiRbP0gOiX', metric: 'durationSeconds', op: 'gt', value: 3600, actual: 4210 },
-  ],
-  createdAt: Date.parse('2026-11-22T08:58:45.893Z'),
-};
-const FIXTURES: Record<string, AlertContent> = { fail: FAIL, silent_failure: SILENT };
+const { fail: FAIL, silent_failure: SILENT } = ALERT_FIXTURES;
+const FIXTURES: Record<string, AlertContent> = ALERT_FIXTURES;
 
 t.test('the e-mail examples of docs/alerts.md are exactly what the server sends', async (t) => {
   const examples = [...docs.matchAll(/<!-- example: email (\w+) (text|html) -->\n```\w+\n([\s\S]*?)```\n/g)];

@@ -1,0 +1,98 @@
+import type { AlertContent } from '../../../server/dist/alerts/payloads.js';
+
+/**
+ * The alerts the documented examples show (docs/alerts.md, "Payloads"): the tests that compare the docs with what
+ * the server sends, and the ones about one kind of alert, start from these.
+ */
+export const ALERT_FIXTURES = {
+  fail: {
+    event: 'fail',
+    alertId: 'alert_0mwrksul2SsbNAWELdY',
+    monitorId: 'mon_0mwrksujegHscDsv5wx',
+    monitorName: 'nightly backup',
+    runId: '8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10',
+    status: 'failed',
+    errorMessage: 'backup.sh exited with code 2',
+    logSnippet:
+      'tar: /data/db: Cannot open: Permission denied\ntar: Exiting with failure status due to previous errors\n',
+    meta: { exitCode: 2 },
+    matchedRules: [],
+    expectedAt: null,
+    createdAt: Date.parse('2026-11-22T08:29:29.942Z'),
+  },
+  silent_failure: {
+    event: 'silent_failure',
+    alertId: 'alert_0mwrltn4Xw2bQe8VZ1s',
+    monitorId: 'mon_0mwrltmy9ImY4CyHsUL',
+    monitorName: 'orders export',
+    runId: '01a2027a-b2dc-76ed-9e66-ad7a75f39d78',
+    status: 'success',
+    errorMessage: null,
+    logSnippet: null,
+    meta: { rowsProcessed: 0, durationSeconds: 4210, exitCode: 0 },
+    matchedRules: [
+      { ruleId: 'rule_0mwrltq0islLxFVKxio', metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0 },
+      { ruleId: 'rule_0mwrltqzhjiRbP0gOiX', metric: 'durationSeconds', op: 'gt', value: 3600, actual: 4210 },
+    ],
+    expectedAt: null,
+    createdAt: Date.parse('2026-11-22T08:58:45.893Z'),
+  },
+  backticks: {
+    event: 'fail',
+    alertId: 'alert_0mwrm2c8Tq4kHLz0aJm',
+    monitorId: 'mon_0mwrm2bx3PjR8sWq5nE',
+    monitorName: 'docs build',
+    runId: '01a2027f-61c2-7d6e-8f0a-3b9c2d4e5f60',
+    status: 'failed',
+    errorMessage: 'exit code 1',
+    logSnippet: 'README.md:12: unclosed ``` block\n',
+    meta: { exitCode: 1 },
+    matchedRules: [],
+    expectedAt: null,
+    createdAt: Date.parse('2026-11-22T09:03:51.204Z'),
+  },
+  missed: {
+    logSnippet: null,
+    meta: {},
+    matchedRules: [],
+    event: 'missed',
+    alertId: 'alert_0mx9k2c1q8hz4w7e3n5',
+    monitorId: 'mon_0mwrksujegHscDsv5wx',
+    monitorName: 'nightly backup',
+    runId: null,
+    status: 'down',
+    errorMessage:
+      'No run started by 2027-03-28T01:05:00.000Z: ' +
+      'one was expected at 2027-03-28 03:00 CEST (01:00 UTC) (startGrace 5m).',
+    expectedAt: Date.parse('2027-03-28T01:00:00.000Z'),
+    createdAt: Date.parse('2027-03-28T01:05:02.118Z'),
+  },
+  timed_out: {
+    logSnippet: null,
+    meta: {},
+    matchedRules: [],
+    event: 'timed_out',
+    alertId: 'alert_0mx9m7d2r3kb8v1f6t4',
+    monitorId: 'mon_0mwrltmy9ImY4CyHsUL',
+    monitorName: 'orders export',
+    runId: '01a20d3e-5c41-7b2a-9f10-6e8d4c2b1a09',
+    status: 'failed',
+    errorMessage: 'no result within maxRuntime (2h)',
+    expectedAt: null,
+    createdAt: Date.parse('2027-03-28T06:00:03.507Z'),
+  },
+  recovered: {
+    logSnippet: null,
+    meta: {},
+    matchedRules: [],
+    event: 'recovered',
+    alertId: 'alert_0mx9q1e5t6ma2y9g8u7',
+    monitorId: 'mon_0mwrksujegHscDsv5wx',
+    monitorName: 'nightly backup',
+    runId: '4c2e9a71-0b3d-4f5e-8a6c-1d2e3f4a5b6c',
+    status: 'up',
+    errorMessage: 'Up again after 1d2m down.',
+    expectedAt: null,
+    createdAt: Date.parse('2027-03-29T01:07:41.330Z'),
+  },
+} satisfies Record<string, AlertContent>;
