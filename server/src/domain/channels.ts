@@ -22,13 +22,15 @@ export const MAILTO = 'mailto:';
 /** At most this many recipients per e-mail channel: a team's list, not a mailing list. */
 export const MAX_RECIPIENTS = 20;
 
-/** The addresses of an e-mail channel's URL, as stored ("mailto:a@example.com,b@example.com"). */
+/**
+ * The addresses of an e-mail channel's URL ("mailto:a@example.com, b@example.com", any case of "mailto:"), each
+ * trimmed. An empty one is kept, for the check of a new URL to refuse: a stored URL has none.
+ */
 export function recipientsOf(url: string): string[] {
   return url
     .slice(MAILTO.length)
     .split(',')
-    .map((address) => address.trim())
-    .filter((address) => address !== '');
+    .map((address) => address.trim());
 }
 
 /**

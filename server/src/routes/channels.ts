@@ -29,6 +29,7 @@ import {
   MAILTO,
   MAX_RECIPIENTS,
   channelTestDecision,
+  recipientsOf,
 } from '../domain/channels.js';
 import { nonPublicHostOf } from '../domain/addresses.js';
 import { verdictOf } from '../domain/delivery.js';
@@ -67,10 +68,7 @@ const mailtoUrl = Joi.string()
   .max(2000)
   .custom((value: string, helpers) => {
     if (!value.toLowerCase().startsWith(MAILTO) || value.includes('?')) return helpers.error('string.mailto');
-    const addresses = value
-      .slice(MAILTO.length)
-      .split(',')
-      .map((a) => a.trim());
+    const addresses = recipientsOf(value);
     if (addresses.length > MAX_RECIPIENTS) return helpers.error('string.recipients');
     const wrong = addresses.find((a) => address.validate(a).error !== undefined);
     if (wrong !== undefined) return helpers.error('string.address', { address: wrong });

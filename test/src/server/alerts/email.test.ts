@@ -84,6 +84,7 @@ t.test('a subject is one line of at most 200 characters', async (t) => {
 t.test('recipients: as stored, listed whole, read back', async (t) => {
   t.equal(maskUrl('mailto:ops@example.com,oncall@example.com'), 'mailto:ops@example.com,oncall@example.com');
   t.same(recipientsOf('mailto:ops@example.com,oncall@example.com'), ['ops@example.com', 'oncall@example.com']);
+  t.same(recipientsOf('MAILTO: ops@example.com , ,x'), ['ops@example.com', '', 'x'], 'as typed: for the check');
 });
 
 t.test('the Message-ID domain is the domain of PINGMON_SMTP_FROM, in either of its forms', async (t) => {
