@@ -6,7 +6,6 @@ import { AggregatorRegistry } from 'prom-client';
 import { bearerOf } from './auth.js';
 import type { Config } from './config.js';
 import { apiError } from './errors.js';
-import { processMetrics } from './metrics.js';
 import type { Metrics } from './metrics.js';
 
 declare module '@hapi/hapi' {
@@ -20,7 +19,7 @@ declare module '@hapi/hapi' {
   }
 }
 
-/** In a worker of `pingmon server --workers`: every worker's metrics, summed by the primary (workerMetrics). */
+/** In a worker of `pingmon server --workers`: what every worker counted (not the database gauges), summed. */
 export type GatherMetrics = () => Promise<string>;
 
 /**
@@ -66,7 +65,7 @@ export function registerMetrics(
   if (gather) {
     // The primary asks each worker for its registry with prom-client's own messages, answered by the listener
     // an AggregatorRegistry adds when made: made here for that alone.
-    AggregatorRegistry.setRegistries([processMetrics(), metrics.registry]);
+    AggregatorRegistry.setRegistries(metrics.counted());
     new AggregatorRegistry();
   }
   const token = config.metricsToken === undefined ? undefined : digest(config.metricsToken);
@@ -76,7 +75,9 @@ export function registerMetrics(
     options: { auth: false },
     handler: async (request: Request, h: ResponseToolkit) => {
       if (token) checkToken(request, token);
-      const text = gather ? await gather() : await metrics.text();
+      // Every worker's counts, summed by the primary, and the database gauges, read here alone: every worker
+      // reads the same database, so one read per scrape is enough.
+      const text = gather ? (await Promise.all([gather(), metrics.databaseText()])).join('\n') : await metrics.text();
       return h.response(text).type(metrics.registry.contentType).header('cache-control', 'no-store');
     },
   });

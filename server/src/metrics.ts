@@ -50,12 +50,15 @@ export function processMetrics(): Registry {
 }
 
 /**
- * This server's Prometheus metrics (docs/metrics.md), in a registry of its own: several servers in one process
+ * This server's Prometheus metrics (docs/metrics.md), in registries of its own: several servers in one process
  * (the tests) never share one. Counters count what this process did; the gauges are read from the database at
  * scrape time, so every server of one database reports the same numbers for them.
  */
 export class Metrics {
+  /** What this process counted: with `--workers`, each worker's is summed by the primary. */
   readonly registry = new Registry();
+  /** The gauges read from the database: with `--workers`, read by the worker a scrape reaches alone. */
+  private readonly database = new Registry();
   private readonly pings: Counter<'kind' | 'outcome'>;
   private readonly runsFailed: Counter<'cause'>;
   private readonly deliveries: Counter<'channel_type' | 'outcome'>;
@@ -120,16 +123,27 @@ export class Metrics {
 
   /** The process's metrics and this server's, as Prometheus text. */
   text(): Promise<string> {
-    return Registry.merge([processMetrics(), this.registry]).metrics();
+    return Registry.merge([processMetrics(), this.registry, this.database]).metrics();
+  }
+
+  /** What a worker of `pingmon server --workers` reports for the primary to sum: all but the database gauges. */
+  counted(): Registry[] {
+    return [processMetrics(), this.registry];
+  }
+
+  /** The database gauges alone, as Prometheus text: read once per scrape, whatever the number of workers. */
+  databaseText(): Promise<string> {
+    return this.database.metrics();
   }
 
   /** The server stopped: its metrics (and the database they read) are let go. */
   close(): void {
     this.registry.clear();
+    this.database.clear();
   }
 
   private databaseGauges(db: Database, options: MetricsOptions): void {
-    const registers = [this.registry];
+    const registers = [this.database];
     // A scrape that cannot read the database still answers, with the process's own metrics; these are left out.
     const failed = (what: string, err: unknown) =>
       options.log(['metrics', 'warn'], `reading ${what} for /metrics failed: ${(err as Error).message}`, err);
@@ -137,8 +151,6 @@ export class Metrics {
       name: 'pingmon_alert_outbox_deliveries',
       help: 'Alert deliveries waiting in the outbox (not yet delivered nor failed for good), all accounts.',
       registers,
-      // Every worker of `pingmon server --workers` reads the same database: their numbers are not added up.
-      aggregator: 'max',
       async collect() {
         this.reset();
         try {
@@ -155,7 +167,6 @@ export class Metrics {
       help: 'Monitors by status (new, up, late, down, running, paused), all accounts.',
       labelNames: ['status'],
       registers,
-      aggregator: 'max',
       async collect() {
         this.reset();
         try {

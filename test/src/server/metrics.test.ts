@@ -5,8 +5,8 @@ import { runInNewContext } from 'node:vm';
 import t from 'tap';
 import { createServer, loadConfig } from '@pingmon/server';
 import { TestClock } from '../helpers/clock.js';
-import { CLI, cliEnv, createAccountCli, waitForLine } from '../helpers/cli.js';
-import { createTestDatabase, DATABASE_KINDS, POSTGRES_URL } from '../helpers/databases.js';
+import { CLI, cliEnv, createAccountCli, finished, waitForLine } from '../helpers/cli.js';
+import { createTestDatabase, DATABASE_KINDS, knexOf, POSTGRES_URL } from '../helpers/databases.js';
 import { request } from '../helpers/http.js';
 import { databaseOutage } from '../helpers/outage.js';
 import { json, startReceiver } from '../helpers/receiver.js';
@@ -502,6 +502,7 @@ t.test(
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true,
     });
+    const output = finished(primary);
     const exited = new Promise((resolve) => primary.on('exit', resolve));
     t.teardown(async () => {
       if (primary.exitCode === null) process.kill(-primary.pid!, 'SIGINT');
@@ -530,5 +531,19 @@ t.test(
       t.equal(value(samples, 'pingmon_monitors', { status: 'running' }), 1, 'read from the database, not summed');
     }
     t.equal((await once(`${root}/metrics`)).status, 401, 'the token still holds');
+
+    // The worker a scrape reaches reads the gauges alone: with the outbox's table gone, one read fails, not two.
+    const outbox = knexOf(db);
+    t.teardown(() => outbox.destroy());
+    await outbox.schema.renameTable('alert_deliveries', 'alert_deliveries_away');
+    const broken = await once(`${root}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    await outbox.schema.renameTable('alert_deliveries_away', 'alert_deliveries');
+    t.equal(broken.status, 200);
+    t.equal(value(parse(broken.text), 'pingmon_alert_outbox_deliveries'), undefined);
+    t.equal(value(parse(broken.text), 'pingmon_monitors', { status: 'running' }), 1);
+    process.kill(-primary.pid!, 'SIGINT');
+    const { stdout } = await output;
+    const reads = stdout.split('\n').filter((line) => line.includes('reading the alert outbox for /metrics failed'));
+    t.equal(reads.length, 1, `one worker read it, not each: ${reads.join('\n')}`);
   },
 );
