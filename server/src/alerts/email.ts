@@ -6,7 +6,7 @@ import { recipientsOf } from '../domain/channels.js';
 import type { AttemptResult } from '../domain/delivery.js';
 import { AttemptAbortedError } from './deliver.js';
 import type { AlertContent } from './payloads.js';
-import { details, footer, headline } from './payloads.js';
+import { details, escapeMarkup, footer, headline } from './payloads.js';
 
 /** How much of the SMTP server's reply is kept with a failed attempt. */
 const REPLY_CHARS = 200;
@@ -55,13 +55,9 @@ export interface EmailMessage {
   html: string;
 }
 
+/** The quotes too: escaped text is then safe in an attribute as well. */
 function escapeHtml(text: string): string {
-  return text
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return escapeMarkup(text).replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 /** Escaped, its line breaks kept: a multi-line error message would run together in a <p>. */

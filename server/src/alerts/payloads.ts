@@ -130,10 +130,13 @@ export function footer(c: AlertContent): string | null {
   return `${run}monitor ${c.monitorId} · ${iso(c.createdAt)}`;
 }
 
-/** Slack wants &, < and > escaped in all text; code blocks included. */
-function slackEscape(text: string): string {
+/** &, < and > as entities: all that Slack's mrkdwn needs, and what HTML text needs (email.ts adds the quotes). */
+export function escapeMarkup(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
+
+/** Slack wants &, < and > escaped in all text; code blocks included. */
+const slackEscape = escapeMarkup;
 
 /** At most `max` characters, cut with "…" (for Slack never inside an escape such as &amp;). */
 function fit(text: string, max: number, slack = false): string {
