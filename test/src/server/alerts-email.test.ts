@@ -361,6 +361,67 @@ t.test('an SMTP server that does not answer: the attempt ends within PINGMON_ALE
   t.ok(Date.now() - started < 5_000, `answered after ${Date.now() - started} ms`);
 });
 
+/**
+ * An SMTP server that greets and takes a whole message, then never finishes its reply to it: a line of a
+ * multi-line reply every 100 ms, so that the socket is never idle and none of nodemailer's own timeouts (each one
+ * step's, or idleness) can end the exchange. Only the limit on the whole of it can.
+ */
+async function stallingSmtp(t: { teardown(fn: () => unknown): void }) {
+  const seen: string[] = [];
+  const server = createTcpServer((socket) => {
+    let buffered = '';
+    let inData = false;
+    const reply = (line: string) => socket.write(`${line}\r\n`);
+    const timer = setInterval(() => {
+      if (seen.includes('.')) reply('250-still queuing');
+    }, 100);
+    socket.on('close', () => clearInterval(timer));
+    socket.on('error', () => clearInterval(timer));
+    t.teardown(() => socket.destroy());
+    reply('220 stalling.example.com ESMTP');
+    socket.on('data', (chunk) => {
+      buffered += chunk.toString('utf8');
+      if (inData) {
+        if (!buffered.includes('\r\n.\r\n')) return;
+        inData = false;
+        buffered = '';
+        seen.push('.');
+        return;
+      }
+      let end: number;
+      while ((end = buffered.indexOf('\r\n')) !== -1) {
+        const line = buffered.slice(0, end);
+        buffered = buffered.slice(end + 2);
+        const verb = line.split(' ')[0]!.toUpperCase();
+        seen.push(verb);
+        if (verb === 'EHLO') reply('250 stalling.example.com');
+        else if (verb === 'DATA') {
+          inData = true;
+          reply('354 go ahead');
+        } else reply('250 ok');
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  t.teardown(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return { port: (server.address() as { port: number }).port, seen };
+}
+
+t.test('an SMTP server that stalls mid-exchange: the attempt ends at PINGMON_ALERT_TIMEOUT', async (t) => {
+  const smtp = await stallingSmtp(t);
+  const api = await TestServer.start(t, 'sqlite', {
+    alertTimeoutMs: 1_000,
+    smtpUrl: `smtp://127.0.0.1:${smtp.port}`,
+    smtpFrom: 'alerts@example.com',
+  });
+  const alice = await api.account();
+  const id = await addChannel(api, alice, { type: 'email', url: 'mailto:ops@example.com' });
+  const reply = await api.request(`/channels/${id}/test`, { method: 'POST', token: alice.token });
+  t.match(reply.body, { delivered: false, statusCode: null, error: 'no answer within 1000 ms' });
+  t.ok(reply.body.durationMs >= 1_000 && reply.body.durationMs < 3_000, `ended after ${reply.body.durationMs} ms`);
+  t.same(smtp.seen.slice(0, 5), ['EHLO', 'MAIL', 'RCPT', 'DATA', '.'], 'stalled after the whole message was sent');
+});
+
 t.test('the SMTP URL’s user name and password log in', async (t) => {
   const smtp = await startSmtp(t, { auth: { user: 'pingmon', pass: 'p@ss word' } });
   const base = `smtp://pingmon:${encodeURIComponent('p@ss word')}@127.0.0.1:${smtp.port}`;
