@@ -115,17 +115,24 @@ function oneLine(text: string): string {
 }
 
 /**
+ * The replies of RFC 4954 about logging in (530 required, 534 mechanism too weak, 535 refused, 538 TLS needed for
+ * it): about the session, even when they answer MAIL FROM (a server that wants a login, given none).
+ */
+const LOGIN_REPLIES = new Set([530, 534, 535, 538]);
+
+/**
  * Only a refusal of the message itself is for good: a 5xx (but 503, a bad sequence of commands: the session's
- * state) to MAIL FROM, RCPT TO or DATA, which nodemailer reports as EENVELOPE or EMESSAGE; the same message would
- * be refused again. Everything else is about the session, not the message, and is retried: no reply at all
- * (refused, reset, timed out, DNS), a failed or impossible login (EAUTH, ENOAUTH: a password being rotated must not
- * fail every alert in flight), TLS (ETLS: STARTTLS refused), a greeting or EHLO refused (EPROTOCOL, ECONNECTION),
- * and any 4xx (temporary by definition, RFC 5321).
+ * state, and the login replies) to MAIL FROM, RCPT TO or DATA, which nodemailer reports as EENVELOPE or EMESSAGE;
+ * the same message would be refused again. Everything else is about the session, not the message, and is
+ * retried: no reply at all (refused, reset, timed out, DNS), a failed or impossible login (EAUTH, ENOAUTH: a
+ * password being rotated must not fail every alert in flight), TLS (ETLS: STARTTLS refused), a greeting or EHLO
+ * refused (EPROTOCOL, ECONNECTION), and any 4xx (temporary by definition, RFC 5321).
  */
 function verdictOfSmtpError(err: SmtpError): 'retry' | 'permanent' {
   const aboutMessage = err.code === 'EENVELOPE' || err.code === 'EMESSAGE';
   const code = err.responseCode;
-  return aboutMessage && code !== undefined && code >= 500 && code < 600 && code !== 503 ? 'permanent' : 'retry';
+  if (!aboutMessage || code === undefined || code === 503 || LOGIN_REPLIES.has(code)) return 'retry';
+  return code >= 500 && code < 600 ? 'permanent' : 'retry';
 }
 
 export interface EmailOptions {

@@ -317,26 +317,32 @@ t.test('a login refused (535) is retried, not failed: delivered once the passwor
   t.equal(smtp.received.length, 1, 'delivered once');
 });
 
-t.test('STARTTLS refused (with requireTLS): a 5xx about the session, retried', async (t) => {
-  const smtp = await startSmtp(t);
-  const api = await TestServer.start(t, 'sqlite', {
-    alertPollMs: 50,
-    alertRetryBaseMs: 60_000,
-    alertTimeoutMs: 30_000,
-    smtpUrl: `${smtp.url}?requireTLS=true`,
-    smtpFrom: 'alerts@example.com',
+// Refusals about the session, whatever the command they answer: each one leaves the alert pending.
+for (const [what, auth, query] of [
+  ['STARTTLS refused (with requireTLS)', undefined, '?requireTLS=true'],
+  ['no login where one is required (530 to MAIL FROM)', { user: 'pingmon', pass: 'secret' }, ''],
+] as const) {
+  t.test(`${what}: a 5xx about the session, retried`, async (t) => {
+    const smtp = await startSmtp(t, { auth });
+    const api = await TestServer.start(t, 'sqlite', {
+      alertPollMs: 50,
+      alertRetryBaseMs: 60_000,
+      alertTimeoutMs: 30_000,
+      smtpUrl: `${smtp.url}${query}`,
+      smtpFrom: 'alerts@example.com',
+    });
+    const alice = await api.account();
+    const m = await api.monitor(alice);
+    await addChannel(api, alice, { type: 'email', url: 'mailto:ops@example.com' });
+    await api.ping(alice, m, 'fail', { errorMessage: 'disk full' });
+    const [alert] = await waitFor(async () => {
+      const { alerts } = (await api.request(`/alerts?monitorId=${m}`, { token: alice.token })).body;
+      return alerts[0]?.deliveries[0]?.attempts.length > 0 && alerts;
+    });
+    t.match(alert.deliveries[0], { state: 'pending', attempts: [{ statusCode: null, error: /^SMTP 5\d\d / }] });
+    t.equal(smtp.received.length, 0);
   });
-  const alice = await api.account();
-  const m = await api.monitor(alice);
-  await addChannel(api, alice, { type: 'email', url: 'mailto:ops@example.com' });
-  await api.ping(alice, m, 'fail', { errorMessage: 'disk full' });
-  const [alert] = await waitFor(async () => {
-    const { alerts } = (await api.request(`/alerts?monitorId=${m}`, { token: alice.token })).body;
-    return alerts[0]?.deliveries[0]?.attempts.length > 0 && alerts;
-  });
-  t.match(alert.deliveries[0], { state: 'pending', attempts: [{ statusCode: null, error: /^SMTP 5\d\d / }] });
-  t.equal(smtp.received.length, 0);
-});
+}
 
 t.test('an SMTP server that does not answer: the attempt ends within PINGMON_ALERT_TIMEOUT', async (t) => {
   const silent = createTcpServer(() => {}); // accepts, never greets
