@@ -155,7 +155,7 @@ t.test('pingmon admin backup refuses, in one line, what it cannot do well', asyn
   const backups = tempDir();
   t.teardown(() => rmSync(backups, { recursive: true, force: true }));
 
-  t.test('no database yet', async (t) => {
+  await t.test('no database yet', async (t) => {
     const result = await pingmon(['admin', 'backup', join(backups, 'a.db')], db.env);
     t.equal(result.code, 1);
     t.equal(
@@ -165,7 +165,7 @@ t.test('pingmon admin backup refuses, in one line, what it cannot do well', asyn
     );
   });
 
-  t.test('a PostgreSQL database: pg_dump, with the command', async (t) => {
+  await t.test('a PostgreSQL database: pg_dump, with the command', async (t) => {
     const result = await pingmon(
       ['admin', 'backup', join(backups, 'a.db'), '--database-url', 'postgres://pingmon:s3cret@127.0.0.1:1/pingmon'],
       { ...db.env, PINGMON_DATABASE_SCHEMA: 'ops' },
@@ -179,6 +179,7 @@ t.test('pingmon admin backup refuses, in one line, what it cannot do well', asyn
     );
   });
 
+  // Only once the two above have run (awaited): they need the database not to exist yet.
   await createAccount(db.env);
   const existing = join(backups, 'existing.db');
   writeFileSync(existing, 'an older backup');
