@@ -1,6 +1,12 @@
 import Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
-import { META_KEY_MAX_CHARS, META_MAX_KEYS, RUN_ID_PATTERN } from '@pingmon/sdk/wire';
+import {
+  ERROR_MESSAGE_MAX_CHARS,
+  LOG_MAX_CHARS,
+  META_KEY_MAX_CHARS,
+  META_MAX_KEYS,
+  RUN_ID_PATTERN,
+} from '@pingmon/sdk/wire';
 import type { PingKind, PingResponse } from '@pingmon/sdk/wire';
 import { grantOf } from '../auth.js';
 import { ISO_TIME, parsePingBody, pingTime } from '../domain/ping-body.js';
@@ -28,8 +34,8 @@ const successBody = {
 };
 const failBody = {
   ...successBody,
-  errorMessage: Joi.string().allow(null, '').description('Its first 500 characters are kept'),
-  logOutput: Joi.string().allow(null, '').description('Its first 10,000 characters are kept'),
+  errorMessage: Joi.string().allow(null, '').description(`Its first ${ERROR_MESSAGE_MAX_CHARS} characters are kept`),
+  logOutput: Joi.string().allow(null, '').description(`Its first ${LOG_MAX_CHARS} characters are kept`),
 };
 const json = (keys: Joi.PartialSchemaMap) => Joi.object(keys).unknown().allow(null);
 const PING_BODIES: Record<PingKind, Record<string, Joi.Schema>> = {
