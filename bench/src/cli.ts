@@ -77,12 +77,15 @@ export async function throughputBench(env: Record<string, string>, bytes = 1024 
   const source = `head -c ${bytes} /dev/zero`;
   const alone = await timed(`${source} | cat > /dev/null`, env);
   const wrapped = await timed(`${source} | node ${CLI} run -- cat > /dev/null`, env, /run\.js run/);
+  // The same pipeline with a second cat: one more copy through a pipe, the least any pass-through wrapper adds.
+  const twice = await timed(`${source} | cat | cat > /dev/null`, env);
   const mbps = (t: Timed) => (bytes / 1024 ** 2 / (t.ms / 1000)).toFixed(0);
   console.log(
     `${(bytes / 1024 ** 3).toFixed(2)} GiB through cat: alone ${mbps(alone)} MiB/s; ` +
       `through pingmon run ${mbps(wrapped)} MiB/s; ` +
       `throughput ratio ${(alone.ms / wrapped.ms).toFixed(2)}; ` +
-      `pingmon run peak RSS ${(wrapped.peakRss / 1024 ** 2).toFixed(0)} MiB`,
+      `pingmon run peak RSS ${(wrapped.peakRss / 1024 ** 2).toFixed(0)} MiB; ` +
+      `cat | cat (one more pipe hop, no wrapper) ${mbps(twice)} MiB/s, ratio ${(alone.ms / twice.ms).toFixed(2)}`,
   );
 }
 
