@@ -469,7 +469,7 @@ t.test('a stopped server with metrics on can be garbage collected, however many 
       gc();
       return last!.deref() === undefined;
     },
-    { what: 'the last stopped server to be collected', timeoutMs: 5_000, intervalMs: 50 },
+    { what: 'the last stopped server to be collected', intervalMs: 50 },
   );
 });
 
