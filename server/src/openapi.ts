@@ -93,7 +93,7 @@ export function openApiDocument(server: Server, prefix: string): OpenApiDocument
 }
 
 function operation(server: Server, route: RequestRoute, schemas: Record<string, JsonSchema>): JsonSchema {
-  const { description, notes, tags, validate, plugins, response } = route.settings;
+  const { id, description, notes, tags, validate, plugins, response } = route.settings;
   const toJson = (schema: Joi.Schema) => jsonSchema(schema, schemas, validate?.options);
   const names = [...route.path.matchAll(/\{(\w+)\??\}/g)].map((match) => match[1]!);
   const pathSchema = Joi.isSchema(validate?.params) ? toJson(validate.params) : {};
@@ -115,6 +115,8 @@ function operation(server: Server, route: RequestRoute, schemas: Record<string, 
   if (names.length > 0) errors.add(404);
   const responses = responsesOf(response?.status ?? {}, errors, toJson);
   return {
+    // The route's hapi id: the name of the SDK's method for it, where it has one.
+    ...(id && { operationId: id }),
     ...(description && { summary: description }),
     ...(notes && { description: [notes].flat().join('\n\n') }),
     ...(tags && { tags }),

@@ -19,6 +19,7 @@ export function alertRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/alerts',
       options: {
+        id: 'listAlerts',
         description: 'Recent alerts and their deliveries, newest first',
         tags: ['alerts'],
         response: replies({ 200: AlertListSchema }),

@@ -19,6 +19,7 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/api-keys',
       options: {
+        id: 'listApiKeys',
         description: "The account's API keys",
         tags: ['api-keys'],
         response: replies({ 200: ApiKeyListSchema }),
@@ -30,6 +31,7 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'POST',
       path: '/api-keys',
       options: {
+        id: 'createApiKey',
         description: 'Create an API key (shown this once)',
         tags: ['api-keys'],
         response: replies({ 201: CreatedApiKeySchema }),
@@ -47,6 +49,7 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'DELETE',
       path: '/api-keys/{keyId}',
       options: {
+        id: 'revokeApiKey',
         description: 'Revoke an API key',
         tags: ['api-keys'],
         response: replies({ 204: false }),

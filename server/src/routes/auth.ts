@@ -31,6 +31,7 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'POST',
       path: '/auth/login',
       options: {
+        id: 'login',
         auth: false,
         description: 'Log in: a user token',
         tags: ['auth'],
@@ -44,6 +45,7 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'POST',
       path: '/auth/session',
       options: {
+        id: 'createSession',
         auth: false,
         description: 'Sign in to the dashboard: the user token in a session cookie',
         tags: ['auth'],
@@ -62,6 +64,7 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'DELETE',
       path: '/auth/session',
       options: {
+        id: 'deleteSession',
         auth: false,
         description: 'Sign out of the dashboard: the session cookie ends',
         tags: ['auth'],

@@ -125,6 +125,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/channels',
       options: {
+        id: 'listChannels',
         description: "The account's notification channels",
         tags: ['channels'],
         response: replies({ 200: ChannelListSchema }),
@@ -138,6 +139,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'POST',
       path: '/channels',
       options: {
+        id: 'createChannel',
         description: 'Create a notification channel',
         tags: ['channels'],
         response: replies({ 201: ChannelSchema }),
@@ -149,6 +151,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'PATCH',
       path: '/channels/{channelId}',
       options: {
+        id: 'updateChannel',
         description: 'Change a notification channel',
         tags: ['channels'],
         response: replies({ 200: ChannelSchema }),
@@ -160,6 +163,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'DELETE',
       path: '/channels/{channelId}',
       options: {
+        id: 'deleteChannel',
         description: 'Delete a notification channel',
         tags: ['channels'],
         response: replies({ 204: false }),
@@ -171,6 +175,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'POST',
       path: '/channels/{channelId}/test',
       options: {
+        id: 'testChannel',
         description: 'Send a test message to a channel now',
         tags: ['channels'],
         response: replies({ 200: ChannelTestSchema }, [429]),

@@ -12,6 +12,7 @@ export function healthRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/health',
       options: {
+        id: 'getHealth',
         auth: false,
         description: 'Is the server up?',
         tags: ['server'],

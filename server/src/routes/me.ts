@@ -12,7 +12,12 @@ export function meRoutes(ctx: RouteContext): ServerRoute[] {
     {
       method: 'GET',
       path: '/me',
-      options: { description: 'The signed-in user and account', tags: ['auth'], response: replies({ 200: MeSchema }) },
+      options: {
+        id: 'me',
+        description: 'The signed-in user and account',
+        tags: ['auth'],
+        response: replies({ 200: MeSchema }),
+      },
       handler: (request: Request) => me(ctx, request),
     },
   ];

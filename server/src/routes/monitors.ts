@@ -128,6 +128,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors',
       options: {
+        id: 'listMonitors',
         description: "The account's monitors",
         tags: ['monitors'],
         response: replies({ 200: MonitorListSchema }),
@@ -143,6 +144,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'POST',
       path: '/monitors',
       options: {
+        id: 'createMonitor',
         description: 'Create a monitor',
         tags: ['monitors'],
         response: replies({ 201: MonitorSchema }),
@@ -157,6 +159,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors/{monitorId}',
       options: {
+        id: 'getMonitor',
         description: 'One monitor',
         tags: ['monitors'],
         response: replies({ 200: MonitorSchema }),
@@ -168,6 +171,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'PATCH',
       path: '/monitors/{monitorId}',
       options: {
+        id: 'updateMonitor',
         description: "Change a monitor's name or settings",
         tags: ['monitors'],
         response: replies({ 200: MonitorSchema }),
@@ -187,6 +191,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors/{monitorId}/expected',
       options: {
+        id: 'listExpected',
         description: 'The next expected run openings',
         tags: ['monitors'],
         response: replies({ 200: ExpectedTimesSchema }),
@@ -210,6 +215,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'DELETE',
       path: '/monitors/{monitorId}',
       options: {
+        id: 'deleteMonitor',
         description: 'Delete a monitor and its runs',
         tags: ['monitors'],
         response: replies({ 204: false }),

@@ -15,6 +15,7 @@ export function openApiRoutes(): ServerRoute[] {
       method: 'GET',
       path: '/openapi.json',
       options: {
+        id: 'getOpenApi',
         auth: false,
         description: 'The OpenAPI 3.1 document of this API',
         tags: ['meta'],

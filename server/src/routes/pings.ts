@@ -54,6 +54,7 @@ export function pingRoutes(ctx: RouteContext): ServerRoute[] {
     method: 'POST',
     path: `/ping/{monitorId}/${kind}`,
     options: {
+      id: `ping${kind[0]!.toUpperCase()}${kind.slice(1)}`,
       auth: 'api-key',
       description: SUMMARIES[kind],
       tags: ['pings'],

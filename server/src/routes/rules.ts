@@ -34,6 +34,7 @@ export function ruleRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors/{monitorId}/rules',
       options: {
+        id: 'listRules',
         description: "A monitor's alert rules",
         tags: ['rules'],
         response: replies({ 200: RuleListSchema }),
@@ -45,6 +46,7 @@ export function ruleRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'POST',
       path: '/monitors/{monitorId}/rules',
       options: {
+        id: 'createRule',
         description: 'Add an alert rule to a monitor',
         tags: ['rules'],
         response: replies({ 201: RuleSchema }),
@@ -56,6 +58,7 @@ export function ruleRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'DELETE',
       path: '/monitors/{monitorId}/rules/{ruleId}',
       options: {
+        id: 'deleteRule',
         description: 'Delete an alert rule',
         tags: ['rules'],
         response: replies({ 204: false }),

@@ -25,6 +25,7 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors/{monitorId}/runs',
       options: {
+        id: 'listRuns',
         description: "A monitor's runs, newest first",
         tags: ['runs'],
         response: replies({ 200: RunListSchema }),
@@ -41,6 +42,7 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors/{monitorId}/runs/{runId}',
       options: {
+        id: 'getRun',
         description: 'One run',
         tags: ['runs'],
         response: replies({ 200: RunSchema }),
@@ -52,6 +54,7 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
       method: 'GET',
       path: '/monitors/{monitorId}/runs/{runId}/log',
       options: {
+        id: 'getLog',
         description: "A run's log",
         tags: ['runs'],
         response: replies({ 200: LogSchema }),

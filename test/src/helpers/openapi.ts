@@ -3,6 +3,7 @@ import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { Reply } from './http.js';
 
 export interface Operation {
+  operationId?: string;
   security: Array<Record<string, string[]>>;
   parameters?: Array<{ name: string; in: string; required: boolean }>;
   requestBody?: { content: Record<string, { schema: unknown }> };

@@ -1,3 +1,4 @@
+import { createClient } from '@pingmon/sdk';
 import t from 'tap';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import type { RequestOptions } from '../helpers/http.js';
@@ -43,6 +44,25 @@ for (const kind of DATABASE_KINDS) {
         Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
       );
       t.same(documented.sort(), apiRoutes.map(({ name }) => name).sort(), 'no operation without a route');
+      const operationIds = Object.values(doc.paths).flatMap((operations) =>
+        Object.values(operations).map((operation) => operation.operationId),
+      );
+      t.same(
+        operationIds.filter((id) => !/^[a-z][A-Za-z]*$/.test(id ?? '')),
+        [],
+        'every operation has an operationId, in camelCase',
+      );
+      t.equal(new Set(operationIds).size, operationIds.length, 'no operationId twice');
+      // Named after the SDK client's methods: a generated client reads like the SDK.
+      const client = createClient({ baseUrl: api.url });
+      const sdkMethods = Object.entries(client)
+        .filter(([key, value]) => typeof value === 'function' && !/^(pause|resume)Monitor$/.test(key))
+        .map(([key]) => key);
+      t.same(
+        sdkMethods.filter((method) => !operationIds.includes(method)),
+        [],
+        'each SDK method (but pause and resume, which are updateMonitor) is an operationId',
+      );
       t.notOk(
         documented.some((name) => /metrics|assets|\{path\*\}/.test(name)),
         'the dashboard and operator routes are not in it',
