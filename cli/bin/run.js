@@ -8,6 +8,18 @@ if (args[0] === 'run' && !wantsHelp) {
   const { main } = await import('../dist/run-bundle.js');
   process.exitCode = await main(args.slice(1));
 } else {
-  const { execute } = await import('@oclif/core');
-  await execute({ dir: import.meta.url });
+  const { flush, handle, run } = await import('@oclif/core');
+  try {
+    await run(args, import.meta.url);
+    flush();
+  } catch (err) {
+    // pingmon's commands print their own errors (BaseCommand); what comes here is oclif's or a plugin's
+    // (`pingmon autocomplete fish`): the same one line, without the usage after it.
+    if (err && err.oclif?.exit !== 0 && err.code !== 'EEXIT') {
+      const { oneLine } = await import('../dist/base-command.js');
+      process.stderr.write(`pingmon: ${oneLine(err.message || String(err))}\n`);
+      err.skipOclifErrorHandling = true;
+    }
+    await handle(err);
+  }
 }

@@ -17,7 +17,7 @@ export abstract class BaseCommand extends Command {
 }
 
 /** oclif's parse errors span several lines ("The following error occurred:", hints): fold them into one. */
-function oneLine(message: string): string {
+export function oneLine(message: string): string {
   const lines = message
     .split('\n')
     .map((line) => line.trim())

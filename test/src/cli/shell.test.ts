@@ -23,6 +23,19 @@ t.test('pingmon --version and -v print the version, exit 0', async (t) => {
   }
 });
 
+t.test("the completion plugin's errors are pingmon's one line, exit 2", async (t) => {
+  const env = { XDG_CACHE_HOME: tempDir('pingmon-cache-') };
+  for (const [args, message] of [
+    [['autocomplete', 'fish'], 'Expected fish to be one of: zsh, bash, powershell'],
+    [['autocomplete', 'bash', '--bogus'], 'Nonexistent flag: --bogus'],
+  ] as const) {
+    const result = await pingmon([...args], env);
+    t.equal(result.code, 2, args.join(' '));
+    t.equal(result.stderr, `pingmon: ${message}\n`, 'one line, no usage after it');
+    t.equal(result.stdout, '');
+  }
+});
+
 /** A terminal whose shell has `pingmon` on its PATH and its completion set up as the instructions say. */
 async function shellWithCompletion(t: Test, shell: 'bash' | 'zsh'): Promise<Tmux> {
   const home = tempDir('pingmon-home-');
