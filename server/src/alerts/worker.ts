@@ -201,15 +201,18 @@ export class DeliveryWorker {
     // Deleted since it was queued (with its monitor or channel): its delivery went with it.
     if (!alert || !channel) return;
     const { policy } = this.options;
-    if (claimed.attempt > policy.maxAttempts) {
-      return abandonDelivery(
-        this.db.sql,
-        claimed,
-        `gave up after ${policy.maxAttempts} attempts (the last one left no result: its server stopped during it)`,
-      );
+    const givenUp =
+      claimed.attempt > policy.maxAttempts
+        ? `gave up after ${policy.maxAttempts} attempts (the last one left no result: its server stopped during it)`
+        : !channel.enabled
+          ? 'the channel was disabled before this alert could be delivered'
+          : undefined;
+    if (givenUp) {
+      // Failed for good without an attempt: counted as any other delivery that failed.
+      await abandonDelivery(this.db.sql, claimed, givenUp);
+      this.options.settled?.(channel.type, 'failed');
+      return;
     }
-    if (!channel.enabled)
-      return abandonDelivery(this.db.sql, claimed, 'the channel was disabled before this alert could be delivered');
     const attemptedAt = this.options.clock();
     if (await this.gaveBack(claimed, attemptedAt)) return;
     let result: AttemptResult;

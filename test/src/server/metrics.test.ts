@@ -231,6 +231,45 @@ for (const kind of DATABASE_KINDS) {
       t.equal(deliveries(failed, 'webhook', 'failed'), deliveries(before, 'webhook', 'failed'));
     });
 
+    t.test('a delivery given up without an attempt (its channel disabled meanwhile) counts as failed', async (t) => {
+      const dave = await api.account();
+      const held: Array<() => void> = [];
+      const receiver = await startReceiver(t, (_req: Received, _n, res) => {
+        held.push(() => json(res, 503, { error: 'busy' }));
+      });
+      const m = await api.monitor(dave, 'hourly');
+      const channel = await api.request('/channels', {
+        token: dave.token,
+        body: { type: 'slack', name: 'busy', url: `${receiver.url}/busy`, monitorIds: [m] },
+      });
+      t.equal(channel.status, 201, channel.text);
+      const failedCount = (s: Sample[]) =>
+        value(s, 'pingmon_alert_deliveries_total', { channel_type: 'slack', outcome: 'failed' }) ?? NaN;
+      const before = failedCount(await now());
+
+      t.equal((await api.ping(dave, m, 'fail', { errorMessage: 'disk full' })).status, 200);
+      await waitFor(() => held.length === 1, { what: 'the first attempt, held' });
+      // Disabled while its first attempt is under way: that attempt fails (503), and the next is not made.
+      const disabled = await api.request(`/channels/${channel.body.channelId}`, {
+        method: 'PATCH',
+        token: dave.token,
+        body: { enabled: false },
+      });
+      t.equal(disabled.status, 200, disabled.text);
+      held[0]!();
+      const alerts = async () => (await api.request(`/alerts?monitorId=${m}`, { token: dave.token })).body.alerts;
+      await waitFor(async () => (await alerts())[0]?.deliveries[0]?.lastError?.includes('503'), {
+        what: 'the first attempt recorded',
+      });
+      t.equal(failedCount(await now()), before, 'not failed yet: to be tried again');
+      clock.advance(3_600_000); // past any retry delay
+      await waitFor(async () => failedCount(await now()) - before === 1, { what: 'the given-up delivery counted' });
+      t.match(await alerts(), [
+        { deliveries: [{ state: 'failed', attemptCount: 1, lastError: /channel was disabled/ }] },
+      ]);
+      t.equal(held.length, 1, 'no second attempt');
+    });
+
     t.test('request latency: a histogram by route pattern, method and status, never by path', async (t) => {
       const dave = await api.account();
       const ids = [await api.monitor(dave, 'a'), await api.monitor(dave, 'b'), await api.monitor(dave, 'c')];
