@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createTransport } from 'nodemailer';
 import { truncate } from '@pingmon/sdk/wire';
@@ -22,6 +23,8 @@ export interface Mailer {
   readonly from: string;
   /** The domain of From, for Message-IDs: a Message-ID's right side should be a domain the sender has. */
   readonly domain: string;
+  /** The SMTP server's host as PINGMON_SMTP_URL names it: kept out of the errors an account's users read. */
+  readonly host: string;
 }
 
 /** "alerts@example.com" and "pingmon <alerts@example.com>" (as the config checked it): "example.com". */
@@ -46,7 +49,13 @@ export function createMailer(config: Pick<Config, 'smtpUrl' | 'smtpFrom' | 'aler
     disableFileAccess: true,
     disableUrlAccess: true,
   });
-  return { transport, from: config.smtpFrom, domain: domainOf(config.smtpFrom) };
+  const { hostname } = new URL(config.smtpUrl);
+  return {
+    transport,
+    from: config.smtpFrom,
+    domain: domainOf(config.smtpFrom),
+    host: hostname.replace(/^\[|\]$/g, ''),
+  };
 }
 
 export interface EmailMessage {
@@ -112,6 +121,23 @@ interface SmtpError extends Error {
 
 function oneLine(text: string): string {
   return text.replace(/\s+/g, ' ').trim().slice(0, REPLY_CHARS);
+}
+
+/**
+ * What went wrong with the connection, without where the SMTP server is: the operator's relay is no business of
+ * the account whose alert failed (`connect ECONNREFUSED 10.0.0.5:587` is `connect ECONNREFUSED the SMTP server`).
+ * Its host as configured goes, and any address, with or without a port, as the name resolved to.
+ */
+export function withoutRelay(message: string, host: string): string {
+  return message
+    .split(' ')
+    .map((word) => {
+      const [, body = word, end = ''] = /^(.*?)([.,;:)]*)$/.exec(word) ?? [];
+      const unbracketed = (text: string) => text.replace(/^\[(.*)\]$/, '$1');
+      const candidates = [body, unbracketed(body), unbracketed(body.replace(/:\d+$/, ''))];
+      return candidates.some((c) => c === host || isIP(c) !== 0) ? `the SMTP server${end}` : word;
+    })
+    .join(' ');
 }
 
 /**
@@ -185,7 +211,7 @@ export async function sendEmail(
     if (options.stop?.aborted) throw new AttemptAbortedError('the server is stopping', { cause: err });
     if (timeout.aborted) return result('retry', `no answer within ${options.timeoutMs} ms`);
     const { response, message: said } = err as SmtpError;
-    const error = response ? `SMTP ${oneLine(response)}` : oneLine(said);
+    const error = response ? `SMTP ${oneLine(response)}` : oneLine(withoutRelay(said, mailer.host));
     return result(verdictOfSmtpError(err as SmtpError), error);
   }
 }

@@ -277,7 +277,11 @@ t.test('SMTP down: the attempt fails and is retried, and delivered once the SMTP
     const alerts = await alertsOf();
     return alerts[0]?.deliveries[0]?.attempts.length > 0 && alerts;
   });
-  t.match(tried.deliveries[0], { state: 'pending', attempts: [{ statusCode: null, error: /ECONNREFUSED/ }] });
+  t.match(tried.deliveries[0], {
+    state: 'pending',
+    attempts: [{ statusCode: null, error: 'connect ECONNREFUSED the SMTP server' }],
+  });
+  t.notMatch(JSON.stringify(tried), `127.0.0.1:${port}`, "the relay's address is not shown to the account");
   const smtp = await startSmtp(t, { port });
   const [alert] = await settled(api, alice, m, 1);
   t.equal(alert.deliveries[0].state, 'delivered');

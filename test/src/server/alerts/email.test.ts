@@ -1,7 +1,13 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { ConfigError, loadConfig } from '@pingmon/server';
-import { SMTP_NOT_CONFIGURED, domainOf, emailMessage, sendEmail } from '../../../../server/dist/alerts/email.js';
+import {
+  SMTP_NOT_CONFIGURED,
+  domainOf,
+  emailMessage,
+  sendEmail,
+  withoutRelay,
+} from '../../../../server/dist/alerts/email.js';
 import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
 import { testContent } from '../../../../server/dist/alerts/payloads.js';
 import { maskUrl, recipientsOf } from '../../../../server/dist/domain/channels.js';
@@ -91,6 +97,18 @@ t.test('the Message-ID domain is the domain of PINGMON_SMTP_FROM, in either of i
   t.equal(domainOf('alerts@example.com'), 'example.com');
   t.equal(domainOf('pingmon alerts <alerts@mail.example.org>'), 'mail.example.org');
   t.equal(domainOf('"ops@team" <alerts@example.net> '), 'example.net');
+});
+
+t.test("a connection error never says where the SMTP server is: the operator's relay, not the account's", async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ['connect ECONNREFUSED 10.0.0.5:587', 'smtp.internal', 'connect ECONNREFUSED the SMTP server'],
+    ['getaddrinfo ENOTFOUND smtp.internal', 'smtp.internal', 'getaddrinfo ENOTFOUND the SMTP server'],
+    ['connect ECONNREFUSED ::1:25', 'localhost', 'connect ECONNREFUSED the SMTP server'],
+    ['connect ETIMEDOUT [fe80::1]:25.', 'relay', 'connect ETIMEDOUT the SMTP server.'],
+    ['Host: smtp.internal. is not in the cert', 'smtp.internal', 'Host: the SMTP server. is not in the cert'],
+    ['Connection closed unexpectedly at 12:30', 'x', 'Connection closed unexpectedly at 12:30'],
+  ];
+  for (const [message, host, expected] of cases) t.equal(withoutRelay(message, host), expected, message);
 });
 
 t.test('a server without SMTP settings fails an e-mail attempt, to be retried', async (t) => {
