@@ -60,11 +60,46 @@ export type PingOutcome =
  * concurrency.
  */
 export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome> {
-  const plain = db.dialect === 'postgres' ? await recordPlain(db.batched, ping) : undefined;
+  const hinted = db.dialect === 'postgres' && updateHints.has(ping);
+  const plain = db.dialect === 'postgres' && !hinted ? await recordPlain(db.batched, ping) : undefined;
   if (plain) return plain;
-  const outcome = await recordLocked(db, ping);
+  const outcome = await recordLocked(db, ping, hinted);
   return outcome.kind === 'rate_limited' && isLate(ping) ? { kind: 'too_close' } : outcome;
 }
+
+/**
+ * PostgreSQL: the pings whose last like (same monitor, kind, with or without runId) needed the monitor's row for
+ * update — a scheduled opening moves the next expected time, a success may end a streak — go straight to that
+ * transaction, not by way of the one statement and the shared read that would each find it out again (three
+ * attempts for one ping). A hint only, kept by this process for a minute: the transaction with the row for update
+ * decides every ping right, so a stale hint (the monitor's schedule removed since) costs speed, never a result.
+ */
+class UpdateHints {
+  private static readonly TTL_MS = 60_000;
+  private static readonly MAX = 10_000;
+  private readonly until = new Map<string, number>();
+
+  has(ping: Ping): boolean {
+    const key = UpdateHints.key(ping);
+    const until = this.until.get(key);
+    if (until === undefined) return false;
+    if (until > performance.now()) return true;
+    this.until.delete(key);
+    return false;
+  }
+
+  add(ping: Ping): void {
+    // Bounded: past the limit, every hint goes, and the next pings find out again.
+    if (this.until.size >= UpdateHints.MAX) this.until.clear();
+    this.until.set(UpdateHints.key(ping), performance.now() + UpdateHints.TTL_MS);
+  }
+
+  private static key({ monitorId, kind, input }: Ping): string {
+    return `${monitorId} ${kind} ${input.runId === undefined ? 'new' : 'id'}`;
+  }
+}
+
+const updateHints = new UpdateHints();
 
 /**
  * PostgreSQL: the pings that only write their run, in one statement (where the transaction takes five round
@@ -85,14 +120,15 @@ async function recordPlain(sql: Sql, ping: Ping): Promise<PingOutcome | undefine
   return (await openPlainRun(sql, run)) ? { kind: 'recorded', run, queued: 0 } : undefined;
 }
 
-async function recordLocked(db: Database, ping: Ping): Promise<PingOutcome> {
+async function recordLocked(db: Database, ping: Ping, hinted: boolean): Promise<PingOutcome> {
   // Only a ping that updates the monitor's row (a rate-limited opening, a failure) needs it alone.
-  const mode = ping.intervalMs > 0 || ping.kind === 'fail' ? 'update' : 'share';
+  const mode = hinted || ping.intervalMs > 0 || ping.kind === 'fail' ? 'update' : 'share';
   try {
     return await attempt(db, ping, mode);
   } catch (err) {
     // Read shared, the monitor turned out to need an update (a scheduled opening, a success ending a streak).
     if (!(err instanceof RowLockNeeded)) throw err;
+    updateHints.add(ping);
     return attempt(db, ping, 'update');
   }
 }
