@@ -15,7 +15,7 @@ if (args[0] === 'run' && !wantsHelp) {
   } catch (err) {
     // pingmon's commands print their own errors (BaseCommand); what comes here is oclif's or a plugin's
     // (`pingmon autocomplete fish`): the same one line, without the usage after it.
-    if (err && err.oclif?.exit !== 0 && err.code !== 'EEXIT') {
+    if (err instanceof Error && err.message !== 'SIGINT' && err.oclif?.exit !== 0 && err.code !== 'EEXIT') {
       const { oneLine } = await import('../dist/base-command.js');
       process.stderr.write(`pingmon: ${oneLine(err.message || String(err))}\n`);
       err.skipOclifErrorHandling = true;

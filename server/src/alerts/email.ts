@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { performance } from 'node:perf_hooks';
+import { domainToASCII } from 'node:url';
 import { createTransport } from 'nodemailer';
 import { truncate } from '@pingmon/sdk/wire';
 import type { Config } from '../config.js';
@@ -124,20 +125,25 @@ function oneLine(text: string): string {
 }
 
 /**
- * What went wrong with the connection, without where the SMTP server is: the operator's relay is no business of
- * the account whose alert failed (`connect ECONNREFUSED 10.0.0.5:587` is `connect ECONNREFUSED the SMTP server`).
- * Its host as configured goes, and any address, with or without a port, as the name resolved to.
+ * An error or a reply without where the SMTP server is: the operator's relay is no business of the account whose
+ * alert failed (`connect ECONNREFUSED 10.0.0.5:587` is `connect ECONNREFUSED the SMTP server`). Its host as
+ * configured goes (in any case, with or without a final dot or a port), and so do any address, with or without a
+ * port, and the names of a certificate (`DNS:mx1.example.net`). A name the relay gives itself that is not the
+ * configured one (in its greeting, say) is not known here and stays.
  */
 export function withoutRelay(message: string, host: string): string {
+  const name = (text: string) => domainToASCII(text.toLowerCase().replace(/\.$/, '')) || text.toLowerCase();
+  const relay = name(host);
+  const unbracketed = (text: string) => text.replace(/^\[(.*)\]$/, '$1');
   return message
-    .split(' ')
+    .split(/(\s+)/)
     .map((word) => {
       const [, body = word, end = ''] = /^(.*?)([.,;:)]*)$/.exec(word) ?? [];
-      const unbracketed = (text: string) => text.replace(/^\[(.*)\]$/, '$1');
       const candidates = [body, unbracketed(body), unbracketed(body.replace(/:\d+$/, ''))];
-      return candidates.some((c) => c === host || isIP(c) !== 0) ? `the SMTP server${end}` : word;
+      const hide = /^DNS:\S/i.test(body) || candidates.some((c) => isIP(c) !== 0 || (c !== '' && name(c) === relay));
+      return hide ? `the SMTP server${end}` : word;
     })
-    .join(' ');
+    .join('');
 }
 
 /**
@@ -211,7 +217,7 @@ export async function sendEmail(
     if (options.stop?.aborted) throw new AttemptAbortedError('the server is stopping', { cause: err });
     if (timeout.aborted) return result('retry', `no answer within ${options.timeoutMs} ms`);
     const { response, message: said } = err as SmtpError;
-    const error = response ? `SMTP ${oneLine(response)}` : oneLine(withoutRelay(said, mailer.host));
+    const error = oneLine(withoutRelay(response ? `SMTP ${response}` : said, mailer.host));
     return result(verdictOfSmtpError(err as SmtpError), error);
   }
 }

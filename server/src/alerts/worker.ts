@@ -208,9 +208,9 @@ export class DeliveryWorker {
           ? 'the channel was disabled before this alert could be delivered'
           : undefined;
     if (givenUp) {
-      // Failed for good without an attempt: counted as any other delivery that failed.
-      await abandonDelivery(this.db.sql, claimed, givenUp);
-      this.options.settled?.(channel.type, 'failed');
+      // Failed for good without an attempt: counted as any other delivery that failed, by the server whose claim
+      // it still was (one whose claim ran out meanwhile changes nothing).
+      if (await abandonDelivery(this.db.sql, claimed, givenUp)) this.options.settled?.(channel.type, 'failed');
       return;
     }
     const attemptedAt = this.options.clock();
@@ -227,8 +227,8 @@ export class DeliveryWorker {
     const next = afterAttempt(result, claimed.attempt, policy, this.options.clock(), Math.random());
     const { durationMs, statusCode, error } = result;
     const record = { attemptedAt, durationMs, statusCode, error, ...next };
-    await this.db.transaction((sql) => recordAttempt(sql, claimed, record));
-    if (next.state !== 'pending') this.options.settled?.(channel.type, next.state);
+    const recorded = await this.db.transaction((sql) => recordAttempt(sql, claimed, record));
+    if (recorded && next.state !== 'pending') this.options.settled?.(channel.type, next.state);
     if (next.state === 'pending') this.schedule(next.nextAttemptAt);
     if (next.state === 'failed') {
       this.options.log(

@@ -110,14 +110,15 @@ export async function recordAttempt(
 }
 
 /** Ends a delivery without an attempt (its channel was disabled, or it ran out of attempts). */
-export async function abandonDelivery(sql: Sql, claimed: ClaimedDelivery, reason: string): Promise<void> {
-  await sql.changes(
+export async function abandonDelivery(sql: Sql, claimed: ClaimedDelivery, reason: string): Promise<boolean> {
+  const updated = await sql.changes(
     // The claim counted an attempt that is not made.
     "update alert_deliveries set state = 'failed', attempts = attempts - 1, " +
       'claimed_until = null, claim_token = null, last_error = ? ' +
       'where alert_id = ? and channel_id = ? and claim_token = ?',
     [reason, claimed.alertId, claimed.channelId, claimed.token],
   );
+  return updated === 1;
 }
 
 /**

@@ -105,7 +105,14 @@ t.test("a connection error never says where the SMTP server is: the operator's r
     ['getaddrinfo ENOTFOUND smtp.internal', 'smtp.internal', 'getaddrinfo ENOTFOUND the SMTP server'],
     ['connect ECONNREFUSED ::1:25', 'localhost', 'connect ECONNREFUSED the SMTP server'],
     ['connect ETIMEDOUT [fe80::1]:25.', 'relay', 'connect ETIMEDOUT the SMTP server.'],
-    ['Host: smtp.internal. is not in the cert', 'smtp.internal', 'Host: the SMTP server. is not in the cert'],
+    ['getaddrinfo ENOTFOUND smtp.nosuch.invalid', 'SMTP.NoSuch.invalid.', 'getaddrinfo ENOTFOUND the SMTP server'],
+    ['SMTP 421 smtp.internal closing', 'smtp.internal', 'SMTP 421 the SMTP server closing'],
+    ['closed\nsmtp.internal:25 gone', 'smtp.internal', 'closed\nthe SMTP server gone'],
+    [
+      "Host: smtp.internal. is not in the cert's altnames: DNS:mx1.example.net",
+      'smtp.internal',
+      "Host: the SMTP server. is not in the cert's altnames: the SMTP server",
+    ],
     ['Connection closed unexpectedly at 12:30', 'x', 'Connection closed unexpectedly at 12:30'],
   ];
   for (const [message, host, expected] of cases) t.equal(withoutRelay(message, host), expected, message);
