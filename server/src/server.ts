@@ -138,14 +138,22 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
   const clientAddress = clientAddressOf(config.trustedProxies);
   const ctx: RouteContext = { config, db, jwtSecret, deliveries, mailer, metrics, clientAddress };
   if (config.logLevel !== 'silent') {
-    // Buffered: a write to stdout per request would cost more than the request. Flushed on stop.
+    // Buffered: a write to stdout per request would cost more than the request. Written at least every second,
+    // so that a quiet server's lines reach the journal as they come, and at stop.
     const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+    let flushing: NodeJS.Timeout | undefined;
+    server.ext('onPostStart', () => {
+      flushing = setInterval(() => stream.flush(), 1_000).unref();
+    });
     // hapi-pino types `stream` as a Node stream; pino's own destination is what it hands to pino.
     await server.register({
       plugin: HapiPino,
       options: { ...requestLogOptions(config, clientAddress), stream: stream as unknown as NodeJS.WriteStream },
     });
-    server.ext('onPostStop', () => stream.flushSync());
+    server.ext('onPostStop', () => {
+      clearInterval(flushing);
+      stream.flushSync();
+    });
   }
   registerErrorShape(server, outages);
   registerTextGuard(server);

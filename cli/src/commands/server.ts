@@ -63,7 +63,8 @@ export default class Server extends BaseCommand {
       max: 65535,
     }),
     workers: Flags.integer({
-      description: 'server processes sharing the port, PostgreSQL only [env: PINGMON_WORKERS; default: 1]',
+      // oclif prints "[env: PINGMON_WORKERS]" itself, for a flag read from the environment by its `env`.
+      description: 'server processes sharing the port, PostgreSQL only [default: 1]',
       min: 1,
       max: 64,
       env: 'PINGMON_WORKERS',

@@ -33,11 +33,17 @@ for (const kind of DATABASE_KINDS) {
     });
     const [, url, port] = await waitForLine(child, LISTENING);
     t.not(Number(port), 0, 'the printed line shows the real port');
+    let stdout = '';
+    child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
 
     const login = await request(`${url}/auth/login`, {
       body: { email: 'ops@example.com', password: 'hunter2hunter2' },
     });
     t.equal(login.status, 200);
+    // Buffered, but written within a second: `journalctl -f` shows a quiet server's requests as they come.
+    await waitFor(() => stdout.includes('POST /api/v1/auth/login 200'), {
+      what: 'the login in the request log while the server runs',
+    });
     const monitor = await request(`${url}/monitors`, { token: login.body.token, body: { name: 'cli' } });
     const ping = await request(`${url}/ping/${monitor.body.monitorId}/fail`, {
       apiKey: created.apiKey,
