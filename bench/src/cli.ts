@@ -72,20 +72,32 @@ export async function startupBench(env: Record<string, string>, rounds = 15): Pr
   );
 }
 
-/** Throughput: 1 GiB through `pingmon run -- cat` against `cat` alone, and the wrapper's peak memory. */
-export async function throughputBench(env: Record<string, string>, bytes = 1024 ** 3): Promise<void> {
+/**
+ * Throughput: 1 GiB through `pingmon run -- cat` against `cat` alone, and the wrapper's peak memory; the median
+ * of `rounds` alternated runs of each.
+ */
+export async function throughputBench(env: Record<string, string>, bytes = 1024 ** 3, rounds = 3): Promise<void> {
   const source = `head -c ${bytes} /dev/zero`;
-  const alone = await timed(`${source} | cat > /dev/null`, env);
-  const wrapped = await timed(`${source} | node ${CLI} run -- cat > /dev/null`, env, /run\.js run/);
-  // The same pipeline with a second cat: one more copy through a pipe, the least any pass-through wrapper adds.
-  const twice = await timed(`${source} | cat | cat > /dev/null`, env);
+  const runs: Record<'alone' | 'wrapped' | 'twice', Timed[]> = { alone: [], wrapped: [], twice: [] };
+  for (let i = 0; i < rounds; i++) {
+    runs.alone.push(await timed(`${source} | cat > /dev/null`, env));
+    runs.wrapped.push(await timed(`${source} | node ${CLI} run -- cat > /dev/null`, env, /run\.js run/));
+    // The same pipeline with a second cat: one more copy through a pipe, what a copying wrapper adds at the least.
+    runs.twice.push(await timed(`${source} | cat | cat > /dev/null`, env));
+  }
+  const middle = (timings: Timed[]) => ({
+    ms: median(timings.map((t) => t.ms)),
+    peakRss: Math.max(...timings.map((t) => t.peakRss)),
+  });
+  const [alone, wrapped, twice] = [middle(runs.alone), middle(runs.wrapped), middle(runs.twice)];
   const mbps = (t: Timed) => (bytes / 1024 ** 2 / (t.ms / 1000)).toFixed(0);
   console.log(
     `${(bytes / 1024 ** 3).toFixed(2)} GiB through cat: alone ${mbps(alone)} MiB/s; ` +
       `through pingmon run ${mbps(wrapped)} MiB/s; ` +
       `throughput ratio ${(alone.ms / wrapped.ms).toFixed(2)}; ` +
       `pingmon run peak RSS ${(wrapped.peakRss / 1024 ** 2).toFixed(0)} MiB; ` +
-      `cat | cat (one more pipe hop, no wrapper) ${mbps(twice)} MiB/s, ratio ${(alone.ms / twice.ms).toFixed(2)}`,
+      `cat | cat (one more pipe hop, no wrapper) ${mbps(twice)} MiB/s, ratio ${(alone.ms / twice.ms).toFixed(2)} ` +
+      `(medians of ${rounds} rounds; peak RSS the highest)`,
   );
 }
 

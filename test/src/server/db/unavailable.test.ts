@@ -115,7 +115,6 @@ t.test(
       (err as Error).message,
       /^cannot use the database at postgres:\/\/.*: PostgreSQL error 57P01 \(admin_shutdown\)$/,
     );
-    const before = Date.now();
     await waitFor(
       () =>
         db.check().then(
@@ -124,6 +123,5 @@ t.test(
         ),
       { timeoutMs: 5_000, what: 'a new connection' },
     );
-    t.ok(Date.now() - before < 5_000, 'the database answers on a new connection');
   },
 );
