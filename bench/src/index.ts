@@ -86,8 +86,11 @@ async function countRuns(url: string, schema: string): Promise<number> {
   }
 }
 
-/** Starts `pingmon server` on the given database, with an unlimited account and `monitors` monitors. */
-async function ours(env: Record<string, string>, monitors = 1) {
+/**
+ * Starts `pingmon server` on the given database, with an unlimited account, `monitors` monitors, and `scheduled`
+ * more with a schedule (every minute).
+ */
+async function ours(env: Record<string, string>, monitors = 1, scheduled = 0) {
   const created = JSON.parse(
     await runCli(
       [
@@ -111,16 +114,19 @@ async function ours(env: Record<string, string>, monitors = 1) {
     body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark!' }),
   });
   const { token } = (await login.json()) as { token: string };
-  const monitorIds: string[] = [];
-  for (let i = 0; i < monitors; i++) {
+  const create = async (settings: object) => {
     const monitor = await fetch(`${server.url}/monitors`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ name: `bench ${i}` }),
+      body: JSON.stringify({ name: 'bench', ...settings }),
     });
-    monitorIds.push(((await monitor.json()) as { monitorId: string }).monitorId);
-  }
-  return { server, env, apiKey: created.apiKey as string, monitorIds };
+    return ((await monitor.json()) as { monitorId: string }).monitorId;
+  };
+  const monitorIds: string[] = [];
+  for (let i = 0; i < monitors; i++) monitorIds.push(await create({}));
+  const scheduledIds: string[] = [];
+  for (let i = 0; i < scheduled; i++) scheduledIds.push(await create({ schedule: { every: 60 }, startGrace: 60 }));
+  return { server, env, apiKey: created.apiKey as string, monitorIds, scheduledIds };
 }
 
 function print(rows: Figures[], bare: Figures): void {
@@ -176,10 +182,13 @@ async function main(): Promise<void> {
         const pg = await ours(
           { PINGMON_DATA_DIR: dataDir, PINGMON_DATABASE_URL: POSTGRES_URL, PINGMON_DATABASE_SCHEMA: schema },
           PG_MONITORS,
+          PG_MONITORS,
         );
         const one = await load('pingmon on PostgreSQL', pg.server.url, pg.apiKey, pg.monitorIds.slice(0, 1));
         const many = await load(`  ${PG_MONITORS} monitors`, pg.server.url, pg.apiKey, pg.monitorIds);
-        rows.push(one, many);
+        // Each success on a scheduled monitor moves its next expected time: the monitor's row is written too.
+        const scheduled = await load(`  ${PG_MONITORS} scheduled`, pg.server.url, pg.apiKey, pg.scheduledIds);
+        rows.push(one, many, scheduled);
         await pg.server.stop();
         // The same database and account, served by `pingmon server --workers 2`.
         const workers = await startListening([CLI, 'server', '--port', '0', '--workers', '2'], pg.env);
@@ -187,7 +196,7 @@ async function main(): Promise<void> {
         const twoMany = await load(`  2 workers, ${PG_MONITORS} mon.`, workers.url, pg.apiKey, pg.monitorIds);
         rows.push(twoOne, twoMany);
         await workers.stop();
-        const acknowledged = [one, many, twoOne, twoMany].reduce((sum, r) => sum + r.acknowledged!, 0);
+        const acknowledged = [one, many, scheduled, twoOne, twoMany].reduce((sum, r) => sum + r.acknowledged!, 0);
         const stored = await countRuns(POSTGRES_URL, schema);
         const ceilingOne = await ceiling('PostgreSQL alone', schema, pg.monitorIds.slice(0, 1));
         const ceilingMany = await ceiling(`  ${PG_MONITORS} monitors`, schema, pg.monitorIds);
