@@ -17,6 +17,12 @@ export interface Config {
   readonly databaseSchema: string | undefined;
   /** Most PostgreSQL connections this process holds at once. */
   readonly databasePoolSize: number;
+  /**
+   * PostgreSQL ends a session of this process left idle inside a transaction this long. pingmon's transactions wait
+   * on nothing but their own statements; one that does is a process frozen (stopped, swapped out) while holding
+   * row locks that every server's pings on those monitors wait for. Its transaction is then rolled back.
+   */
+  readonly databaseIdleInTransactionMs: number;
   /** HS256 secret for user tokens; generated once and stored in the database when unset. */
   readonly jwtSecret: string | undefined;
   readonly tokenTtlSeconds: number;
@@ -259,6 +265,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     databaseUrl: settings.PINGMON_DATABASE_URL,
     databaseSchema: settings.PINGMON_DATABASE_SCHEMA,
     databasePoolSize: settings.PINGMON_DATABASE_POOL_SIZE,
+    databaseIdleInTransactionMs: 60_000,
     jwtSecret: settings.PINGMON_JWT_SECRET,
     tokenTtlSeconds: settings.PINGMON_TOKEN_TTL,
     bodyLimitBytes: settings.PINGMON_BODY_LIMIT,

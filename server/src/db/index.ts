@@ -47,7 +47,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5_000;
 
 /** Opens the configured database, checks it answers and applies pending migrations. */
 export async function openDatabase(config: Config): Promise<Database> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, config.databaseSchema, config.databasePoolSize);
+  if (config.databaseUrl) return openPostgres({ ...config, databaseUrl: config.databaseUrl });
   return openSqlite(config.dataDir);
 }
 
@@ -106,12 +106,17 @@ function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs =
   conn.pragma('synchronous = NORMAL');
 }
 
-async function openPostgres(url: string, schema: string | undefined, poolSize: number): Promise<Database> {
+async function openPostgres(config: Config & { databaseUrl: string }): Promise<Database> {
+  const { databaseUrl: url, databaseSchema: schema, databasePoolSize: poolSize } = config;
   const location = redactUrl(url) + (schema ? ` (schema ${schema})` : '');
   const connections = lostConnections();
   const knex = knexFactory({
     client: 'pg',
-    connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
+    connection: {
+      connectionString: url,
+      connectionTimeoutMillis: 5_000,
+      options: `-c idle_in_transaction_session_timeout=${config.databaseIdleInTransactionMs}`,
+    },
     searchPath: schema ? [schema] : undefined,
     pool: { min: 0, max: poolSize, afterCreate: connections.afterCreate },
     acquireConnectionTimeout: 10_000,

@@ -125,3 +125,48 @@ t.test(
     );
   },
 );
+
+t.test(
+  'on postgres, a transaction left idle (a frozen process) is ended by the database, and the pool goes on',
+  { skip: !POSTGRES_URL },
+  async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.teardown(() => database.drop());
+    const { databaseUrl, databaseSchema, dataDir } = database;
+    // Migrated first with the default: a migration's transaction may idle a moment between its steps.
+    await closeDatabase(await openDatabase(loadConfig({}, { databaseUrl, databaseSchema, dataDir })));
+    const config = loadConfig({}, { databaseUrl, databaseSchema, dataDir, databaseIdleInTransactionMs: 1_000 });
+    const db = await openDatabase(config);
+    t.teardown(() => closeDatabase(db));
+    t.equal(loadConfig({}).databaseIdleInTransactionMs, 60_000, 'a minute unless told');
+    const admin = knexOf(database);
+    t.teardown(() => admin.destroy());
+    const marker = `idle_${randomBytes(6).toString('hex')}`;
+    const sessions = async () =>
+      (
+        await admin.raw('select state from pg_stat_activity where query like ? and pid <> pg_backend_pid()', [
+          `%${marker}%`,
+        ])
+      ).rows as Array<{ state: string }>;
+
+    let release!: () => void;
+    const frozen = new Promise<void>((resolve) => (release = resolve));
+    const held = db.transaction(async (sql) => {
+      await sql.rows(`select 1 as ${marker}`, []);
+      await frozen;
+      return sql.rows('select 2 as after', []);
+    });
+    held.catch(() => undefined);
+    try {
+      await waitFor(async () => (await sessions()).some((s) => s.state === 'idle in transaction'), {
+        what: 'the transaction idle',
+      });
+      await waitFor(async () => (await sessions()).length === 0, { what: 'the database to end the idle session' });
+    } finally {
+      // Also when the wait fails: the transaction ends, and the pool can close.
+      release();
+    }
+    await t.rejects(held, 'the transaction does not go on: it was rolled back');
+    t.same(await db.sql.rows('select 3 as n', []), [{ n: 3 }], 'the next statement gets a connection of its own');
+  },
+);
