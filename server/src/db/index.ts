@@ -6,7 +6,7 @@ import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { redactUrl } from '../config.js';
 import { lostConnections } from './lost-connections.js';
-import type { LostConnections } from './lost-connections.js';
+import type { LostConnections, PooledClient } from './lost-connections.js';
 import { migrate } from './migrate.js';
 import type { Dialect, PgResult, PgRun, Sql, TransactionSql } from './sql.js';
 import { batchedSql, prepareText } from './batch.js';
@@ -106,19 +106,29 @@ function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs =
   conn.pragma('synchronous = NORMAL');
 }
 
+/** A new pg client in knex's pool, as far as it is set up. */
+interface SettableClient extends PooledClient {
+  query(text: string, callback: (err: Error | null) => void): void;
+}
+
 async function openPostgres(config: Config & { databaseUrl: string }): Promise<Database> {
   const { databaseUrl: url, databaseSchema: schema, databasePoolSize: poolSize } = config;
   const location = redactUrl(url) + (schema ? ` (schema ${schema})` : '');
   const connections = lostConnections();
   const knex = knexFactory({
     client: 'pg',
-    connection: {
-      connectionString: url,
-      connectionTimeoutMillis: 5_000,
-      options: `-c idle_in_transaction_session_timeout=${config.databaseIdleInTransactionMs}`,
-    },
+    connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
     searchPath: schema ? [schema] : undefined,
-    pool: { min: 0, max: poolSize, afterCreate: connections.afterCreate },
+    pool: {
+      min: 0,
+      max: poolSize,
+      // A SET, not the connection's startup options, which a pooler (PgBouncer) may refuse.
+      afterCreate(conn: SettableClient, done: (err: Error | null, conn: unknown) => void) {
+        conn.query(`set idle_in_transaction_session_timeout = ${config.databaseIdleInTransactionMs}`, (err) =>
+          err ? done(err, conn) : connections.afterCreate(conn, done),
+        );
+      },
+    },
     acquireConnectionTimeout: 10_000,
     // Error messages name the statement, never its values (which can be secrets) in the log.
     compileSqlOnError: false,
