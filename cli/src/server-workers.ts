@@ -30,6 +30,7 @@ export function superviseWorkers(
 ): Promise<number> {
   const alive = new Set<Worker>();
   const started = new Set<Worker>();
+  const listening = new Set<Worker>();
   const restarts: number[] = [];
   let stopping = false;
   let failed = false;
@@ -63,6 +64,7 @@ export function superviseWorkers(
       if (message?.pingmon === 'metrics' && metrics) answerMetrics(worker, message.id, metrics);
       if (message?.pingmon !== 'listening') return;
       started.add(worker);
+      listening.add(worker);
       if (!announced && started.size === count) {
         announced = true;
         log(message.uri);
@@ -72,8 +74,11 @@ export function superviseWorkers(
     });
     worker.on('exit', (code, signal) => {
       alive.delete(worker);
-      // A worker that did not stop cleanly (its stop failed, or was stuck) makes the whole stop a failure.
-      if (stopping && (code !== 0 || signal !== null)) failed = true;
+      // A worker that did not stop cleanly (its stop failed, or was stuck) makes the whole stop a failure. Not one
+      // that the group's Ctrl-C ended while it was still starting (a replacement forked a moment before), before
+      // it could ignore the signal: it served nothing.
+      const interrupted = !listening.has(worker) && (signal === 'SIGINT' || signal === 'SIGTERM');
+      if (stopping && (code !== 0 || signal !== null) && !interrupted) failed = true;
       if (!stopping) replace(worker, signal === null ? `with code ${code}` : `on ${signal}`);
       if (stopping && alive.size === 0) {
         for (const signal of STOP_SIGNALS) process.off(signal, onSignal);

@@ -104,6 +104,35 @@ t.test('pingmon server --workers 2 on PostgreSQL', { skip: POSTGRES_URL ? false 
   });
 });
 
+t.test(
+  'Ctrl-C while a replacement worker is still starting: it ends with the others, exit 0',
+  { skip: POSTGRES_URL ? false : 'no test PostgreSQL' },
+  async (t) => {
+    const db = await createTestDatabase('postgres');
+    t.teardown(() => db.drop());
+    const primary = spawn(process.execPath, [CLI, 'server', '--workers', '2', '--port', '0'], {
+      env: cliEnv(db.env),
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
+    const exited = finished(primary);
+    t.teardown(() => {
+      if (primary.exitCode === null) process.kill(-primary.pid!, 'SIGKILL');
+    });
+    await waitForLine(primary, LISTENING);
+    let stderr = '';
+    primary.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    process.kill(childrenOf(primary.pid!)[0]!, 'SIGKILL');
+    // The replacement is forked as this line is written: Ctrl-C reaches it long before it can listen.
+    await waitFor(() => /starting another\n/.test(stderr), { intervalMs: 1, what: 'the restart' });
+    const pids = childrenOf(primary.pid!);
+    process.kill(-primary.pid!, 'SIGINT');
+    const result = await exited;
+    t.equal(result.code, 0, stderr);
+    t.same(pids.filter(existsProcess), [], 'no worker left behind');
+  },
+);
+
 /**
  * A ping on a connection of its own (a worker killed mid-test takes its kept-alive connections with it), sent
  * again once if unanswered in 5 s: a connection node's cluster hands to a worker at the moment it dies is never
