@@ -77,7 +77,7 @@ export function superviseWorkers(
       // A worker that did not stop cleanly (its stop failed, or was stuck) makes the whole stop a failure. Not one
       // that the group's Ctrl-C ended while it was still starting (a replacement forked a moment before), before
       // it could ignore the signal: it served nothing.
-      const interrupted = !listening.has(worker) && (signal === 'SIGINT' || signal === 'SIGTERM');
+      const interrupted = !listening.delete(worker) && (signal === 'SIGINT' || signal === 'SIGTERM');
       if (stopping && (code !== 0 || signal !== null) && !interrupted) failed = true;
       if (!stopping) replace(worker, signal === null ? `with code ${code}` : `on ${signal}`);
       if (stopping && alive.size === 0) {

@@ -19,8 +19,8 @@ export interface Config {
   readonly databasePoolSize: number;
   /**
    * PostgreSQL ends a session of this process left idle inside a transaction this long. pingmon's transactions wait
-   * on nothing but their own statements; one that does is a process frozen (stopped, swapped out) while holding
-   * row locks that every server's pings on those monitors wait for. Its transaction is then rolled back.
+   * on nothing but their own statements (but the migration lock's, which opts out); one that does is a process
+   * frozen (stopped, swapped out) while holding row locks that every server's pings on those monitors wait for.
    */
   readonly databaseIdleInTransactionMs: number;
   /** HS256 secret for user tokens; generated once and stored in the database when unset. */

@@ -109,6 +109,7 @@ function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs =
 /** A new pg client in knex's pool, as far as it is set up. */
 interface SettableClient extends PooledClient {
   query(text: string, callback: (err: Error | null) => void): void;
+  end(callback: () => void): void;
 }
 
 async function openPostgres(config: Config & { databaseUrl: string }): Promise<Database> {
@@ -124,9 +125,11 @@ async function openPostgres(config: Config & { databaseUrl: string }): Promise<D
       max: poolSize,
       // A SET, not the connection's startup options, which a pooler (PgBouncer) may refuse.
       afterCreate(conn: SettableClient, done: (err: Error | null, conn: unknown) => void) {
-        conn.query(`set idle_in_transaction_session_timeout = ${config.databaseIdleInTransactionMs}`, (err) =>
-          err ? done(err, conn) : connections.afterCreate(conn, done),
-        );
+        conn.query(`set idle_in_transaction_session_timeout = ${config.databaseIdleInTransactionMs}`, (err) => {
+          // knex does not close a connection its afterCreate refused.
+          if (err) conn.end(() => done(err, conn));
+          else connections.afterCreate(conn, done);
+        });
       },
     },
     acquireConnectionTimeout: 10_000,

@@ -29,6 +29,9 @@ const MIGRATION_LOCK = 7_406_611;
 export async function migrate(knex: Knex, dialect: 'sqlite' | 'postgres'): Promise<void> {
   if (dialect === 'postgres') {
     await knex.transaction(async (trx) => {
+      // This transaction only holds the lock while the migrations run on other connections: it idles, for as long
+      // as they take, and must not be ended for it (the pool's idle_in_transaction_session_timeout, db/index.ts).
+      await trx.raw('set local idle_in_transaction_session_timeout = 0');
       await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
       await knex.migrate.latest({ migrationSource: source });
     });

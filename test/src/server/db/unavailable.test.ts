@@ -170,3 +170,47 @@ t.test(
     t.same(await db.sql.rows('select 3 as n', []), [{ n: 3 }], 'the next statement gets a connection of its own');
   },
 );
+
+t.test(
+  'on postgres, migrations that take longer than the idle limit: their lock is held to the end, and the server opens',
+  { skip: !POSTGRES_URL },
+  async (t) => {
+    const database = await createTestDatabase('postgres');
+    t.teardown(() => database.drop());
+    const { databaseUrl, databaseSchema, dataDir } = database;
+    await closeDatabase(await openDatabase(loadConfig({}, { databaseUrl, databaseSchema, dataDir })));
+    // One migration to apply again (005 adds two indexes), and it waits: another session holds `runs`.
+    const admin = knexOf(database);
+    t.teardown(() => admin.destroy());
+    await admin('knex_migrations').where({ name: '005-retention' }).delete();
+    await admin.raw('drop index runs_started_at; drop index alerts_created_at');
+    const locker = await admin.client.acquireConnection();
+    t.teardown(() => admin.client.releaseConnection(locker));
+    const query = (sql: string) => admin.raw(sql).connection(locker);
+    await query('begin');
+    await query(`lock table ${databaseSchema}.runs in share row exclusive mode`);
+
+    const config = loadConfig({}, { databaseUrl, databaseSchema, dataDir, databaseIdleInTransactionMs: 500 });
+    const opening = openDatabase(config);
+    opening.catch(() => undefined);
+    try {
+      // The migration lock's transaction idles while the migration waits: past the limit, and more.
+      await waitFor(
+        async () =>
+          (
+            await admin.raw(
+              "select 1 from pg_stat_activity where state = 'idle in transaction' and query like ? " +
+                "and state_change < now() - interval '1.5 seconds'",
+              ['%pg_advisory_xact_lock%'],
+            )
+          ).rows.length === 1,
+        { what: 'the migration lock held, idle, past the limit' },
+      );
+    } finally {
+      await query('commit');
+    }
+    const db = await opening;
+    t.teardown(() => closeDatabase(db));
+    t.equal((await admin('knex_migrations').where({ name: '005-retention' })).length, 1, 'the migration applied');
+  },
+);
