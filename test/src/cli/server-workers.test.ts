@@ -3,6 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import t from 'tap';
+import type { Test } from 'tap';
 import { POSTGRES_URL, createTestDatabase } from '../helpers/databases.js';
 import { createAccountCli, CLI, cliEnv, finished, pingmon, waitForLine } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';
@@ -36,13 +37,10 @@ t.test('--workers on SQLite is refused in one line, before anything starts', asy
   t.equal(result.stdout, '');
 });
 
-t.test('pingmon server --workers 2 on PostgreSQL', { skip: POSTGRES_URL ? false : 'no test PostgreSQL' }, async (t) => {
-  const db = await createTestDatabase('postgres');
-  t.teardown(() => db.drop());
-  const account = await createAccountCli(db.env);
-  // Its own process group, as a shell gives a job: the group's SIGINT is what Ctrl-C sends.
+/** `pingmon server --workers 2` listening, in its own process group (a shell's job: Ctrl-C is the group's SIGINT). */
+async function startTwoWorkers(t: Test, env: Record<string, string>) {
   const primary = spawn(process.execPath, [CLI, 'server', '--workers', '2', '--port', '0'], {
-    env: cliEnv(db.env),
+    env: cliEnv(env),
     stdio: ['ignore', 'pipe', 'pipe'],
     detached: true,
   });
@@ -51,6 +49,14 @@ t.test('pingmon server --workers 2 on PostgreSQL', { skip: POSTGRES_URL ? false 
     if (primary.exitCode === null) process.kill(-primary.pid!, 'SIGKILL');
   });
   const [, url] = await waitForLine(primary, LISTENING);
+  return { primary, exited, url: url! };
+}
+
+t.test('pingmon server --workers 2 on PostgreSQL', { skip: POSTGRES_URL ? false : 'no test PostgreSQL' }, async (t) => {
+  const db = await createTestDatabase('postgres');
+  t.teardown(() => db.drop());
+  const account = await createAccountCli(db.env);
+  const { primary, exited, url } = await startTwoWorkers(t, db.env);
   const workers = childrenOf(primary.pid!);
   t.equal(workers.length, 2, 'two worker processes');
 
@@ -110,16 +116,7 @@ t.test(
   async (t) => {
     const db = await createTestDatabase('postgres');
     t.teardown(() => db.drop());
-    const primary = spawn(process.execPath, [CLI, 'server', '--workers', '2', '--port', '0'], {
-      env: cliEnv(db.env),
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true,
-    });
-    const exited = finished(primary);
-    t.teardown(() => {
-      if (primary.exitCode === null) process.kill(-primary.pid!, 'SIGKILL');
-    });
-    await waitForLine(primary, LISTENING);
+    const { primary, exited } = await startTwoWorkers(t, db.env);
     let stderr = '';
     primary.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     process.kill(childrenOf(primary.pid!)[0]!, 'SIGKILL');

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import t from 'tap';
+import type { Test } from 'tap';
 import knexFactory from 'knex';
 import { closeDatabase, DatabaseUnavailableError, loadConfig, openDatabase } from '@pingmon/server';
 import { outageCause, outageClassifier } from '../../../../server/dist/db/unavailable.js';
@@ -126,21 +127,28 @@ t.test(
   },
 );
 
+/** A test PostgreSQL database, migrated, its admin connection, and its config with an idle-in-transaction limit. */
+async function migratedPostgres(t: Test) {
+  const database = await createTestDatabase('postgres');
+  t.teardown(() => database.drop());
+  const { databaseUrl, databaseSchema, dataDir } = database;
+  const configWith = (databaseIdleInTransactionMs?: number) =>
+    loadConfig({}, { databaseUrl, databaseSchema, dataDir, databaseIdleInTransactionMs });
+  // Migrated first with the default limit: a migration's transaction may idle a moment between its steps.
+  await closeDatabase(await openDatabase(configWith()));
+  const admin = knexOf(database);
+  t.teardown(() => admin.destroy());
+  return { database, admin, configWith };
+}
+
 t.test(
   'on postgres, a transaction left idle (a frozen process) is ended by the database, and the pool goes on',
   { skip: !POSTGRES_URL },
   async (t) => {
-    const database = await createTestDatabase('postgres');
-    t.teardown(() => database.drop());
-    const { databaseUrl, databaseSchema, dataDir } = database;
-    // Migrated first with the default: a migration's transaction may idle a moment between its steps.
-    await closeDatabase(await openDatabase(loadConfig({}, { databaseUrl, databaseSchema, dataDir })));
-    const config = loadConfig({}, { databaseUrl, databaseSchema, dataDir, databaseIdleInTransactionMs: 1_000 });
-    const db = await openDatabase(config);
+    const { admin, configWith } = await migratedPostgres(t);
+    const db = await openDatabase(configWith(1_000));
     t.teardown(() => closeDatabase(db));
     t.equal(loadConfig({}).databaseIdleInTransactionMs, 60_000, 'a minute unless told');
-    const admin = knexOf(database);
-    t.teardown(() => admin.destroy());
     const marker = `idle_${randomBytes(6).toString('hex')}`;
     const sessions = async () =>
       (
@@ -175,23 +183,17 @@ t.test(
   'on postgres, migrations that take longer than the idle limit: their lock is held to the end, and the server opens',
   { skip: !POSTGRES_URL },
   async (t) => {
-    const database = await createTestDatabase('postgres');
-    t.teardown(() => database.drop());
-    const { databaseUrl, databaseSchema, dataDir } = database;
-    await closeDatabase(await openDatabase(loadConfig({}, { databaseUrl, databaseSchema, dataDir })));
+    const { database, admin, configWith } = await migratedPostgres(t);
     // One migration to apply again (005 adds two indexes), and it waits: another session holds `runs`.
-    const admin = knexOf(database);
-    t.teardown(() => admin.destroy());
     await admin('knex_migrations').where({ name: '005-retention' }).delete();
     await admin.raw('drop index runs_started_at; drop index alerts_created_at');
     const locker = await admin.client.acquireConnection();
     t.teardown(() => admin.client.releaseConnection(locker));
     const query = (sql: string) => admin.raw(sql).connection(locker);
     await query('begin');
-    await query(`lock table ${databaseSchema}.runs in share row exclusive mode`);
+    await query(`lock table ${database.databaseSchema}.runs in share row exclusive mode`);
 
-    const config = loadConfig({}, { databaseUrl, databaseSchema, dataDir, databaseIdleInTransactionMs: 500 });
-    const opening = openDatabase(config);
+    const opening = openDatabase(configWith(500));
     opening.catch(() => undefined);
     try {
       // The migration lock's transaction idles while the migration waits: past the limit, and more.
