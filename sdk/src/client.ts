@@ -47,6 +47,10 @@ export interface ClientOptions {
 export interface Client {
   readonly token: string | undefined;
   login(email: string, password: string): Promise<LoginResponse>;
+  /** Ends the session of this client's token: the token is refused from now on. */
+  logout(): Promise<void>;
+  /** Sets a new password; every session of the user ends, this client's too: log in again. */
+  changePassword(currentPassword: string, newPassword: string): Promise<void>;
   me(): Promise<MeResponse>;
   listMonitors(query?: PageQuery): Promise<MonitorList>;
   createMonitor(monitor: CreateMonitorRequest): Promise<Monitor>;
@@ -112,6 +116,9 @@ export function createClient(options: ClientOptions = {}): Client {
       http = connect({ authorization: `Bearer ${token}` });
       return result;
     },
+    logout: async () => void (await http('DELETE', 'auth/session')),
+    changePassword: async (currentPassword, newPassword) =>
+      void (await http('POST', 'me/password', { currentPassword, newPassword })),
     me: () => http<MeResponse>('GET', 'me'),
     listMonitors: (query = {}) => http<MonitorList>('GET', `monitors${queryString(query)}`),
     createMonitor: (monitor) => http<Monitor>('POST', 'monitors', monitor),

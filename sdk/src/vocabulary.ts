@@ -18,6 +18,7 @@ export const RULE_OP_SYMBOLS: Readonly<Record<RuleOp, string>> = {
 export const LOGIN_ERROR_CODES: ReadonlySet<string> = new Set([
   'token_expired',
   'invalid_token',
+  'session_ended',
   'missing_token',
   'user_token_required',
 ]);

@@ -4,14 +4,15 @@ import type { ReqRef, Request, ResponseToolkit, Server } from '@hapi/hapi';
 import type { ApiKeyGrant } from './db/api-keys.js';
 import { findApiKeyGrant } from './db/api-keys.js';
 import type { Sql } from './db/sql.js';
-import { findUser } from './db/users.js';
+import { findSessionState } from './db/sessions.js';
 import { apiError } from './errors.js';
 import { hashApiKey } from './secrets.js';
 
-/** Who a user token speaks for. */
+/** Who a user token speaks for, and the session it was issued for (db/sessions.ts). */
 export interface UserCredentials {
   userId: string;
   accountId: string;
+  sessionId: string;
 }
 
 const JWT = { aud: 'pingmon', iss: 'pingmon', algorithm: 'HS256' } as const;
@@ -34,7 +35,7 @@ export function issueUserToken(
   const iat = Math.floor(now / 1000);
   const exp = iat + ttlSeconds;
   const token = Jwt.token.generate(
-    { sub: user.userId, acc: user.accountId, aud: JWT.aud, iss: JWT.iss, iat, exp },
+    { sub: user.userId, acc: user.accountId, sid: user.sessionId, aud: JWT.aud, iss: JWT.iss, iat, exp },
     { key: secret, algorithm: JWT.algorithm },
   );
   return { token, expiresAt: exp * 1000 };
@@ -105,14 +106,20 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
           'invalid_token',
           'Invalid user token. Log in again (POST /api/v1/auth/login, or `pingmon login`).',
         );
-      return h.authenticated({ credentials: { user: await existing(user) } });
+      const ended =
+        "This token's session has ended (signed out, or the password changed). " +
+        'Log in again (POST /api/v1/auth/login, or `pingmon login`).';
+      return h.authenticated({ credentials: { user: await existing(user, ended) } });
     },
   }));
 
   // A token outlives nothing it speaks for: one query per user request (never on the ping path, which
-  // takes API keys) refuses the token of a user deleted since it was issued, or of a deleted account.
-  const existing = async (user: UserCredentials): Promise<UserCredentials> => {
-    if (!(await findUser(sql, user.accountId, user.userId))) throw userGone();
+  // takes API keys) refuses the token of a session ended since (signed out, a new password), of a user
+  // deleted since it was issued, or of a deleted account.
+  const existing = async (user: UserCredentials, ended: string): Promise<UserCredentials> => {
+    const state = await findSessionState(sql, user);
+    if (state === 'user_gone') throw userGone();
+    if (state === 'ended') throw apiError(401, 'session_ended', ended);
     return user;
   };
 
@@ -121,7 +128,7 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
     const user = verifyUserToken(token, options.jwtSecret);
     if (user === 'expired') throw apiError(401, 'token_expired', 'Your session has expired. Sign in again.');
     if (!user) throw apiError(401, 'invalid_token', 'Your session is not valid on this server. Sign in again.');
-    return existing(user);
+    return existing(user, 'Your session has ended (signed out, or the password changed). Sign in again.');
   };
 
   server.auth.strategy('api-key', 'api-key');
@@ -129,14 +136,9 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
   server.auth.default('user');
 }
 
-/** How the session cookie is set for `request`: Secure when it came over HTTPS, directly or through a proxy. */
-export function sessionCookie(request: Request, ttlMs: number): { ttl: number; isSecure: boolean } {
-  // A chain of proxies lists the first (the client's) protocol first.
-  const forwarded = String(request.headers['x-forwarded-proto'] ?? '')
-    .split(',')[0]!
-    .trim();
-  const secure = request.server.info.protocol === 'https' || forwarded === 'https';
-  return { ttl: ttlMs, isSecure: secure };
+/** How the session cookie is set: Secure when the request came over HTTPS, directly or through a proxy. */
+export function sessionCookie(viaHttps: boolean, ttlMs: number): { ttl: number; isSecure: boolean } {
+  return { ttl: ttlMs, isSecure: viaHttps };
 }
 
 /** The 401 of a valid token whose user or account has been deleted since it was issued. */
@@ -145,9 +147,9 @@ export function userGone(): Boom {
 }
 
 function verifyUserToken(token: string, secret: string): UserCredentials | 'expired' | undefined {
+  const artifacts = signedBy(token, secret);
+  if (!artifacts) return undefined;
   try {
-    const artifacts = Jwt.token.decode(token);
-    Jwt.token.verifySignature(artifacts, { key: secret, algorithm: JWT.algorithm });
     // verifyTime lets a token without `exp` through, and such a token would never expire.
     if (typeof (artifacts.decoded.payload as { exp?: unknown }).exp !== 'number') return undefined;
     try {
@@ -156,16 +158,32 @@ function verifyUserToken(token: string, secret: string): UserCredentials | 'expi
       return 'expired';
     }
     Jwt.token.verifyPayload(artifacts, { aud: JWT.aud, iss: JWT.iss, sub: false });
-    const { sub, acc } = artifacts.decoded.payload as { sub?: unknown; acc?: unknown };
-    if (typeof sub !== 'string' || typeof acc !== 'string') return undefined;
-    return { userId: sub, accountId: acc };
+  } catch {
+    return undefined;
+  }
+  const { sub, acc, sid } = artifacts.decoded.payload as { sub?: unknown; acc?: unknown; sid?: unknown };
+  if (typeof sub !== 'string' || typeof acc !== 'string' || typeof sid !== 'string') return undefined;
+  return { userId: sub, accountId: acc, sessionId: sid };
+}
+
+/** The session a token signed by this server was issued for, expired or not: signing out ends it whatever its age. */
+export function sessionIdOf(token: string, secret: string): string | undefined {
+  const sid = (signedBy(token, secret)?.decoded.payload as { sid?: unknown } | undefined)?.sid;
+  return typeof sid === 'string' ? sid : undefined;
+}
+
+function signedBy(token: string, secret: string): ReturnType<typeof Jwt.token.decode> | undefined {
+  try {
+    const artifacts = Jwt.token.decode(token);
+    Jwt.token.verifySignature(artifacts, { key: secret, algorithm: JWT.algorithm });
+    return artifacts;
   } catch {
     return undefined;
   }
 }
 
 /** The session cookie's token, when the request has one and no other credentials. */
-function sessionOf(request: Request): string | undefined {
+export function sessionOf(request: Request): string | undefined {
   const token: unknown = (request.state as Record<string, unknown> | null)?.[SESSION_COOKIE];
   return typeof token === 'string' && token !== '' ? token : undefined;
 }

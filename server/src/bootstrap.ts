@@ -3,7 +3,8 @@ import { insertAccount } from './db/accounts.js';
 import { insertApiKey } from './db/api-keys.js';
 import type { Database } from './db/index.js';
 import { DatabaseUnavailableError, isUniqueViolation } from './db/index.js';
-import { insertUser } from './db/users.js';
+import { endUserSessions } from './db/sessions.js';
+import { findUserByEmail, insertUser, updatePasswordHash } from './db/users.js';
 import { newId } from './ids.js';
 import { hashPassword, newApiKey } from './secrets.js';
 
@@ -25,7 +26,7 @@ export async function createAccount(
 ): Promise<NewAccount> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email) || email.length > 254) throw new AccountInputError(`"${input.email}" is not an email address`);
-  if (input.password.length < 8) throw new AccountInputError('the password must be at least 8 characters long');
+  checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   const ids = { accountId: newId('acc'), userId: newId('usr'), keyId: newId('key') };
   const key = newApiKey();
@@ -45,4 +46,29 @@ export async function createAccount(
     throw new Error(`the database refused the new account (${code})`, { cause: err });
   }
   return { accountId: ids.accountId, userId: ids.userId, apiKey: key.key };
+}
+
+/** The password rule of every way a password is set. */
+export function checkPassword(password: string): void {
+  if (password.length < 8) throw new AccountInputError('the password must be at least 8 characters long');
+}
+
+/**
+ * Gives a user a new password and ends every session of theirs, in one transaction: whoever signed in with the
+ * old one (a stolen token, a forgotten browser) signs in again. The number of sessions ended is answered.
+ */
+export async function setPassword(
+  db: Database,
+  input: { email: string; password: string },
+  now = Date.now(),
+): Promise<{ userId: string; sessionsEnded: number }> {
+  checkPassword(input.password);
+  const passwordHash = await hashPassword(input.password);
+  const email = input.email.trim().toLowerCase();
+  return db.transaction(async (sql) => {
+    const user = await findUserByEmail(sql, email);
+    if (!user || !(await updatePasswordHash(sql, user.userId, passwordHash)))
+      throw new AccountInputError(`there is no user with email ${email}`);
+    return { userId: user.userId, sessionsEnded: await endUserSessions(sql, user.userId, now) };
+  });
 }

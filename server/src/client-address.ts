@@ -10,17 +10,7 @@ import type { Request } from '@hapi/hapi';
  */
 export function clientAddressOf(trustedProxies: readonly string[]): (request: Request) => string {
   if (trustedProxies.length === 0) return (request) => request.info.remoteAddress;
-  const trusted = new BlockList();
-  for (const entry of trustedProxies) {
-    const [address = '', prefix] = entry.split('/');
-    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
-    if (prefix === undefined) trusted.addAddress(address, family);
-    else trusted.addSubnet(address, Number(prefix), family);
-  }
-  const isTrusted = (address: string) => {
-    const family = isIP(address);
-    return family !== 0 && trusted.check(address, family === 6 ? 'ipv6' : 'ipv4');
-  };
+  const isTrusted = trustedCheck(trustedProxies);
   return (request) => {
     let address = request.info.remoteAddress;
     if (!isTrusted(address)) return address;
@@ -33,5 +23,36 @@ export function clientAddressOf(trustedProxies: readonly string[]): (request: Re
       if (!isTrusted(hop)) break;
     }
     return address;
+  };
+}
+
+/**
+ * Whether a request came over HTTPS: directly, by `X-Forwarded-Proto: https` from any peer (it can only make the
+ * session cookie Secure, which a client asking for it harms no one with), or by RFC 7239 `Forwarded: proto=https`
+ * from a trusted proxy. A chain of proxies lists the client's side first; names and values are case-insensitive.
+ */
+export function viaHttpsOf(trustedProxies: readonly string[]): (request: Request) => boolean {
+  const isTrusted = trustedCheck(trustedProxies);
+  return (request) => {
+    if (request.server.info.protocol === 'https') return true;
+    const forwardedProto = String(request.headers['x-forwarded-proto'] ?? '').split(',')[0]!;
+    if (forwardedProto.trim().toLowerCase() === 'https') return true;
+    if (!isTrusted(request.info.remoteAddress)) return false;
+    const first = String(request.headers.forwarded ?? '').split(',')[0]!;
+    return first.split(';').some((pair) => /^\s*proto\s*=\s*"?https"?\s*$/i.test(pair));
+  };
+}
+
+function trustedCheck(trustedProxies: readonly string[]): (address: string) => boolean {
+  const trusted = new BlockList();
+  for (const entry of trustedProxies) {
+    const [address = '', prefix] = entry.split('/');
+    const family = isIP(address) === 6 ? 'ipv6' : 'ipv4';
+    if (prefix === undefined) trusted.addAddress(address, family);
+    else trusted.addSubnet(address, Number(prefix), family);
+  }
+  return (address) => {
+    const family = isIP(address);
+    return family !== 0 && trusted.check(address, family === 6 ? 'ipv6' : 'ipv4');
   };
 }

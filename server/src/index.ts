@@ -5,7 +5,7 @@ export { loadConfig, ConfigError, redactUrl } from './config.js';
 export type { Config, ConfigOverrides } from './config.js';
 export { openDatabase, closeDatabase, DatabaseUnavailableError } from './db/index.js';
 export type { Database } from './db/index.js';
-export { createAccount, AccountInputError } from './bootstrap.js';
+export { createAccount, setPassword, AccountInputError } from './bootstrap.js';
 export type { NewAccount } from './bootstrap.js';
 export { stopGracefully } from './lifecycle.js';
 export type { StopHooks, Stopping } from './lifecycle.js';

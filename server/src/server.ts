@@ -9,7 +9,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/index.js';
 import { closeDatabase, DatabaseUnavailableError, openDatabase } from './db/index.js';
 import { findOrInsertSetting } from './db/settings.js';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressOf, viaHttpsOf } from './client-address.js';
 import { registerClientErrors } from './client-errors.js';
 import { registerErrorShape } from './errors.js';
 import { Metrics } from './metrics.js';
@@ -136,7 +136,8 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
     },
   });
   const clientAddress = clientAddressOf(config.trustedProxies);
-  const ctx: RouteContext = { config, db, jwtSecret, deliveries, mailer, metrics, clientAddress };
+  const viaHttps = viaHttpsOf(config.trustedProxies);
+  const ctx: RouteContext = { config, db, jwtSecret, deliveries, mailer, metrics, clientAddress, viaHttps };
   if (config.logLevel !== 'silent') {
     // Buffered: a write to stdout per request would cost more than the request. Written at least every second,
     // so that a quiet server's lines reach the journal as they come, and at stop.

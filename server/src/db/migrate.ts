@@ -4,6 +4,7 @@ import * as alerts from './migrations/002-alerts.js';
 import * as channelTests from './migrations/003-channel-tests.js';
 import * as schedules from './migrations/004-schedules.js';
 import * as retention from './migrations/005-retention.js';
+import * as sessions from './migrations/006-sessions.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '003-channel-tests': channelTests,
   '004-schedules': schedules,
   '005-retention': retention,
+  '006-sessions': sessions,
 };
 
 const source: Knex.MigrationSource<string> = {

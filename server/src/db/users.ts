@@ -58,3 +58,8 @@ export async function findUser(sql: Sql, accountId: string, userId: string): Pro
   );
   return row && toRecord(row);
 }
+
+/** Sets a user's password hash; false when the user does not exist. */
+export async function updatePasswordHash(sql: Sql, userId: string, passwordHash: string): Promise<boolean> {
+  return (await sql.changes('update users set password_hash = ? where id = ?', [passwordHash, userId])) > 0;
+}

@@ -2,11 +2,21 @@ import { createHash } from 'node:crypto';
 import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { LoginRequest, LoginResponse, SessionResponse } from '@pingmon/sdk/wire';
-import { issueUserToken, requireSessionHeader, SESSION_COOKIE, sessionCookie } from '../auth.js';
+import {
+  bearerOf,
+  issueUserToken,
+  requireSessionHeader,
+  SESSION_COOKIE,
+  sessionCookie,
+  sessionIdOf,
+  sessionOf,
+} from '../auth.js';
 import { findAccount } from '../db/accounts.js';
 import { clearLoginAttempts, countLoginAttempt } from '../db/login-attempts.js';
+import { endSession, insertSession } from '../db/sessions.js';
 import { findUserByEmail } from '../db/users.js';
 import { apiError, waitFor } from '../errors.js';
+import { newId } from '../ids.js';
 import { iso, presentAccount, presentUser } from '../presenter.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../secrets.js';
 import type { RouteContext } from './context.js';
@@ -54,24 +64,30 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
         handler: async (request: Request, h: ResponseToolkit) => {
           requireSessionHeader(request);
           const { token, ...session } = await login(ctx, request.payload as LoginRequest, ctx.clientAddress(request));
-          const cookie = sessionCookie(request, ctx.config.tokenTtlSeconds * 1000);
+          const cookie = sessionCookie(ctx.viaHttps(request), ctx.config.tokenTtlSeconds * 1000);
           return h.response(session satisfies SessionResponse).state(SESSION_COOKIE, token, cookie);
         },
       },
     },
     {
-      // Signing out works with an expired session too: it only ends the cookie.
+      // Signing out works with an expired token too: it ends the session the token names, and the cookie.
       method: 'DELETE',
       path: '/auth/session',
       options: {
-        id: 'deleteSession',
+        id: 'logout',
         auth: false,
-        description: 'Sign out of the dashboard: the session cookie ends',
+        description: 'Sign out: the session of the bearer token or of the session cookie ends',
         tags: ['auth'],
         response: replies({ 204: false }, [403]),
-        handler: (request: Request, h: ResponseToolkit) => {
-          requireSessionHeader(request);
-          return h.response().code(204).unstate(SESSION_COOKIE);
+        handler: async (request: Request, h: ResponseToolkit) => {
+          const bearer = bearerOf(request);
+          // A bearer token cannot be sent by another site's page, so only the cookie needs the header.
+          if (bearer === undefined) requireSessionHeader(request);
+          const token = bearer ?? sessionOf(request);
+          const sessionId = token === undefined ? undefined : sessionIdOf(token, ctx.jwtSecret);
+          if (sessionId !== undefined) await endSession(ctx.db.sql, sessionId, Date.now());
+          const reply = h.response().code(204);
+          return bearer === undefined ? reply.unstate(SESSION_COOKIE) : reply;
         },
       },
     },
@@ -100,7 +116,8 @@ async function login(ctx: RouteContext, input: LoginRequest, address: string): P
   await clearLoginAttempts(ctx.db.sql, key);
   const account = await findAccount(ctx.db.sql, record.accountId);
   if (!account) throw new Error(`user ${record.userId} has no account`);
-  const credentials = { userId: record.userId, accountId: account.accountId };
+  const credentials = { userId: record.userId, accountId: account.accountId, sessionId: newId('ses', now) };
   const { token, expiresAt } = issueUserToken(ctx.jwtSecret, credentials, now, ctx.config.tokenTtlSeconds);
+  await insertSession(ctx.db.sql, { ...credentials, createdAt: now, expiresAt });
   return { token, expiresAt: iso(expiresAt), user: presentUser(record), account: presentAccount(account) };
 }

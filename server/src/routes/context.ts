@@ -18,4 +18,6 @@ export interface RouteContext {
   readonly mailer: Mailer | undefined;
   /** Who sent a request: the peer, or behind PINGMON_TRUSTED_PROXIES the client they name. */
   readonly clientAddress: (request: Request) => string;
+  /** Whether the request came over HTTPS, directly or through a proxy (client-address.ts). */
+  readonly viaHttps: (request: Request) => boolean;
 }

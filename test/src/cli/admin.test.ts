@@ -102,3 +102,34 @@ t.test('create-account works while a server takes pings on the same SQLite file'
     t.notMatch(result.stderr, /insert|select|values/i, 'no SQL in any message');
   }
 });
+
+for (const kind of DATABASE_KINDS) {
+  t.test(`pingmon admin set-password on ${kind} ends every session of the user`, async (t) => {
+    const api = await TestServer.start(t, kind);
+    const account = await api.account();
+    const other = await api.account();
+    const env = api.database.env;
+    const set = await pingmon(
+      ['admin', 'set-password', '--email', account.email.toUpperCase(), '--password', 'a fresh password'],
+      env,
+    );
+    t.equal(set.code, 0, set.stderr);
+    t.equal(set.stdout, `Password of ${account.email} set; 1 session ended.\n`);
+    const old = await api.request('/me', { token: account.token });
+    t.equal(old.status, 401, 'the token of the old password is refused at once');
+    t.equal(old.body.code, 'session_ended');
+    t.equal((await api.request('/me', { token: other.token })).status, 200, 'other users go on');
+    const login = await api.request('/auth/login', { body: { email: account.email, password: 'a fresh password' } });
+    t.equal(login.status, 200);
+
+    const unknown = await pingmon(
+      ['admin', 'set-password', '--email', 'nobody@example.com', '--password', 'a fresh password'],
+      env,
+    );
+    t.equal(unknown.code, 1);
+    t.equal(unknown.stderr, 'pingmon: there is no user with email nobody@example.com\n');
+    const short = await pingmon(['admin', 'set-password', '--email', account.email, '--password', 'short'], env);
+    t.equal(short.code, 1);
+    t.equal(short.stderr, 'pingmon: the password must be at least 8 characters long\n');
+  });
+}

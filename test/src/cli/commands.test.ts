@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs';
+import { mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Jwt from '@hapi/jwt';
 import t from 'tap';
@@ -172,12 +172,33 @@ t.test('the everyday commands against a real server', async (t) => {
     );
   });
 
-  t.test('logout', async (t) => {
-    t.match((await cli('logout')).stdout, /Logged out/);
+  t.test('logout ends the session on the server, then forgets the token', async (t) => {
+    const token = (await json('config', 'get')).token;
+    t.equal((await api.request('/me', { token })).status, 200);
+    const out = await cli('logout');
+    t.equal(out.code, 0, out.stderr);
+    t.match(out.stdout, /^Logged out: the server ended the session, and the token is removed from /);
+    const copy = await api.request('/me', { token });
+    t.equal(copy.status, 401, 'a copy of the token is refused too');
+    t.equal(copy.body.code, 'session_ended');
     t.equal((await cli('monitors', 'list')).code, 1);
     const file = join(configHome, 'pingmon', 'config.json');
     const before = statSync(file).mtimeMs;
     t.equal((await cli('logout')).stdout, 'Not logged in.\n');
     t.equal(statSync(file).mtimeMs, before, 'the config file was left alone');
+  });
+
+  t.test('logout with the server out of reach forgets the token and says it is still valid', async (t) => {
+    const home = tempDir('pingmon-config-');
+    mkdirSync(join(home, 'pingmon'));
+    writeFileSync(join(home, 'pingmon', 'config.json'), JSON.stringify({ url: 'http://127.0.0.1:9', token: 'eyJx' }));
+    const out = await pingmon(['logout'], { XDG_CONFIG_HOME: home });
+    t.equal(out.code, 0);
+    t.match(
+      out.stderr,
+      /^pingmon: could not end the session on the server \(.+\): the token stays valid until it expires\n$/,
+    );
+    t.match(out.stdout, /^Logged out: the session was not ended on the server, and the token is removed/);
+    t.equal((await pingmon(['logout'], { XDG_CONFIG_HOME: home })).stdout, 'Not logged in.\n');
   });
 });

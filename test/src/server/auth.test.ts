@@ -108,8 +108,12 @@ for (const kind of DATABASE_KINDS) {
       }
       const expired = await api.request('/me', { token: token({ ...claims, iat: now - 120, exp: now - 60 }) });
       t.match(expired.body.message, /log in again/i);
-      const valid = await api.request('/me', { token: token({ ...claims, exp: now + 60 }) });
-      t.equal(valid.status, 200, 'a token signed with the configured secret works');
+      t.equal((await api.request('/me', { token: account.token })).status, 200, "the server's own token works");
+      const unopened = await api.request('/me', { token: token({ ...claims, sid: 'ses_made_up', exp: now + 60 }) });
+      t.equal(unopened.status, 401, 'a well-signed token for a session the server never opened is refused');
+      t.equal(unopened.body.code, 'session_ended');
+      const noSession = await api.request('/me', { token: token({ ...claims, exp: now + 60 }) });
+      t.equal(noSession.body.code, 'invalid_token', 'so is one that names no session (made before sessions)');
     });
 
     t.test('a well-signed token without an expiry is refused: it would never expire', async (t) => {

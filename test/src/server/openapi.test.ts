@@ -227,6 +227,16 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await call('DELETE', `/channels/${ch}`, as())).status, 204);
       t.equal((await call('DELETE', `/monitors/${hourly.body.monitorId}`, as())).status, 204);
 
+      const bob = await api.account();
+      const change = { currentPassword: bob.password, newPassword: 'a whole new password' };
+      t.equal((await call('POST', '/me/password', { token: bob.token, body: change })).status, 204);
+      const again = await call('POST', '/me/password', {
+        token: alice.token,
+        body: { ...change, currentPassword: 'no' },
+      });
+      t.equal(again.status, 403);
+      t.equal((await call('DELETE', '/auth/session', { token: alice.token })).status, 204);
+
       const unseen = apiRoutes.map(({ name }) => name).filter((name) => !checker.succeeded.has(name));
       t.same(unseen, [], 'every route was seen succeeding, and its answer checked');
     });
