@@ -47,16 +47,22 @@ import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
 const name = Joi.string().trim().min(1).max(100);
-// fetch refuses a URL with a user name or password, so such a channel could never be sent to.
+// fetch refuses a URL with a user name or password, so such a channel could never be sent to. joi's URI grammar
+// is looser than the URL standard fetch parses by (a host "localhost%00", a port 99999): such a URL could never be
+// sent to either, nor its host be checked for PINGMON_CHANNELS_PUBLIC_ONLY.
 const url = Joi.string()
   .trim()
   .max(2000)
   .uri({ scheme: ['http', 'https'] })
-  .custom((value: string, helpers) =>
-    /^[a-z]+:\/\/[^/?#]*@/i.test(value) ? helpers.error('string.credentials') : value,
-  )
+  .custom((value: string, helpers) => {
+    if (!URL.canParse(value)) return helpers.error('string.unparsable');
+    return /^[a-z]+:\/\/[^/?#]*@/i.test(value) ? helpers.error('string.credentials') : value;
+  })
   .messages({
     'string.uriCustomScheme': '"url" must be an http:// or https:// URL',
+    'string.unparsable':
+      '"url" cannot be parsed as a URL by the URL standard, which alerts are sent by: check its host and port ' +
+      '(a percent-encoded character such as %00 in the host, an invalid IP address, a port over 65535)',
     'string.credentials':
       '"url" must not contain a user name or password (user:password@): ' +
       'put a credential in the path or query, as Slack and Discord do',

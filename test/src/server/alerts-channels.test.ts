@@ -3,6 +3,7 @@ import t from 'tap';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 import { createServer } from '@pingmon/server';
+import { send } from '../../../server/dist/alerts/deliver.js';
 import { request } from '../helpers/http.js';
 import { TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -89,6 +90,10 @@ for (const kind of DATABASE_KINDS) {
           'invalid_request',
           /"url" must not contain a user name or password/,
         ],
+        [{ type: 'slack', url: UNPARSABLE_URL }, 'invalid_request', UNPARSABLE],
+        [{ type: 'discord', url: UNPARSABLE_URL }, 'invalid_request', UNPARSABLE],
+        [{ type: 'webhook', url: UNPARSABLE_URL }, 'invalid_request', UNPARSABLE],
+        [{ type: 'webhook', url: 'http://example.com:99999/x' }, 'invalid_request', UNPARSABLE],
       ];
       for (const [body, code, message] of cases) {
         const reply = await channel(alice, body);
@@ -115,6 +120,12 @@ for (const kind of DATABASE_KINDS) {
       });
       t.equal(badUrl.status, 400);
       t.match(badUrl.body.message, /"url" must not contain a user name or password/);
+      const unparsable = await api.request(`/channels/${created.body.channelId}`, {
+        method: 'PATCH',
+        token: alice.token,
+        body: { url: UNPARSABLE_URL },
+      });
+      t.match(unparsable, { status: 400, body: { code: 'invalid_request', message: UNPARSABLE } });
     });
 
     t.test("a restriction names only the account's own monitors", async (t) => {
@@ -319,8 +330,25 @@ const NON_PUBLIC_URLS = [
   'http://[fe80::1]/hook',
   'http://0.0.0.0/hook',
   'http://localhost:8080/hook',
+  // IPv6 that carries a loopback IPv4 address: IPv4-translated, NAT64 and 6to4.
+  'http://[::ffff:0:127.0.0.1]/',
+  'http://[64:ff9b::127.0.0.1]/',
+  'http://[2002:7f00:1::]/',
 ];
 const NON_PUBLIC = /a private, loopback or otherwise non-public address.*PINGMON_CHANNELS_PUBLIC_ONLY/;
+// The URL standard (which fetch follows) refuses it; a looser parser reads a host "localhost%00".
+const UNPARSABLE_URL = 'http://localhost%00:18999/';
+const UNPARSABLE = /^"url" cannot be parsed as a URL/;
+
+t.test('with the setting on, sending to an IPv6 address carrying a loopback IPv4 one fails for good', async (t) => {
+  const request = { headers: { 'content-type': 'application/json' }, body: '{}' };
+  // No connection is tried: the address is refused before one could be (nothing here would answer it).
+  for (const host of ['[::ffff:0:127.0.0.1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::]', '[64:ff9b:1::8.8.8.8]']) {
+    const result = await send(`http://${host}:9/hook`, request, { timeoutMs: 1000, publicOnly: true });
+    t.match(result, { statusCode: null, permanent: true, retryAfterMs: null }, host);
+    t.match(result.error, NON_PUBLIC, host);
+  }
+});
 
 for (const kind of DATABASE_KINDS) {
   t.test(`on ${kind}, URLs to non-public addresses are refused only with PINGMON_CHANNELS_PUBLIC_ONLY`, async (t) => {
@@ -347,6 +375,23 @@ for (const kind of DATABASE_KINDS) {
     });
     t.equal(moved.status, 400, 'a change to a non-public URL is refused too');
     t.match(moved.body.message, /192\.168\.0\.1/);
+    for (const type of ['slack', 'discord', 'webhook']) {
+      const unparsable = await hosted.request('/channels', {
+        token: customer.token,
+        body: { type, url: UNPARSABLE_URL },
+      });
+      t.match(
+        unparsable,
+        { status: 400, body: { code: 'invalid_request', message: UNPARSABLE } },
+        `${type} unparsable`,
+      );
+    }
+    const garbled = await hosted.request(`/channels/${created.body.channelId}`, {
+      method: 'PATCH',
+      token: customer.token,
+      body: { url: UNPARSABLE_URL },
+    });
+    t.match(garbled, { status: 400, body: { code: 'invalid_request', message: UNPARSABLE } }, 'nor changed to one');
     t.equal(
       await hosted.query((knex) =>
         knex('channels')
