@@ -4,12 +4,14 @@ import t from 'tap';
 import { tempDir } from '../helpers/databases.js';
 import { CLI } from '../helpers/cli.js';
 import { TestServer } from '../helpers/server.js';
+import { requireTools } from '../helpers/system-tools.js';
 import { EXITED, Tmux } from '../helpers/tmux.js';
 
 // `pingmon login` in a real terminal (tmux): what is asked, what is echoed, what is stored. tmux shows no
 // trailing spaces: a prompt is waited for without its own.
 
 t.test('pingmon login in a terminal asks for the email and the password, and never shows the password', async (t) => {
+  if (!requireTools(t, 'tmux')) return;
   const api = await TestServer.start(t, 'sqlite');
   const account = await api.account('unlimited');
   const configHome = tempDir('pingmon-config-');
@@ -34,6 +36,7 @@ t.test('pingmon login in a terminal asks for the email and the password, and nev
 });
 
 t.test('pingmon login asks for the server when none is known, and Ctrl-C at the password stores nothing', async (t) => {
+  if (!requireTools(t, 'tmux')) return;
   const configHome = tempDir('pingmon-config-');
   const env = { XDG_CONFIG_HOME: configHome };
   const term = Tmux.start(t, [process.execPath, CLI, 'login'], { columns: 100, rows: 24, env });

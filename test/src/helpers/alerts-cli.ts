@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import type { Test } from 'tap';
 import { tempDir } from './databases.js';
 import { pingmon } from './cli.js';
+import { requireTools } from './system-tools.js';
 import type { ConfigOverrides } from '@pingmon/server';
 import { TestServer } from './server.js';
 import type { TestAccount } from './server.js';
@@ -43,15 +44,19 @@ export async function checkSignature(
   t.notOk(verify(secret, header, sent.body.replace('"event"', '"event" ')), 'not once the body is changed');
   t.notOk(verify(secret, header, sent.body, -1), 'not outside the time tolerance');
   const [, ts, v1] = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(header)!;
-  const dir = tempDir('pingmon-openssl-');
-  writeFileSync(join(dir, 'body.json'), sent.body);
-  const shell = spawnSync('bash', ['-c', openssl], {
-    cwd: dir,
-    env: { ...process.env, t: ts, secret },
-    encoding: 'utf8',
+  // A test of its own, skipped without openssl (failed under CI=true): the Node recipe's checks above run anyway.
+  await t.test('the documented openssl line', async (t) => {
+    if (!requireTools(t, 'openssl')) return;
+    const dir = tempDir('pingmon-openssl-');
+    writeFileSync(join(dir, 'body.json'), sent.body);
+    const shell = spawnSync('bash', ['-c', openssl], {
+      cwd: dir,
+      env: { ...process.env, t: ts, secret },
+      encoding: 'utf8',
+    });
+    rmSync(dir, { recursive: true, force: true });
+    t.equal(shell.stdout.trim(), v1, `the documented openssl line prints v1 (${shell.stderr.trim()})`);
   });
-  rmSync(dir, { recursive: true, force: true });
-  t.equal(shell.stdout.trim(), v1, `the documented openssl line prints v1 (${shell.stderr.trim()})`);
 }
 
 export const USAGE_HINT = new RegExp(

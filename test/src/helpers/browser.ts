@@ -1,10 +1,10 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
+import { CHROMIUM } from './system-tools.js';
 
-/** Debian's Chromium (`apt-get install -y chromium`): a browser that a tool downloads for itself fails here. */
-export const CHROMIUM = process.env.PINGMON_TEST_CHROMIUM || '/usr/bin/chromium';
+// A browser test starts with requireTools(t, 'chromium') (./system-tools.ts).
 
 /** Where a failing browser test leaves its screenshot (kept out of git). */
 export const ARTIFACTS = fileURLToPath(new URL('../../artifacts/', import.meta.url));
@@ -13,13 +13,6 @@ interface TestLike {
   teardown(fn: () => unknown): void;
   passing(): boolean;
   readonly fullname: string;
-}
-
-/** Why the browser tests cannot run here, or undefined when they can. */
-export function browserMissing(): string | undefined {
-  return existsSync(CHROMIUM)
-    ? undefined
-    : `no Chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (or set PINGMON_TEST_CHROMIUM)`;
 }
 
 export async function launchBrowser(t: TestLike): Promise<Browser> {

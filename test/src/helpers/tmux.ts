@@ -27,7 +27,10 @@ export class Tmux {
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Starts `argv` (quoted for the shell) in a new session. Fails, never skips, when tmux is missing. */
+  /**
+   * Starts `argv` (quoted for the shell) in a new session. The test calls requireTools(t, 'tmux') first, which skips
+   * it without tmux (fails it under CI=true); a tmux that is there but cannot run fails here.
+   */
   static start(t: Teardown, argv: string[], options: TmuxOptions): Tmux {
     const version = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
     if (version.error || version.status !== 0) {

@@ -1,9 +1,10 @@
 import Jwt from '@hapi/jwt';
 import t from 'tap';
 import type { Page } from 'playwright-core';
-import { browserMissing, launchBrowser, openPage } from '../helpers/browser.js';
+import { launchBrowser, openPage } from '../helpers/browser.js';
 import { json, startReceiver } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
+import { requireTools } from '../helpers/system-tools.js';
 import { waitFor } from '../helpers/wait.js';
 
 // The dashboard in a real Chromium against a real server (SQLite: the pages read the same API on either database).
@@ -21,10 +22,7 @@ const SHORT_LOG = `short log ${XSS} `.padEnd(300, '.');
 /** When set (a directory), the run also saves the README's screenshots there. */
 const SCREENSHOTS = process.env.PINGMON_SCREENSHOTS;
 
-const missing = browserMissing();
-if (missing && process.env.CI) t.fail(missing);
-else if (missing) t.comment(`the browser tests did not run: ${missing}`);
-else
+if (requireTools(t, 'chromium'))
   t.test('the web dashboard in Chromium', async (t) => {
     const api = await TestServer.start(t, 'sqlite', { jwtSecret: SECRET });
     const origin = api.url.replace(/\/api\/v1$/, '');

@@ -1,15 +1,13 @@
 import t from 'tap';
-import { browserMissing, launchBrowser, openPage } from '../helpers/browser.js';
+import { launchBrowser, openPage } from '../helpers/browser.js';
 import { TestServer } from '../helpers/server.js';
 import { startSmtp } from '../helpers/smtp.js';
+import { requireTools } from '../helpers/system-tools.js';
 import { waitFor } from '../helpers/wait.js';
 
 // The dashboard's channel form for e-mail, in a real Chromium against a real server and SMTP server.
 
-const missing = browserMissing();
-if (missing && process.env.CI) t.fail(missing);
-else if (missing) t.comment(`the browser tests did not run: ${missing}`);
-else
+if (requireTools(t, 'chromium'))
   t.test('an e-mail channel added and tested from the dashboard', async (t) => {
     const smtp = await startSmtp(t);
     const api = await TestServer.start(t, 'sqlite', { smtpUrl: smtp.url, smtpFrom: 'alerts@example.com' });

@@ -2,9 +2,10 @@
 // (on a test clock, so that runs have real durations). `npm run screenshots -w test` writes them to docs/images/.
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { browserMissing, launchBrowser, openPage } from '../helpers/browser.js';
+import { launchBrowser, openPage } from '../helpers/browser.js';
 import { TestClock } from '../helpers/clock.js';
 import { TestServer } from '../helpers/server.js';
+import { toolMissing } from '../helpers/system-tools.js';
 
 const OUT = fileURLToPath(new URL('../../../docs/images/', import.meta.url));
 const MINUTE = 60_000;
@@ -34,7 +35,7 @@ const t = {
 };
 
 async function main(): Promise<void> {
-  const missing = browserMissing();
+  const missing = toolMissing('chromium');
   if (missing) throw new Error(missing);
   // The last run ends a few minutes before the real now, so that what the browser shows as "ago" is right, and the
   // server's clock stops a few minutes after it, before the next runs are due.

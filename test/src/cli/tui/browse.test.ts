@@ -3,6 +3,7 @@ import { tempDir } from '../../helpers/databases.js';
 import { CLI, pingmon } from '../../helpers/cli.js';
 import { deadUrl } from '../../helpers/receiver.js';
 import { TestServer } from '../../helpers/server.js';
+import { requireTools } from '../../helpers/system-tools.js';
 import { EXITED, Tmux } from '../../helpers/tmux.js';
 import { waitFor } from '../../helpers/wait.js';
 
@@ -23,6 +24,7 @@ const whole = (text: string | RegExp, footer: string) => (screen: string) => {
 };
 
 t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log expanded', async (t) => {
+  if (!requireTools(t, 'tmux')) return;
   const api = await TestServer.start(t, 'sqlite');
   const account = await api.account('unlimited');
   const nightly = await api.monitor(account, 'nightly backup');
@@ -116,6 +118,7 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
 });
 
 t.test('pingmon browse with NO_COLOR: no colour at all; the words, bold and the selected row stay', async (t) => {
+  if (!requireTools(t, 'tmux')) return;
   const api = await TestServer.start(t, 'sqlite');
   const account = await api.account('unlimited');
   const nightly = await api.monitor(account, 'nightly backup');
@@ -154,6 +157,7 @@ t.test('pingmon browse with NO_COLOR: no colour at all; the words, bold and the 
 });
 
 t.test('pingmon browse against a server that is down says so in the terminal', async (t) => {
+  if (!requireTools(t, 'tmux')) return;
   const url = await deadUrl();
   const env = { XDG_CONFIG_HOME: tempDir('pingmon-config-'), PINGMON_URL: url, PINGMON_TOKEN: 'not-checked' };
   const term = Tmux.start(t, [process.execPath, CLI, 'browse', '--refresh', '5'], { columns: 80, rows: 24, env });
