@@ -7,6 +7,7 @@ import { bearerOf } from './auth.js';
 import type { Config } from './config.js';
 import { apiError } from './errors.js';
 import type { Metrics } from './metrics.js';
+import { sentStatus } from './sent-status.js';
 
 declare module '@hapi/hapi' {
   interface RequestApplicationState {
@@ -56,7 +57,7 @@ export function registerMetrics(
     const { receivedAt } = request.app;
     if (receivedAt === undefined) return;
     const seconds = (performance.now() - receivedAt) / 1000;
-    const status = request.raw.res.statusCode;
+    const status = sentStatus(request.raw.res);
     metrics.responded(request.method.toUpperCase(), request.route.path, status, seconds);
     // Counted here, not by the ping route: a 503 during an outage may come from the API key check, before it.
     const { pingKind } = request.route.settings.app ?? {};

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import Hapi from '@hapi/hapi';
 import type { Request, Server } from '@hapi/hapi';
 import HapiPino from 'hapi-pino';
@@ -31,6 +32,7 @@ import { runRoutes } from './routes/runs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { newJwtSecret } from './secrets.js';
 import { Pruner } from './pruner.js';
+import { sentStatus } from './sent-status.js';
 import { Sweeper } from './sweeper.js';
 import { registerDashboard } from './web.js';
 
@@ -223,10 +225,10 @@ function requestLogOptions(config: Config, clientAddress: (request: Request) => 
     // Bound at response time instead of in a per-request child logger, which costs more.
     getChildBindings: () => ({}),
     customRequestCompleteMessage: (request: Request, responseTime: number) =>
-      `${request.method.toUpperCase()} ${request.path} ${request.raw.res.statusCode} ` +
+      `${request.method.toUpperCase()} ${request.path} ${sentStatus(request.raw.res)} ` +
       `${responseTime}ms ${clientAddress(request)}`,
     serializers: {
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      res: (res: ServerResponse) => ({ statusCode: sentStatus(res) }),
     },
   };
 }
