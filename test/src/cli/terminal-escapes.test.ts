@@ -114,7 +114,10 @@ t.test('the commands print other people’s text without its control characters'
     });
     const out: Buffer[] = [];
     child.stdout.on('data', (d: Buffer) => out.push(d));
-    const code = await new Promise((resolve) => child.on('close', resolve));
+    const code = await new Promise((resolve, reject) => {
+      child.on('error', (err) => reject(new Error(`this test needs script(1) from util-linux: ${err.message}`)));
+      child.on('close', resolve);
+    });
     t.equal(code, 0);
     const shown = Buffer.concat(out).toString('utf8').replaceAll('\r\n', '\n');
     t.equal(shown, 'progress 10%\nprogress 100%\nred     after a tab\ndone \n');
