@@ -1,18 +1,25 @@
 import { Command, ux } from '@oclif/core';
-import { LOGIN_ERROR_CODES } from '@pingmon/sdk/wire';
+import { clean, inertJson, LOGIN_ERROR_CODES } from '@pingmon/sdk/wire';
 
-/** Every pingmon command fails the same way: one line on stderr, saying what to do, and a non-zero exit. */
+/**
+ * Every pingmon command fails the same way: one line on stderr, saying what to do, and a non-zero exit. What a
+ * command prints holds names, errors and metrics other people wrote: it reaches the terminal cleaned, here, once.
+ */
 export abstract class BaseCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err.oclif?.exit === 0 || (err as { code?: string }).code === 'EEXIT') return super.catch(err);
-    process.stderr.write(`pingmon: ${oneLine(explain(err))}\n`);
+    process.stderr.write(`pingmon: ${oneLine(clean(explain(err)))}\n`);
     process.exitCode = err.oclif?.exit ?? err.exitCode ?? 1;
     return undefined;
   }
 
+  override log(message = '', ...args: unknown[]): void {
+    super.log(clean(message), ...args);
+  }
+
   /** --json prints one line, as docs/cli.md promises (oclif's own is pretty-printed, coloured in a terminal). */
   protected override logJson(json: unknown): void {
-    ux.stdout(JSON.stringify(json));
+    ux.stdout(inertJson(JSON.stringify(json)));
   }
 }
 

@@ -1,3 +1,4 @@
+import { clean } from '@pingmon/sdk/wire';
 export { SILENT_MARK, STATUS, duration, exactDuration, statusText } from '@pingmon/sdk/wire';
 import { columnsVariable } from './settings.js';
 import { cell, fit, textWidth } from './width.js';
@@ -7,14 +8,17 @@ export function terminalWidth(): number {
   return process.stdout.columns || columnsVariable() || 120;
 }
 
-/** Prints rows as a table that fits the terminal: the widest columns give way first, cut with "…". */
+/**
+ * Prints rows as a table that fits the terminal: the widest columns give way first, cut with "…". Cells are cleaned
+ * before they are measured, so that an escape sequence neither reaches the terminal nor skews the columns.
+ */
 export function printTable(
   headers: string[],
   rows: string[][],
   write: (line: string) => void,
   width = terminalWidth(),
 ): void {
-  const all = [headers, ...rows].map((row) => row.map((text) => text.replace(/\s+/g, ' ')));
+  const all = [headers, ...rows].map((row) => row.map((text) => clean(text).replace(/\s+/g, ' ')));
   const widths = headers.map((_, i) => Math.max(...all.map((row) => textWidth(row[i]!))));
   const gap = 2;
   while (widths.reduce((a, b) => a + b, 0) + gap * (widths.length - 1) > width) {

@@ -1,5 +1,5 @@
 // A job's output and error messages are untrusted text: colour codes, cursor moves, carriage-return progress bars,
-// tabs. `clean` makes them inert, for a terminal (the TUI) and a web page (the dashboard) alike.
+// tabs. `clean` makes them inert, for a terminal (the commands, the TUI) and a web page (the dashboard) alike.
 
 // CSI (ESC [ … final), OSC (ESC ] … BEL or ST), DCS/SOS/PM/APC (ESC P|X|^|_ … ST), and two-byte ESC sequences.
 const ESCAPES = new RegExp(
@@ -20,6 +20,14 @@ const TAB_STOP = 8;
 export function clean(text: string): string {
   const plain = text.replace(ESCAPES, '').replace(/\r\n?/g, '\n').replace(CONTROLS, '');
   return plain.includes('\t') ? plain.split('\n').map(expandTabs).join('\n') : plain;
+}
+
+/**
+ * JSON text with the controls JSON.stringify leaves raw (DEL, C1, bidi overrides) written as \uXXXX escapes: it
+ * parses to the same value, and a terminal shown it acts on none of them.
+ */
+export function inertJson(json: string): string {
+  return json.replace(CONTROLS, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
 function expandTabs(line: string): string {

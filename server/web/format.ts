@@ -1,5 +1,5 @@
 import type { MonitorStatus } from '@pingmon/sdk/wire';
-import { formatDuration } from '@pingmon/sdk/wire';
+import { clean, formatDuration } from '@pingmon/sdk/wire';
 import type { Schedule } from '@pingmon/sdk/wire';
 
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
@@ -15,6 +15,14 @@ export function when(iso: string | null, exact = false): string {
     `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ` +
     `${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
   return exact ? `${text}.${pad(d.getMilliseconds(), 3)}` : text;
+}
+
+/**
+ * A name someone typed (a monitor's, a channel's, an API key's; a rule's metric) as one line of plain text, cleaned
+ * as logs are: in the page and in a confirmation dialog, no escape sequence, control character or bidi override.
+ */
+export function nameText(name: string): string {
+  return clean(name).replace(/\s+/g, ' ');
 }
 
 /** "cron 0 3 * * * (Europe/Berlin)", "every 1h", "no schedule" */

@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import type { Alert, AlertDelivery } from '@pingmon/sdk';
+import { clean } from '@pingmon/sdk/wire';
 import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
 import { SILENT_MARK, STATUS, plural, terminalWidth, when } from '../output.js';
@@ -26,7 +27,8 @@ export default class Alerts extends BaseCommand {
     if (alerts.length === 0) return this.log(flags.monitor ? `No alerts for ${flags.monitor}.` : 'No alerts yet.');
     // A block per alert rather than a table: run ids and delivery errors are too long for shared columns.
     const width = terminalWidth();
-    const nameWidths = alerts.flatMap((a) => a.deliveries.map((d) => textWidth(d.channelName)));
+    // Cleaned before measured and cut: the names, errors and metrics are other people's text.
+    const nameWidths = alerts.flatMap((a) => a.deliveries.map((d) => textWidth(clean(d.channelName))));
     const names = Math.min(24, Math.max(...nameWidths, 0));
     alerts.forEach((alert, i) => {
       if (i > 0) this.log('');
@@ -35,8 +37,8 @@ export default class Alerts extends BaseCommand {
         alert.runId === null ? `  ${detail(alert).slice(2)}` : `  run ${alert.runId}${detail(alert)}`,
       ];
       if (alert.deliveries.length === 0) lines.push('  no channel took it');
-      for (const d of alert.deliveries) lines.push(`  ${cell(d.channelName, names)}  ${deliveryState(d)}`);
-      for (const line of lines) this.log(fit(line.replace(/[\r\n\t]+/g, ' '), width));
+      for (const d of alert.deliveries) lines.push(`  ${cell(clean(d.channelName), names)}  ${deliveryState(d)}`);
+      for (const line of lines) this.log(fit(clean(line).replace(/\s*\n\s*/g, ' '), width));
     });
   }
 }

@@ -1,4 +1,5 @@
 import { Args } from '@oclif/core';
+import { clean } from '@pingmon/sdk/wire';
 import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
 
@@ -20,6 +21,8 @@ export default class Logs extends BaseCommand {
       process.stderr.write('This run has no log.\n');
       return;
     }
-    process.stdout.write(log.content!);
+    // A file or a pipe gets the log byte for byte; a terminal gets it as `pingmon browse` shows it, since the log is
+    // the job's output and may hold sequences that clear the screen or retitle the window.
+    process.stdout.write(process.stdout.isTTY ? clean(log.content!) : log.content!);
   }
 }

@@ -3,7 +3,7 @@ import { clean } from '@pingmon/sdk/wire';
 import { api, query } from '../api.js';
 import { Pager, usePages } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
-import { when } from '../format.js';
+import { nameText, when } from '../format.js';
 import { Link, monitorPath, runPath } from '../router.js';
 import { usePoll } from '../use-poll.js';
 
@@ -34,7 +34,7 @@ function AlertItem({ alert }: { alert: Alert }) {
     <li>
       <div className="alert-head">
         <span className={`event event-${alert.event}`}>{alert.event}</span>{' '}
-        <Link to={monitorPath(alert.monitorId)}>{alert.monitorName}</Link>
+        <Link to={monitorPath(alert.monitorId)}>{nameText(alert.monitorName)}</Link>
         {alert.runId && (
           <>
             {' · '}
@@ -50,7 +50,7 @@ function AlertItem({ alert }: { alert: Alert }) {
         <ul className="deliveries">
           {alert.deliveries.map((d) => (
             <li key={d.channelId}>
-              {d.channelName} <span className="muted">({d.channelType})</span>: <DeliveryState delivery={d} />
+              {nameText(d.channelName)} <span className="muted">({d.channelType})</span>: <DeliveryState delivery={d} />
             </li>
           ))}
         </ul>

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Channel, ChannelList, ChannelTestResult, ChannelType, CreateChannelRequest } from '@pingmon/sdk/wire';
 import { clean } from '@pingmon/sdk/wire';
 import { api, id } from '../api.js';
+import { nameText } from '../format.js';
 import { useAction } from '../components/action.js';
 import { Failure, Problem } from '../components/problem.js';
 import { usePoll } from '../use-poll.js';
@@ -31,17 +32,18 @@ function ChannelItem({ channel: c, changed }: { channel: Channel; changed: () =>
   const action = useAction();
   const [tested, setTested] = useState<ChannelTestResult>();
   const path = `channels/${id(c.channelId)}`;
+  const name = nameText(c.name);
   const test = () => action.run(async () => setTested(await api<ChannelTestResult>('POST', `${path}/test`)));
   const toggle = async () => {
     if (await action.run(() => api('PATCH', path, { enabled: !c.enabled }))) changed();
   };
   const remove = async () => {
-    if (window.confirm(`Delete the channel ${c.name}?`) && (await action.run(() => api('DELETE', path)))) changed();
+    if (window.confirm(`Delete the channel ${name}?`) && (await action.run(() => api('DELETE', path)))) changed();
   };
   return (
     <li>
       <div>
-        <strong>{c.name}</strong> <span className="muted">{c.type}</span> <code className="url">{c.url}</code>
+        <strong>{name}</strong> <span className="muted">{c.type}</span> <code className="url">{c.url}</code>
         {!c.enabled && <span className="badge badge-paused">disabled</span>}
         <div className="muted">
           {c.monitorIds === null ? 'Every monitor' : `${c.monitorIds.length} monitor(s)`}
@@ -50,14 +52,14 @@ function ChannelItem({ channel: c, changed }: { channel: Channel; changed: () =>
       </div>
       <div className="buttons">
         <button type="button" disabled={action.busy} onClick={() => void test()}>
-          Test<span className="sr-only"> {c.name}</span>
+          Test<span className="sr-only"> {name}</span>
         </button>
         <button type="button" disabled={action.busy} onClick={() => void toggle()}>
           {c.enabled ? 'Disable' : 'Enable'}
-          <span className="sr-only"> {c.name}</span>
+          <span className="sr-only"> {name}</span>
         </button>
         <button type="button" disabled={action.busy} onClick={() => void remove()}>
-          Delete<span className="sr-only"> {c.name}</span>
+          Delete<span className="sr-only"> {name}</span>
         </button>
       </div>
       {tested && (

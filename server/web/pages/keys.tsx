@@ -5,7 +5,7 @@ import { api, id, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Pager, usePages } from '../components/pager.js';
 import { Failure, Problem } from '../components/problem.js';
-import { when } from '../format.js';
+import { nameText, when } from '../format.js';
 import { usePoll } from '../use-poll.js';
 
 const PAGE = 25;
@@ -40,7 +40,8 @@ export function KeysPage() {
     }
   };
   const revoke = async (key: ApiKey) => {
-    if (!window.confirm(`Revoke the key ${key.name} (${key.prefix}…)? Jobs using it stop being recorded.`)) return;
+    const question = `Revoke the key ${nameText(key.name)} (${key.prefix}…)? Jobs using it stop being recorded.`;
+    if (!window.confirm(question)) return;
     if (await action.run(() => api('DELETE', `api-keys/${id(key.keyId)}`))) reload();
   };
 
@@ -51,7 +52,7 @@ export function KeysPage() {
       {created && (
         <div className="new-key" role="status">
           <p>
-            The new key <strong>{created.name}</strong>. Copy it now: it is not shown again.
+            The new key <strong>{nameText(created.name)}</strong>. Copy it now: it is not shown again.
           </p>
           <code className="secret">{created.key}</code>
           <button type="button" onClick={() => void copy(created.key)}>
@@ -73,7 +74,7 @@ export function KeysPage() {
         {data?.apiKeys.map((key) => (
           <li key={key.keyId}>
             <div>
-              <strong>{key.name}</strong> <code>{key.prefix}…</code>
+              <strong>{nameText(key.name)}</strong> <code>{key.prefix}…</code>
               <div className="muted">
                 created {when(key.createdAt)}
                 {key.revokedAt && ` · revoked ${when(key.revokedAt)}`}
@@ -81,7 +82,7 @@ export function KeysPage() {
             </div>
             {!key.revokedAt && (
               <button type="button" disabled={action.busy} onClick={() => void revoke(key)}>
-                Revoke<span className="sr-only"> {key.name}</span>
+                Revoke<span className="sr-only"> {nameText(key.name)}</span>
               </button>
             )}
           </li>

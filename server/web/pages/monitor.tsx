@@ -5,7 +5,7 @@ import { api, id, query } from '../api.js';
 import { Pager, usePages } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
 import { MonitorBadge, RunStatusText } from '../components/status.js';
-import { scheduleText, when } from '../format.js';
+import { nameText, scheduleText, when } from '../format.js';
 import { Link, monitorPath, navigate, runPath } from '../router.js';
 import { usePoll } from '../use-poll.js';
 import { Rules } from './rules.js';
@@ -21,7 +21,7 @@ export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; fail
       <p className="crumbs">
         <Link to="/">Monitors</Link> /
       </p>
-      <h1>{m?.name ?? monitorId}</h1>
+      <h1>{m ? nameText(m.name) : monitorId}</h1>
       <Problem error={monitor.error} stale={m !== undefined} />
       {m && <Summary monitor={m} reload={monitor.reload} />}
       <section aria-labelledby="runs-title">

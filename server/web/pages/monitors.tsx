@@ -1,6 +1,7 @@
 import type { Monitor, MonitorList } from '@pingmon/sdk/wire';
 import { ago, MONITOR_STATUSES, until } from '@pingmon/sdk/wire';
 import { api, query } from '../api.js';
+import { nameText } from '../format.js';
 import { RunChart } from '../components/chart.js';
 import { Problem } from '../components/problem.js';
 import { MonitorBadge, RunStatusText } from '../components/status.js';
@@ -74,7 +75,7 @@ function MonitorRow({ monitor: m, now }: { monitor: Monitor; now: number }) {
         <MonitorBadge status={m.status} />
       </td>
       <td data-label="Monitor" className="name">
-        <Link to={monitorPath(m.monitorId)}>{m.name}</Link>
+        <Link to={monitorPath(m.monitorId)}>{nameText(m.name)}</Link>
       </td>
       <td data-label="Last run">
         {m.lastRun ? (

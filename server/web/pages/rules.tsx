@@ -2,6 +2,7 @@ import type { FormEvent } from 'react';
 import type { RuleList, RuleOp } from '@pingmon/sdk/wire';
 import { formatRule, RULE_OP_SYMBOLS, RULE_OPS } from '@pingmon/sdk/wire';
 import { api, id } from '../api.js';
+import { nameText } from '../format.js';
 import { useAction } from '../components/action.js';
 import { Failure, Problem } from '../components/problem.js';
 import { usePoll } from '../use-poll.js';
@@ -39,9 +40,9 @@ export function Rules({ monitorId }: { monitorId: string }) {
       <ul className="items">
         {data?.rules.map((rule) => (
           <li key={rule.ruleId}>
-            <code>{formatRule(rule)}</code>
+            <code>{nameText(formatRule(rule))}</code>
             <button type="button" disabled={action.busy} onClick={() => void remove(rule.ruleId)}>
-              Delete<span className="sr-only"> rule {formatRule(rule)}</span>
+              Delete<span className="sr-only"> rule {nameText(formatRule(rule))}</span>
             </button>
           </li>
         ))}

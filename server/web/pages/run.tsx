@@ -5,7 +5,7 @@ import { api, id } from '../api.js';
 import { LogBlock } from '../components/log-block.js';
 import { Problem } from '../components/problem.js';
 import { RunStatusText } from '../components/status.js';
-import { when } from '../format.js';
+import { nameText, when } from '../format.js';
 import { Link, monitorPath } from '../router.js';
 import { usePoll } from '../use-poll.js';
 
@@ -17,7 +17,8 @@ export function RunPage({ monitorId, runId }: { monitorId: string; runId: string
   return (
     <>
       <p className="crumbs">
-        <Link to="/">Monitors</Link> / <Link to={monitorPath(monitorId)}>{monitor.data?.name ?? monitorId}</Link> /
+        <Link to="/">Monitors</Link> /{' '}
+        <Link to={monitorPath(monitorId)}>{monitor.data ? nameText(monitor.data.name) : monitorId}</Link> /
       </p>
       <h1>Run {runId}</h1>
       <Problem error={error} stale={run !== undefined} />
