@@ -16,7 +16,7 @@ import { Metrics } from './metrics.js';
 import type { GatherMetrics } from './metrics-route.js';
 import { registerMetrics } from './metrics-route.js';
 import { OutageLog } from './outage-log.js';
-import { registerTextGuard } from './routes/validation.js';
+import { registerDepthGuard, registerTextGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
 import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
@@ -156,6 +156,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
     });
   }
   registerErrorShape(server, outages);
+  registerDepthGuard(server);
   registerTextGuard(server);
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
