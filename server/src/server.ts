@@ -10,7 +10,7 @@ import type { Database } from './db/index.js';
 import { closeDatabase, DatabaseUnavailableError, openDatabase } from './db/index.js';
 import { findOrInsertSetting } from './db/settings.js';
 import { clientAddressOf } from './client-address.js';
-import { registerClientErrors } from './client-errors.js';
+import { HAPI_CLIENT_ERROR_TAG, registerClientErrors } from './client-errors.js';
 import { registerErrorShape } from './errors.js';
 import { Metrics } from './metrics.js';
 import type { GatherMetrics } from './metrics-route.js';
@@ -217,6 +217,8 @@ function requestLogOptions(config: Config, clientAddress: (request: Request) => 
   return {
     level: config.logLevel,
     logEvents: ['response', 'request-error'],
+    // An object, as hapi-pino's README has it: its type declaration (object[]) is wrong.
+    ignoredEventTags: { log: [HAPI_CLIENT_ERROR_TAG] } as unknown as object[],
     logPayload: false,
     logQueryParams: false,
     wrapSerializers: false,
