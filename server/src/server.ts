@@ -80,7 +80,14 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
     host: config.host,
     port: config.port,
     router: { stripTrailingSlash: true },
-    routes: { payload: { maxBytes: config.bodyLimitBytes } },
+    routes: {
+      payload: { maxBytes: config.bodyLimitBytes },
+      // Responses carry accounts' data: never stored by a cache (hapi's default is no-cache, kept and revalidated),
+      // never sniffed as another type, never framed. The dashboard's routes set their own cache-control (web.ts).
+      // No HSTS: whether the server is reached over HTTPS is the deployer's proxy's to say.
+      cache: { otherwise: 'no-store' },
+      security: { hsts: false, xframe: 'deny', xss: false, noOpen: false, noSniff: true, referrer: false },
+    },
     debug: false,
   });
   const outages = new OutageLog((tags, message) => server.log(tags, message), OUTAGE_LOG_INTERVAL_MS);

@@ -93,6 +93,41 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await keyNested(33)).status, 400, '33 are not');
     });
 
+    t.test('every API response, answer or error, is no-store and nosniff', async (t) => {
+      const monitorId = await api.monitor(account);
+      const session = { 'x-pingmon-request': '1' };
+      const key = await api.request('/api-keys', { token: account.token, body: { name: 'short-lived' } });
+      const replies: Array<[string, Promise<{ status: number; headers: Headers }>]> = [
+        ['GET /me', api.request('/me', { token: account.token })],
+        ['GET /monitors', api.request('/monitors', { token: account.token })],
+        [
+          'POST /auth/login',
+          api.request('/auth/login', { body: { email: account.email, password: account.password } }),
+        ],
+        [
+          'POST /auth/session',
+          api.request('/auth/session', {
+            body: { email: account.email, password: account.password },
+            headers: session,
+          }),
+        ],
+        ['DELETE /auth/session', api.request('/auth/session', { method: 'DELETE', headers: session })],
+        [
+          'DELETE /api-keys/:keyId',
+          api.request(`/api-keys/${key.body.keyId}`, { method: 'DELETE', token: account.token }),
+        ],
+        ['a ping', api.ping(account, monitorId, 'start')],
+        ['a 401', api.request('/me')],
+        ['a 404', api.request('/nothing/here')],
+      ];
+      for (const [name, reply] of replies) {
+        const { status, headers } = await reply;
+        t.ok(status < 300 || name.startsWith('a 4'), `${name}: ${status}`);
+        t.equal(headers.get('cache-control'), 'no-store', `${name}: cache-control`);
+        t.equal(headers.get('x-content-type-options'), 'nosniff', `${name}: x-content-type-options`);
+      }
+    });
+
     t.test('health answers without credentials', async (t) => {
       const reply = await api.request('/health');
       t.same(reply.body, { status: 'ok', database: kind });
