@@ -16,10 +16,14 @@ export function parseDuration(text: string): number | undefined {
   return seconds;
 }
 
-/** "2h", "1h30m", "45s", "1d2h": the largest units first, none of them zero. */
+/**
+ * "2h", "1h30m", "45s", "1d2h": the largest units first, none of them zero. Under half a second, which would
+ * round to no unit at all, it is seconds to the millisecond: "0.4s", "0.001s" (a measured time, never "0s").
+ */
 export function formatDuration(seconds: number): string {
   if (seconds <= 0) return '0s';
   let left = Math.round(seconds);
+  if (left === 0) return `${Math.max(1, Math.round(seconds * 1000)) / 1000}s`;
   let text = '';
   for (const [unit, size] of [
     ['d', 86_400],

@@ -11,13 +11,13 @@ import type { Database } from './db/index.js';
 import { closeDatabase, DatabaseUnavailableError, openDatabase } from './db/index.js';
 import { findOrInsertSetting } from './db/settings.js';
 import { clientAddressOf, viaHttpsOf } from './client-address.js';
-import { registerClientErrors } from './client-errors.js';
+import { HAPI_CLIENT_ERROR_TAG, registerClientErrors } from './client-errors.js';
 import { registerErrorShape } from './errors.js';
 import { Metrics } from './metrics.js';
 import type { GatherMetrics } from './metrics-route.js';
 import { registerMetrics } from './metrics-route.js';
 import { OutageLog } from './outage-log.js';
-import { registerTextGuard } from './routes/validation.js';
+import { registerDepthGuard, registerTextGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
 import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
@@ -82,7 +82,14 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
     host: config.host,
     port: config.port,
     router: { stripTrailingSlash: true },
-    routes: { payload: { maxBytes: config.bodyLimitBytes } },
+    routes: {
+      payload: { maxBytes: config.bodyLimitBytes },
+      // Responses carry accounts' data: never stored by a cache (hapi's default is no-cache, kept and revalidated),
+      // never sniffed as another type, never framed. The dashboard's routes set their own cache-control (web.ts).
+      // No HSTS: whether the server is reached over HTTPS is the deployer's proxy's to say.
+      cache: { otherwise: 'no-store' },
+      security: { hsts: false, xframe: 'deny', xss: false, noOpen: false, noSniff: true, referrer: false },
+    },
     debug: false,
   });
   const outages = new OutageLog((tags, message) => server.log(tags, message), OUTAGE_LOG_INTERVAL_MS);
@@ -159,6 +166,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
     });
   }
   registerErrorShape(server, outages);
+  registerDepthGuard(server);
   registerTextGuard(server);
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
@@ -219,6 +227,8 @@ function requestLogOptions(config: Config, clientAddress: (request: Request) => 
   return {
     level: config.logLevel,
     logEvents: ['response', 'request-error'],
+    // An object, as hapi-pino's README has it: its type declaration (object[]) is wrong.
+    ignoredEventTags: { log: [HAPI_CLIENT_ERROR_TAG] } as unknown as object[],
     logPayload: false,
     logQueryParams: false,
     wrapSerializers: false,

@@ -7,6 +7,7 @@ import {
   UNSTORABLE_TEXT,
   isStorable,
   storableText,
+  truncate,
 } from '@pingmon/sdk/wire';
 import type { Meta, PingKind } from '@pingmon/sdk/wire';
 
@@ -136,11 +137,26 @@ function readMeta(value: unknown): MetaResult {
       return fail('invalid_meta', `meta key ${JSON.stringify(key)} must not contain ${UNSTORABLE_TEXT}.`);
     }
     if (typeof n !== 'number' || !Number.isFinite(n)) {
-      return fail('invalid_meta', `meta.${key} must be a finite number (got ${JSON.stringify(n) ?? typeof n}).`);
+      return fail('invalid_meta', `meta.${key} must be a finite number (got ${shown(n)}).`);
     }
   }
   return { ok: true, meta: Object.fromEntries(entries) as Meta };
 }
+
+/**
+ * A JSON value as a message names it: a number, a boolean or the start of a text as sent, an array or object by its
+ * kind alone. Never serialized whole: it may be megabytes long, or nested deeper than JSON.stringify can recurse.
+ */
+function shown(value: unknown): string {
+  if (typeof value === 'string') {
+    return JSON.stringify(value.length > SHOWN_CHARS ? `${truncate(value, SHOWN_CHARS)}…` : value);
+  }
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'object' && value !== null) return 'an object';
+  return String(value);
+}
+
+const SHOWN_CHARS = 40;
 
 function fail(code: BodyError['code'], message: string): { ok: false; error: BodyError } {
   return { ok: false, error: { code, message } };

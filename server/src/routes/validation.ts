@@ -23,6 +23,42 @@ export function pathParams<K extends string>(...names: K[]): ObjectSchema<Record
   return Joi.object(Object.fromEntries(names.map((name) => [name, Joi.string().required()])));
 }
 
+/** How deep objects and arrays may nest in a request body; no endpoint takes more than two levels. */
+export const BODY_MAX_DEPTH = 32;
+
+/**
+ * Refuses a parsed body nested deeper than BODY_MAX_DEPTH before joi, the text guard or a handler walks it: their
+ * walks recurse, and a body of a few thousand "[" overflowed the stack (a 500). Ping bodies arrive unparsed
+ * (a Buffer), and domain/ping-body.ts reads only their known fields, each of one type.
+ */
+export function registerDepthGuard(server: Server): void {
+  server.ext('onPostAuth', (request, h) => {
+    if (!nestedDeeperThan(request.payload, BODY_MAX_DEPTH)) return h.continue;
+    throw apiError(
+      400,
+      'invalid_request',
+      `The body nests objects and arrays more than ${BODY_MAX_DEPTH} levels deep. ` +
+        'Send only the fields this endpoint takes (docs/api.md).',
+    );
+  });
+}
+
+/** Whether objects and arrays in `value` nest more than `max` levels deep, walked with a stack (no recursion). */
+function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<{ item: object; depth: number }> = isContainer(value) ? [{ item: value, depth: 1 }] : [];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    if (next.depth > max) return true;
+    for (const child of Object.values(next.item)) {
+      if (isContainer(child)) stack.push({ item: child, depth: next.depth + 1 });
+    }
+  }
+  return false;
+}
+
+function isContainer(value: unknown): value is object {
+  return typeof value === 'object' && value !== null && !Buffer.isBuffer(value);
+}
+
 /**
  * Text the server keeps must be storable as sent (`isStorable`: no NUL, no lone surrogate, see the SDK's
  * limits.ts). A name, id, URL or query value holding such a unit is never meant, so the request is refused
@@ -43,7 +79,10 @@ export function registerTextGuard(server: Server): void {
 
 const MUST_NOT = `must not contain ${UNSTORABLE_TEXT}`;
 
-/** Where the first unstorable text in `value` is ('"name"', '"monitorIds[2]"', 'a field name'), if anywhere. */
+/**
+ * Where the first unstorable text in `value` is ('"name"', '"monitorIds[2]"', 'a field name'), if anywhere. Its
+ * recursion is bounded: a body reaches it through the depth guard.
+ */
 function unstorableIn(value: unknown, path = ''): string | undefined {
   if (typeof value === 'string') return isStorable(value) ? undefined : `"${path.slice(0, 100)}"`;
   if (value === null || typeof value !== 'object' || Buffer.isBuffer(value)) return undefined;

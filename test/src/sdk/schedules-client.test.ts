@@ -62,3 +62,12 @@ t.test('durations read and print alike', async (t) => {
   t.equal(formatDuration(93_784), '1d2h3m4s');
   t.equal(formatDuration(0), '0s');
 });
+
+t.test('a duration under half a second prints in seconds with its fraction, never as nothing', async (t) => {
+  // A recovery within half a second read "Up again after  down."
+  t.equal(formatDuration(0.4), '0.4s');
+  t.equal(formatDuration(0.123), '0.123s');
+  t.equal(formatDuration(0.0004), '0.001s', 'under a millisecond is not 0s: the time was not zero');
+  t.equal(formatDuration(0.5), '1s');
+  t.equal(formatDuration(1.4), '1s');
+});

@@ -101,6 +101,37 @@ t.test('requests the HTTP parser refuses get the error shape, and no secret reac
   t.equal(broken.status, 400, 'a broken chunked body: status');
   t.match(broken.body, { success: false, statusCode: 400, code: 'bad_request' }, 'a broken chunked body: error shape');
 
+  // A fault in a pipelined request: the request before it is answered as it deserves, then the fault, then the close.
+  const good = `GET /api/v1/health HTTP/1.1\r\nHost: x\r\n\r\n`;
+  for (const [name, bad] of [
+    ['a header line without a colon', `GET /api/v1/me HTTP/1.1\r\nHost: x\r\nBad Header Line ${PASSWORD}\r\n\r\n`],
+    ['a garbage request line', `\x01\x02 nonsense ${PASSWORD}\r\n\r\n`],
+  ]) {
+    const replies = (await raw(port, good + bad)).text.split(/(?=HTTP\/1\.1 \d{3} )/);
+    t.equal(replies.length, 2, `pipelined ${name}: two answers`);
+    t.match(replies[0], /^HTTP\/1\.1 200 [^]*"status":"ok"/, `pipelined ${name}: the good request is answered 200`);
+    t.match(replies[1], /^HTTP\/1\.1 400 [^]*\r\nConnection: close\r\n/i, `pipelined ${name}: then a 400, closing`);
+    t.match(replies[1], /\r\n\r\n\{"success":false,"statusCode":400,[^]*"code":"malformed_request"/, `${name}: shape`);
+  }
+
+  // Node answers an Expect it cannot meet with a bare 417; it gets the error shape too.
+  const expect = await raw(
+    port,
+    `POST ${path} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${apiKey}\r\nExpect: 100-banana\r\nContent-Length: 0\r\n\r\n`,
+  );
+  t.equal(expect.status, 417, 'Expect: 100-banana: status');
+  t.match(
+    expect.body,
+    {
+      success: false,
+      statusCode: 417,
+      error: 'Expectation Failed',
+      code: 'expectation_failed',
+      message: /100-continue/,
+    },
+    'Expect: 100-banana: error shape',
+  );
+
   // Well-formed requests carry the same secrets; none of them may be logged either.
   t.equal(
     (await request(`${url}/ping/${monitor.body.monitorId}/fail`, { apiKey, body: { errorMessage: PASSWORD } })).status,
@@ -117,6 +148,18 @@ t.test('requests the HTTP parser refuses get the error shape, and no secret reac
   const result = await exited;
   const log = result.stdout + result.stderr;
   t.match(log, /malformed HTTP request from 127\.0\.0\.1: HPE_/, 'each refused request is logged by its fault');
+  // Each fault once, at info level with the peer: a broken body and pipelined faults were logged by hapi at error
+  // level, without the peer.
+  const lines = log.split('\n').filter((line) => line.startsWith('{'));
+  const faults = lines.filter((line) => /HPE_|Expect/.test(line));
+  for (const code of ['HPE_INVALID_CHUNK_SIZE', 'HPE_INVALID_HEADER_TOKEN', 'HPE_INVALID_METHOD'])
+    t.ok(
+      faults.some((line) => line.includes(code)),
+      `${code} is logged`,
+    );
+  t.match(log, /refused request from 127\.0\.0\.1: an Expect header other than 100-continue/);
+  for (const line of faults)
+    t.match(JSON.parse(line), { level: 30, data: /from 127\.0\.0\.1: / }, `logged at info with the peer: ${line}`);
   t.notMatch(log, /rawPacket/, 'no raw request bytes are logged');
   for (const secret of secrets) {
     // As text, and as the byte list or base64 a logged Buffer turns into.

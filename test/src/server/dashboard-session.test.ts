@@ -118,6 +118,7 @@ for (const kind of DATABASE_KINDS) {
         t.notMatch(csp, /unsafe-inline|unsafe-eval/);
         t.match(csp, /frame-ancestors 'none'/);
         t.equal(page.headers.get('x-content-type-options'), 'nosniff');
+        t.equal(page.headers.get('cache-control'), 'no-cache', 'the page is revalidated, not stored for good');
         t.notMatch(page.text, /<script>|<script [^>]*>[^<]/, 'no inline script in the page');
       }
       const script = /src="(\/assets\/app-[^"]+\.js)"/.exec((await request(origin + '/')).text)?.[1];

@@ -48,6 +48,86 @@ for (const kind of DATABASE_KINDS) {
       t.equal(reply.body.code, 'bad_request');
     });
 
+    t.test('a body nested deeper than 32 levels is a 400 on every endpoint that takes one, never a 500', async (t) => {
+      const monitorId = await api.monitor(account);
+      const channel = await api.request('/channels', {
+        token: account.token,
+        body: { type: 'webhook', name: 'hook', url: 'http://127.0.0.1:9/hook' },
+      });
+      const endpoints: Array<[string, string]> = [
+        ['POST', '/monitors'],
+        ['PATCH', `/monitors/${monitorId}`],
+        ['POST', `/monitors/${monitorId}/rules`],
+        ['POST', '/channels'],
+        ['PATCH', `/channels/${channel.body.channelId}`],
+        ['POST', `/channels/${channel.body.channelId}/test`],
+        ['POST', '/api-keys'],
+        ['POST', '/auth/login'],
+        ['POST', '/auth/session'],
+        ['DELETE', '/auth/session'],
+      ];
+      // 100,000 deep: past what any recursive walk of the body survives (the text guard's was a 500).
+      const deepArray = '['.repeat(100_000) + ']'.repeat(100_000);
+      const deepObject = '{"a":'.repeat(100_000) + '1' + '}'.repeat(100_000);
+      const bodies = [deepArray, deepObject, `{"name":${deepArray}}`, `{"email":"a@b.c","password":${deepObject}}`];
+      for (const [method, path] of endpoints) {
+        for (const body of bodies) {
+          const reply = await api.request(path, {
+            method,
+            token: account.token,
+            body,
+            headers: { 'content-type': 'application/json' },
+          });
+          const name = `${method} ${path.replace(/\/(mon|ch)_\w+/g, '/:id')} ${body.slice(0, 12)}…`;
+          t.equal(reply.status, 400, name);
+          t.match(reply.body, { success: false, code: 'invalid_request', message: /more than 32 levels deep/ }, name);
+        }
+      }
+      const keyNested = (depth: number) =>
+        api.request('/api-keys', {
+          token: account.token,
+          body: `{"name":"nested","extra":${'['.repeat(depth - 1)}${']'.repeat(depth - 1)}}`,
+          headers: { 'content-type': 'application/json' },
+        });
+      t.equal((await keyNested(32)).status, 201, '32 levels are taken');
+      t.equal((await keyNested(33)).status, 400, '33 are not');
+    });
+
+    t.test('every API response, answer or error, is no-store and nosniff', async (t) => {
+      const monitorId = await api.monitor(account);
+      const session = { 'x-pingmon-request': '1' };
+      const key = await api.request('/api-keys', { token: account.token, body: { name: 'short-lived' } });
+      const replies: Array<[string, Promise<{ status: number; headers: Headers }>]> = [
+        ['GET /me', api.request('/me', { token: account.token })],
+        ['GET /monitors', api.request('/monitors', { token: account.token })],
+        [
+          'POST /auth/login',
+          api.request('/auth/login', { body: { email: account.email, password: account.password } }),
+        ],
+        [
+          'POST /auth/session',
+          api.request('/auth/session', {
+            body: { email: account.email, password: account.password },
+            headers: session,
+          }),
+        ],
+        ['DELETE /auth/session', api.request('/auth/session', { method: 'DELETE', headers: session })],
+        [
+          'DELETE /api-keys/:keyId',
+          api.request(`/api-keys/${key.body.keyId}`, { method: 'DELETE', token: account.token }),
+        ],
+        ['a ping', api.ping(account, monitorId, 'start')],
+        ['a 401', api.request('/me')],
+        ['a 404', api.request('/nothing/here')],
+      ];
+      for (const [name, reply] of replies) {
+        const { status, headers } = await reply;
+        t.ok(status < 300 || name.startsWith('a 4'), `${name}: ${status}`);
+        t.equal(headers.get('cache-control'), 'no-store', `${name}: cache-control`);
+        t.equal(headers.get('x-content-type-options'), 'nosniff', `${name}: x-content-type-options`);
+      }
+    });
+
     t.test('health answers without credentials', async (t) => {
       const reply = await api.request('/health');
       t.same(reply.body, { status: 'ok', database: kind });

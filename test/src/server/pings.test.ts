@@ -151,6 +151,31 @@ for (const kind of DATABASE_KINDS) {
       t.match(wrongType.body.message, /errorMessage must be a string/);
     });
 
+    t.test('a body nested 10,000 deep is a 400 naming the field, whichever field holds it', async (t) => {
+      // Within this server's 64 KiB body limit, and deeper than a recursive JSON.stringify goes (a 500 before).
+      const deepArray = '['.repeat(10_000) + ']'.repeat(10_000);
+      const deepObject = '{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000);
+      for (const deep of [deepArray, deepObject]) {
+        const cases: Array<['start' | 'success' | 'fail', string, string]> = [
+          ['success', `{"meta":{"a":${deep}}}`, 'invalid_meta'],
+          ['fail', `{"meta":{"a":${deep}}}`, 'invalid_meta'],
+          ['success', `{"meta":${deep}}`, 'invalid_meta'],
+          ['fail', `{"errorMessage":${deep}}`, 'invalid_body'],
+          ['fail', `{"logOutput":${deep}}`, 'invalid_body'],
+          ['start', `{"runId":${deep}}`, 'invalid_run_id'],
+          ['fail', `{"timestamp":${deep}}`, 'invalid_timestamp'],
+        ];
+        // A deep object is an object whose unknown field is ignored, as any unknown field is.
+        if (deep === deepArray) cases.push(['success', deep, 'invalid_body']);
+        for (const [kind, body, code] of cases) {
+          const reply = await api.ping(account, monitorId, kind, body, { 'content-type': 'application/json' });
+          const name = `${kind} ${body.slice(0, 16)}…`;
+          t.equal(reply.status, 400, name);
+          t.match(reply.body, { success: false, statusCode: 400, code, message: String }, name);
+        }
+      }
+    });
+
     t.test('API keys: missing or invalid → 401; Authorization: Bearer <key> is accepted', async (t) => {
       const none = await api.request(`/ping/${monitorId}/start`, { method: 'POST' });
       t.equal(none.status, 401);

@@ -89,7 +89,33 @@ t.test('parsePingBody', async (t) => {
     'text/plain is only a log on fail',
   );
   const infinite = parsePingBody('success', 'application/json', Buffer.from('{"meta":{"a":1e999}}'));
-  t.match(infinite, { ok: false, error: { code: 'invalid_meta' } });
+  t.match(infinite, {
+    ok: false,
+    error: { code: 'invalid_meta', message: /meta\.a must be a finite number \(got Infinity\)/ },
+  });
+});
+
+t.test('a meta value that is not a number is named by its kind, however deep it nests', async (t) => {
+  // 100,000 deep: far past what a recursive JSON.stringify survives (it threw RangeError, a 500).
+  const deep = (open: string, inner: string, close: string) => open.repeat(100_000) + inner + close.repeat(100_000);
+  const cases: Array<[string, string, string, RegExp]> = [
+    [
+      'success',
+      'meta.a an array',
+      `{"meta":{"a":${deep('[', '', ']')}}}`,
+      /meta\.a must be a finite number \(got an array\)/,
+    ],
+    ['fail', 'meta.a an object', `{"meta":{"a":${deep('{"b":', '1', '}')}}}`, /meta\.a .* \(got an object\)/],
+    ['success', 'meta an array', `{"meta":${deep('[', '', ']')}}`, /meta must be an object of numbers/],
+    ['fail', 'meta an object of objects', `{"meta":${deep('{"b":', '1', '}')}}`, /meta\.b .* \(got an object\)/],
+    ['success', 'a string', '{"meta":{"a":"many rows"}}', /\(got "many rows"\)/],
+    ['success', 'a long string, cut', `{"meta":{"a":"${'x'.repeat(10_000)}"}}`, /\(got "x{40}…"\)\.$/],
+    ['success', 'true', '{"meta":{"a":true}}', /\(got true\)/],
+  ];
+  for (const [kind, name, body, message] of cases) {
+    const parsed = parsePingBody(kind as 'success' | 'fail', 'application/json', Buffer.from(body));
+    t.match(parsed, { ok: false, error: { code: 'invalid_meta', message } }, name);
+  }
 });
 
 t.test('rateDecision', async (t) => {
