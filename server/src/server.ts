@@ -165,6 +165,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
       stream.flushSync();
     });
   }
+  for (const notice of db.notices) server.log(['database', 'warn'], notice);
   registerErrorShape(server, outages);
   registerDepthGuard(server);
   registerTextGuard(server);

@@ -73,8 +73,9 @@ function sourceOf(config: Config): string {
     throw new BackupError(
       'postgres',
       `the database is PostgreSQL (${redactUrl(config.databaseUrl)}), and pingmon admin backup copies the embedded ` +
-        `SQLite file only: back PostgreSQL up with pg_dump, e.g. ` +
-        `pg_dump --format=custom${schema} --file=pingmon.dump "$PINGMON_DATABASE_URL"`,
+        `SQLite file only: back PostgreSQL up with pg_dump, under umask 077 (the dump holds the secret that signs ` +
+        `user tokens), e.g. (umask 077 && pg_dump --format=custom${schema} --file=pingmon.dump ` +
+        `"$PINGMON_DATABASE_URL")`,
     );
   }
   const source = join(resolve(config.dataDir), 'pingmon.db');

@@ -1,10 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { redactUrl } from '../config.js';
+import { keepPrivate } from './file-modes.js';
 import { lostConnections } from './lost-connections.js';
 import type { LostConnections, PooledClient } from './lost-connections.js';
 import { migrate } from './migrate.js';
@@ -25,6 +25,8 @@ export interface Database {
   readonly dialect: Dialect;
   /** Where the data lives, for messages: a file path or a redacted URL. */
   readonly location: string;
+  /** What opening it changed or found wrong, for the log (SQLite's file modes, db/file-modes.ts). */
+  readonly notices: readonly string[];
   /** Statements outside a transaction, each committed on its own. */
   readonly sql: Sql;
   /**
@@ -64,8 +66,13 @@ function cannotOpen(location: string, err: unknown): DatabaseUnavailableError {
  * better-sqlite3 connection, which the group committer shares with the statements outside transactions.
  */
 async function openSqlite(dataDir: string): Promise<Database> {
-  mkdirSync(dataDir, { recursive: true });
   const filename = join(dataDir, 'pingmon.db');
+  let notices: string[];
+  try {
+    notices = keepPrivate(dataDir, filename);
+  } catch (err) {
+    throw cannotOpen(filename, err);
+  }
   const knex = knexFactory({
     client: 'better-sqlite3',
     connection: { filename },
@@ -93,7 +100,7 @@ async function openSqlite(dataDir: string): Promise<Database> {
   const executors = sqliteExecutors(conn, outageClassifier(filename));
   // An empty transaction: it takes the write lock, which is what every ping needs.
   const check = () => executors.transaction(async () => undefined);
-  return { dialect: 'sqlite', location: filename, check, batched: executors.sql, ...executors };
+  return { dialect: 'sqlite', location: filename, notices, check, batched: executors.sql, ...executors };
 }
 
 function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs = SQLITE_BUSY_TIMEOUT_MS): void {
@@ -196,6 +203,7 @@ async function openPostgres(config: Config & { databaseUrl: string }): Promise<D
   return {
     dialect: 'postgres',
     location,
+    notices: [],
     sql,
     batched,
     transaction: async (fn) => {

@@ -174,8 +174,9 @@ t.test('pingmon admin backup refuses, in one line, what it cannot do well', asyn
     t.equal(
       result.stderr,
       'pingmon: the database is PostgreSQL (postgres://pingmon:***@127.0.0.1:1/pingmon), and pingmon admin backup ' +
-        'copies the embedded SQLite file only: back PostgreSQL up with pg_dump, e.g. ' +
-        'pg_dump --format=custom --schema=ops --file=pingmon.dump "$PINGMON_DATABASE_URL"\n',
+        'copies the embedded SQLite file only: back PostgreSQL up with pg_dump, under umask 077 (the dump holds the ' +
+        'secret that signs user tokens), e.g. ' +
+        '(umask 077 && pg_dump --format=custom --schema=ops --file=pingmon.dump "$PINGMON_DATABASE_URL")\n',
     );
   });
 

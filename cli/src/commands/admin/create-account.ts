@@ -32,6 +32,7 @@ export default class CreateAccount extends BaseCommand {
     const { loadConfig, openDatabase, closeDatabase, createAccount } = await loadServer('pingmon admin create-account');
     const config = loadConfig(serverEnvironment(), { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
     const db = await openDatabase(config);
+    for (const notice of db.notices) process.stderr.write(`pingmon: ${notice}\n`);
     try {
       const { plan } = flags;
       const created = await createAccount(db, { email: flags.email, password: flags.password, plan });
