@@ -1,6 +1,7 @@
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import type { DatabaseKind } from '../helpers/databases.js';
 import { fiveXX, statusLine } from './load.js';
+import { probeScenario } from './probe.js';
 import { fuzzScenario, killScenario, outageScenario, pairsScenario } from './scenarios.js';
 
 // npm run soak: the standing fault suite at full size, on SQLite and (with PINGMON_TEST_DATABASE_URL) PostgreSQL.
@@ -65,6 +66,10 @@ async function soak(kind: DatabaseKind): Promise<void> {
   for (const failure of fuzzed.fuzz.failures) console.log(`  ${failure.status} ← ${failure.request}: ${failure.body}`);
   check(fuzzed.fuzz.failureCount === 0, `${fuzzed.fuzz.failureCount} answers 5xx or out of the error shape`);
   check(fuzzed.healthStatus === 200, 'the server alive after');
+
+  const found = await probeScenario(kind);
+  for (const problem of found) console.log(`  probe: ${problem}`);
+  check(found.length === 0, 'the probe: file modes, deep JSON, hidden loopback URLs, terminal escapes');
 }
 
 for (const kind of DATABASE_KINDS) await soak(kind);

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import type { DatabaseKind, TestDatabase } from '../helpers/databases.js';
 import { createTestDatabase } from '../helpers/databases.js';
 import { databaseOutage } from '../helpers/outage.js';
@@ -25,28 +26,34 @@ interface Setup {
   server: ServerProcess;
   account: Awaited<ReturnType<typeof accountWithMonitors>>;
   database: TestDatabase;
+  /** The server's data directory. */
+  dataDir: string;
   /** Set when asked for: an outage of the server's database, begun and ended by the scenario. */
   outage?: Outage;
 }
 
-/** A database, a `pingmon server` process on it (through an outage proxy if asked) and an account. */
-async function withServer<T>(
+/**
+ * A database, a `pingmon server` process on it (through an outage proxy if asked, with more settings if given,
+ * and in a data directory it makes itself if `dataDir` is 'fresh') and an account.
+ */
+export async function withServer<T>(
   kind: DatabaseKind,
   monitors: number,
   work: (setup: Setup) => Promise<T>,
-  withOutage = false,
+  settings: { withOutage?: boolean; env?: Record<string, string>; dataDir?: 'fresh' } = {},
 ): Promise<T> {
   const cleanup = new Cleanup();
   try {
     const database = await createTestDatabase(kind);
     cleanup.teardown(() => database.drop());
-    const env: Record<string, string> = { ...database.env };
-    const outage = withOutage ? await databaseOutage(cleanup, kind) : undefined;
+    const env: Record<string, string> = { ...database.env, ...settings.env };
+    if (settings.dataDir === 'fresh') env.PINGMON_DATA_DIR = join(database.dataDir, 'made-by-the-server');
+    const outage = settings.withOutage ? await databaseOutage(cleanup, kind) : undefined;
     if (outage?.databaseUrl) env.PINGMON_DATABASE_URL = outage.databaseUrl;
     const server = await ServerProcess.start(env);
     cleanup.teardown(() => server.stop());
     const account = await accountWithMonitors(env, server.url, monitors);
-    return await work({ server, account, database, outage });
+    return await work({ server, account, database, outage, dataDir: env.PINGMON_DATA_DIR! });
   } finally {
     await cleanup.run();
   }
@@ -139,7 +146,7 @@ export function outageScenario(kind: DatabaseKind, pairs: number, clients: numbe
     const result = { load, stored: await stored(database, load), acked: ackedPings(load) };
     return { ...result, outageMs, recoveryMs, samePid: server.child.pid === pid && server.child.exitCode === null };
   };
-  return withServer(kind, 10, scenario, true);
+  return withServer(kind, 10, scenario, { withOutage: true });
 }
 
 export interface FuzzResult {

@@ -1,6 +1,7 @@
 import t from 'tap';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { fiveXX, statusLine } from './load.js';
+import { probeScenario } from './probe.js';
 import { fuzzScenario, killScenario, outageScenario, pairsScenario } from './scenarios.js';
 
 // The standing fault suite, small (npm run soak runs it large and prints its figures: docs/testing.md).
@@ -46,4 +47,13 @@ for (const kind of DATABASE_KINDS) {
       t.equal(healthStatus, 200);
     });
   });
+}
+
+for (const kind of DATABASE_KINDS) {
+  t.test(
+    `the probe of issue 24 on ${kind}: file modes, deep JSON, hidden loopback URLs, terminal escapes`,
+    async (t) => {
+      t.same(await probeScenario(kind), []);
+    },
+  );
 }
