@@ -6,7 +6,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
-import { META_MAX_KEYS } from '@pingmon/sdk/wire';
+import { clean, META_MAX_KEYS } from '@pingmon/sdk/wire';
 import type { LogKeep } from './capture.js';
 import { OutputCapture } from './capture.js';
 import { parseMetaLines } from './meta.js';
@@ -43,7 +43,8 @@ const DRAIN_MS = 1_000;
 /** The meta file is read up to this size; a job that writes more gets the first part. */
 const META_FILE_MAX_BYTES = 64 * 1024;
 
-export const warn = (message: string) => void process.stderr.write(`[pingmon] ${message}\n`);
+/** A warning on the job's stderr; it may quote the server's or the meta file's text, so it is cleaned. */
+export const warn = (message: string) => void process.stderr.write(`[pingmon] ${clean(message)}\n`);
 
 /**
  * Runs the job with its stdio passed through unchanged, reporting start and result to pingmon when it can.

@@ -123,3 +123,15 @@ t.test('the commands print other people’s text without its control characters'
     t.equal(shown, 'progress 10%\nprogress 100%\nred     after a tab\ndone \n');
   });
 });
+
+t.test("pingmon run's warnings quote a server's refusal without its control characters", async (t) => {
+  const server = await startReceiver(t, (_req, _n, res) => {
+    res.writeHead(404, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ success: false, statusCode: 404, code: 'not_found', message: `gone ${HOSTILE}here` }));
+  });
+  const env = { PINGMON_URL: server.url, PINGMON_API_KEY: 'pm_x', PINGMON_MONITOR: 'mon_x' };
+  const result = await pingmonRaw(['run', '--', 'true'], env);
+  t.equal(result.code, 0, 'the job exits with its own code');
+  t.match(result.stderr, /\[pingmon\] .*gone .*here/);
+  t.notMatch(result.stderr, UNSAFE, 'no control character on the job host’s terminal');
+});
