@@ -16,8 +16,13 @@ const TICKS = 3;
 /** Deadlines are spread one second apart per 1% of the monitors: each tick moves the clock by a second. */
 const STEP_MS = 1_000;
 const BASE = Date.parse('2027-01-04T00:00:00Z');
-/** No gap between these ticks is an outage of pingmon. */
-const NO_OUTAGE = Number.MAX_SAFE_INTEGER;
+/** One sweeper, never resuming: no gap between these ticks is a time when pingmon was not sweeping. */
+const NO_OUTAGE = {
+  self: { sweeperId: 'swp_bench', host: 'bench', pid: 0, processStartedAt: 0, intervalMs: STEP_MS },
+  resuming: false,
+  outageAfterMs: Number.MAX_SAFE_INTEGER,
+  isGone: () => false,
+};
 
 interface Case {
   label: string;

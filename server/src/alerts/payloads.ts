@@ -25,6 +25,8 @@ export interface AlertContent {
   matchedRules: MatchedRule[];
   /** The expected opening a missed alert is about. */
   expectedAt: number | null;
+  /** When no pingmon server was sweeping while that expected run was due; the message names it too. */
+  serverGap?: { from: number; to: number } | null;
   createdAt: number;
 }
 
@@ -83,6 +85,7 @@ export function webhookPayload(c: AlertContent) {
     meta: c.meta,
     matchedRules: c.matchedRules,
     expectedAt: c.expectedAt === null ? null : iso(c.expectedAt),
+    serverGap: c.serverGap ? { from: iso(c.serverGap.from), to: iso(c.serverGap.to) } : null,
     timestamp: iso(c.createdAt),
   };
 }

@@ -253,6 +253,7 @@ function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
     meta: alert.meta,
     matchedRules: alert.matchedRules,
     expectedAt: alert.expectedAt,
+    serverGap: alert.serverGap ?? null,
     createdAt: alert.createdAt,
   };
 }

@@ -1,6 +1,7 @@
 import type { AlertEvent, MatchedRule, Meta, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
 import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';
+import type { ServerGap } from '../domain/server-gaps.js';
 import { ms } from './index.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
 import { marks } from './sql.js';
@@ -20,6 +21,8 @@ export interface AlertRecord {
   matchedRules: MatchedRule[];
   /** The expected opening a missed alert is about. */
   expectedAt: number | null;
+  /** When no server was sweeping while the expected run a missed alert is about was due (the sweeper's alerts). */
+  serverGap?: ServerGap | null;
   createdAt: number;
 }
 
@@ -35,6 +38,8 @@ interface AlertRow {
   meta: string;
   matched_rules: string;
   expected_at: number | string | null;
+  server_gap_from: number | string | null;
+  server_gap_to: number | string | null;
   created_at: number | string;
   monitor_name: string;
 }
@@ -52,6 +57,10 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
     meta: JSON.parse(row.meta) as Meta,
     matchedRules: JSON.parse(row.matched_rules) as MatchedRule[],
     expectedAt: ms(row.expected_at),
+    serverGap:
+      row.server_gap_from === null || row.server_gap_to === null
+        ? null
+        : { from: ms(row.server_gap_from), to: ms(row.server_gap_to) },
     createdAt: ms(row.created_at),
     monitorName: row.monitor_name,
   };
@@ -96,7 +105,7 @@ export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Prom
 
 const ALERT_COLUMNS =
   'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.meta, ' +
-  'a.matched_rules, a.expected_at, a.created_at, m.name as monitor_name';
+  'a.matched_rules, a.expected_at, a.server_gap_from, a.server_gap_to, a.created_at, m.name as monitor_name';
 
 /** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
 export async function listAlerts(
@@ -144,10 +153,11 @@ export async function findAlerts(
  */
 export async function insertAlerts(sql: TransactionSql, alerts: readonly AlertRecord[]): Promise<number> {
   if (alerts.length === 0) return 0;
-  const rows = alerts.map(() => `(${marks(Array(12).fill(null))})`).join(', ');
+  const rows = alerts.map(() => `(${marks(Array(14).fill(null))})`).join(', ');
   await sql.changes(
     'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, ' +
-      `matched_rules, expected_at, created_at) values ${rows} on conflict (monitor_id, run_id, event) do nothing`,
+      'matched_rules, expected_at, server_gap_from, server_gap_to, created_at) ' +
+      `values ${rows} on conflict (monitor_id, run_id, event) do nothing`,
     alerts.flatMap((a) => [
       a.alertId,
       a.accountId,
@@ -160,6 +170,8 @@ export async function insertAlerts(sql: TransactionSql, alerts: readonly AlertRe
       JSON.stringify(a.meta),
       JSON.stringify(a.matchedRules),
       a.expectedAt,
+      a.serverGap?.from ?? null,
+      a.serverGap?.to ?? null,
       a.createdAt,
     ]),
   );

@@ -292,16 +292,26 @@ export function claimReminders(sql: TransactionSql, now: number, limit: number):
   return claimDue(sql, 'remind_at', now, limit);
 }
 
+/** A monitor's fresh grace after a gap in ms: its startGrace, at least `?` (the minimum, given twice). */
+export const FRESH_GRACE =
+  'case when cast(start_grace as bigint) * 1000 > ? then cast(start_grace as bigint) * 1000 else ? end';
+
 /**
- * After pingmon was not running from `from` to `now`: every expected opening whose deadline fell in between
- * gets its startGrace again, counted from `now`. Answers how many monitors it moved.
+ * After no server swept from `gap.from` to `gap.to`: every expected opening whose time had come by `gap.to` and
+ * whose deadline had not passed by `gap.from` gets a fresh grace from `gap.to` (its startGrace, at least
+ * `minGraceMs`), unless its own is longer. Answers how many monitors it moved.
  */
-export async function moveMissedDeadlines(sql: TransactionSql, from: number, now: number): Promise<number> {
-  // The cast: PostgreSQL would type the parameter as start_grace's integer, too small for epoch milliseconds.
+export async function moveMissedDeadlines(
+  sql: TransactionSql,
+  gap: { from: number; to: number },
+  minGraceMs: number,
+): Promise<number> {
+  // The casts: PostgreSQL would type the parameters as start_grace's integer, too small for epoch milliseconds.
+  const deadline = `cast(? as bigint) + ${FRESH_GRACE}`;
   return sql.changes(
-    'update monitors set missed_at = cast(? as bigint) + cast(start_grace as bigint) * 1000 ' +
-      'where missed_at > ? and missed_at <= ?',
-    [now, from, now],
+    `update monitors set missed_at = ${deadline} ` +
+      `where missed_at > ? and next_expected_at <= ? and missed_at < ${deadline}`,
+    [gap.to, minGraceMs, minGraceMs, gap.from, gap.to, gap.to, minGraceMs, minGraceMs],
   );
 }
 

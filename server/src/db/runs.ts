@@ -6,7 +6,7 @@ import { startAfter } from './cursor.js';
 import { ms } from './index.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
 import { marks } from './sql.js';
-import { plainMonitor } from './monitors.js';
+import { FRESH_GRACE, plainMonitor } from './monitors.js';
 
 interface RunRow {
   monitor_id: string;
@@ -419,13 +419,20 @@ export async function setRunDeadlines(sql: Sql, monitorId: string, maxRuntimeSec
     await sql.changes(`update runs set timeout_at = started_at + ? ${running}`, [maxRuntimeSeconds * 1000, monitorId]);
 }
 
-/** After an outage of pingmon from `from` to `now`: deadlines that fell in it get the monitor's startGrace from now. */
-export async function moveRunDeadlines(sql: TransactionSql, from: number, now: number): Promise<number> {
+/**
+ * After no server swept from `gap.from` to `gap.to`: maxRuntime deadlines that had not passed by `gap.from` are
+ * at least a fresh grace from `gap.to` (the monitor's startGrace, at least `minGraceMs`): a result may be in a
+ * job host's spool.
+ */
+export async function moveRunDeadlines(
+  sql: TransactionSql,
+  gap: { from: number; to: number },
+  minGraceMs: number,
+): Promise<number> {
+  const deadline = `cast(? as bigint) + (select ${FRESH_GRACE} from monitors m where m.id = runs.monitor_id)`;
   return sql.changes(
-    'update runs set timeout_at = cast(? as bigint) + ' +
-      '(select cast(m.start_grace as bigint) from monitors m where m.id = runs.monitor_id) * 1000 ' +
-      "where status = 'running' and timeout_at > ? and timeout_at <= ?",
-    [now, from, now],
+    `update runs set timeout_at = ${deadline} where status = 'running' and timeout_at > ? and timeout_at < ${deadline}`,
+    [gap.to, minGraceMs, minGraceMs, gap.from, gap.to, minGraceMs, minGraceMs],
   );
 }
 

@@ -4,17 +4,20 @@ import type { AlertRecord } from '../db/alerts.js';
 import { insertAlerts } from '../db/alerts.js';
 import type { Database } from '../db/index.js';
 import type { MonitorRecord, MonitorState } from '../db/monitors.js';
-import { claimMissed, claimMonitors, claimReminders, moveMissedDeadlines, saveMonitorStates } from '../db/monitors.js';
+import { claimMissed, claimMonitors, claimReminders, saveMonitorStates } from '../db/monitors.js';
 import type { OverdueRun } from '../db/runs.js';
-import { findOverdueRuns, moveRunDeadlines, setRunDeadlines, timeOutRuns } from '../db/runs.js';
-import type { Outage } from '../db/settings.js';
-import { beat, findOutage, saveOutage } from '../db/settings.js';
+import { findOverdueRuns, setRunDeadlines, timeOutRuns } from '../db/runs.js';
+import { findOutage } from '../db/settings.js';
 import type { TransactionSql } from '../db/sql.js';
 import { afterOutcome, reminderAfter } from '../domain/incidents.js';
+import type { ServerGap } from '../domain/server-gaps.js';
+import { gapOfExpected } from '../domain/server-gaps.js';
 import type { StoredSchedule } from '../domain/schedule.js';
 import { afterMiss, localTime } from '../domain/schedule.js';
 import { newId } from '../ids.js';
 import { iso } from '../presenter.js';
+import type { GapWatch } from './server-gap.js';
+import { beatAndFindGap } from './server-gap.js';
 
 // The sweeper's work (docs/schedules.md): expected openings past their deadline, runs past their maxRuntime,
 // and reminders while down. Every server runs it; each due row is claimed in the database (a locked row is
@@ -26,8 +29,8 @@ export interface SweepResult {
   reminded: number;
   /** Alert deliveries written to the outbox. */
   queued: number;
-  /** The gap this sweep found since the last one anywhere, when it was long enough to count as an outage. */
-  outage: Outage | null;
+  /** The gap this sweep ends: no server was sweeping before it. */
+  outage: ServerGap | null;
 }
 
 /** Due rows handled per transaction, and transactions per kind per sweep: the rest waits for the next sweep. */
@@ -35,19 +38,11 @@ const BATCH = 500;
 const MAX_BATCHES = 20;
 
 /**
- * One sweep at `now`. A gap over `outageAfterMs` since the last sweep on this database means no pingmon
- * server was sweeping: deadlines that fell in it are counted again from now instead of all firing at once.
+ * One sweep at `now`. After a time when no pingmon server was sweeping, the expected runs and deadlines that
+ * fell in it get a fresh grace from now instead of all firing at once (server-gap.ts).
  */
-export async function sweep(db: Database, now: number, outageAfterMs: number): Promise<SweepResult> {
-  const outage = await db.transaction(async (sql) => {
-    const previous = await beat(sql, now);
-    if (previous === null || now - previous <= outageAfterMs) return null;
-    const found = { from: previous, to: now };
-    await saveOutage(sql, found);
-    await moveMissedDeadlines(sql, previous, now);
-    await moveRunDeadlines(sql, previous, now);
-    return found;
-  });
+export async function sweep(db: Database, now: number, watch: GapWatch): Promise<SweepResult> {
+  const outage = await db.transaction((sql) => beatAndFindGap(sql, now, watch));
   const lastOutage = outage ?? (await findOutage(db.sql));
   const result: SweepResult = { missed: 0, timedOut: 0, reminded: 0, queued: 0, outage };
   await batches(async () => {
@@ -114,7 +109,7 @@ async function store(sql: TransactionSql, decisions: readonly Decision[]): Promi
 }
 
 /** The monitor's expected opening went by its deadline: counted as missed, and the next one expected. */
-function missed(monitor: MonitorRecord, now: number, outage: Outage | null): Decision {
+function missed(monitor: MonitorRecord, now: number, lastGap: ServerGap | null): Decision {
   const { monitorId, schedule, nextExpectedAt: expected } = monitor;
   if (schedule === null || expected === null || monitor.paused) {
     // Nothing to expect (a change raced the claim): the deadline goes.
@@ -126,12 +121,10 @@ function missed(monitor: MonitorRecord, now: number, outage: Outage | null): Dec
   const { health, alert } = afterOutcome(monitor.health, monitor, { kind: 'missed', count }, now);
   const state = { nextExpectedAt: slots.next, missedAt: slots.next + graceMs, health };
   if (alert === null) return { monitorId, state, alert: null };
-  const errorMessage = missedText(schedule, expected, monitor.startGrace, count, outage);
-  return {
-    monitorId,
-    state,
-    alert: alertOf(monitor, alert, { status: 'down', runId: null, errorMessage, expectedAt: expected }, now),
-  };
+  const serverGap = gapOfExpected(lastGap, expected, graceMs);
+  const errorMessage = missedText(schedule, expected, monitor.startGrace, count, serverGap);
+  const fields = { status: 'down' as const, runId: null, errorMessage, expectedAt: expected };
+  return { monitorId, state, alert: { ...alertOf(monitor, alert, fields, now), serverGap } };
 }
 
 function missedText(
@@ -139,18 +132,17 @@ function missedText(
   expected: number,
   graceSeconds: number,
   count: number,
-  outage: Outage | null,
+  serverGap: ServerGap | null,
 ): string {
   const when = 'cron' in schedule ? localText(expected, schedule.timezone) : iso(expected);
   const what =
     count > 1
       ? `${count} expected runs in a row did not start; the first was expected at ${when}`
       : `No run started by ${iso(expected + graceSeconds * 1000)}: one was expected at ${when}`;
-  const deadline = expected + graceSeconds * 1000;
   const moved =
-    outage !== null && deadline > outage.from && deadline <= outage.to
-      ? ` pingmon was not running (or could not reach its database) from ${iso(outage.from)} to ` +
-        `${iso(outage.to)}; the grace was counted again from its restart.`
+    serverGap !== null
+      ? ` pingmon was not running (or could not reach its database) from ${iso(serverGap.from)} to ` +
+        `${iso(serverGap.to)}; the grace was counted again from its restart.`
       : '';
   return `${what} (startGrace ${formatDuration(graceSeconds)}).${moved}`;
 }

@@ -106,6 +106,7 @@ for (const kind of DATABASE_KINDS) {
           'meta',
           'matchedRules',
           'expectedAt',
+          'serverGap',
           'timestamp',
         ]);
         t.match(payload, {

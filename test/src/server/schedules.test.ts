@@ -374,6 +374,8 @@ for (const kind of DATABASE_KINDS) {
       const late = await second.request<Monitor>(`/monitors/${ids[0]}`, { token: account.token });
       t.equal(late.body.status, 'late', 'each one gets its grace again from the restart');
       clock.advance(61_000);
+      t.match(await second.server.app.sweeper.sweepNow(), { missed: 0 }, 'a startGrace of 60s gets two minutes');
+      clock.advance(60_000);
       t.match(await second.server.app.sweeper.sweepNow(), { missed: 5 });
       const raised = await alerts();
       t.equal(raised.length, 5, 'then one missed alert each, no duplicate');

@@ -293,6 +293,7 @@ t.test(
       'meta',
       'matchedRules',
       'expectedAt',
+      'serverGap',
       'timestamp',
     ]);
     const signed = buildRequest({ type: 'webhook', secret: 'whsec_0123456789' }, content, 1_795_320_000);
