@@ -133,6 +133,12 @@ export async function serverDownBench(env: Record<string, string>, rounds = 5): 
     );
   } finally {
     silent.close();
+    // The background flush these runs started (it would give up after 30 minutes).
+    try {
+      process.kill(Number(readFileSync(join(state, 'pingmon', 'spool', '.lock'), 'utf8').split(' ')[0]), 'SIGTERM');
+    } catch {
+      // None running.
+    }
     rmSync(state, { recursive: true, force: true });
   }
 }

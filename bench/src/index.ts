@@ -10,6 +10,7 @@ import { CLI, runCli, startListening } from './processes.js';
 import { dashboardBench } from './dashboard.js';
 import { postgresCeiling } from './pg-ceiling.js';
 import { pruneBench } from './prune.js';
+import { spoolRecoveryBench } from './spool-recovery.js';
 import { sweepBench } from './sweep.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -173,6 +174,7 @@ async function main(): Promise<void> {
     };
     await startupBench(cliEnv);
     await serverDownBench(cliEnv);
+    await spoolRecoveryBench(cliEnv);
     await throughputBench(cliEnv, Number(process.env.BENCH_CAT_BYTES ?? 1024 ** 3));
     await sqlite.server.stop();
 

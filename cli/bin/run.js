@@ -6,7 +6,8 @@ const wantsHelp = args.slice(0, dash).some((arg) => arg === '--help' || arg === 
 
 if (args[0] === 'run' && !wantsHelp) {
   const { main } = await import('../dist/run-bundle.js');
-  process.exitCode = await main(args.slice(1));
+  const { fileURLToPath } = await import('node:url');
+  process.exitCode = await main(args.slice(1), fileURLToPath(import.meta.url));
 } else {
   const { flush, handle, run } = await import('@oclif/core');
   try {

@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { parseDuration } from './duration.js';
 
 // The one module of the CLI that reads process.env (`pingmon server` aside, which hands it to the server's config).
 
@@ -88,4 +89,20 @@ export function forgetContinuousIntegration(): void {
   for (const name of Object.keys(process.env)) {
     if (name === 'CI' || name === 'CONTINUOUS_INTEGRATION' || name.startsWith('CI_')) delete process.env[name];
   }
+}
+
+/** The default of PINGMON_FLUSH_FOR: as long as a background flush tries before the next run takes over. */
+const FLUSH_FOR_DEFAULT = '30m';
+
+/**
+ * PINGMON_FLUSH_FOR: how long the background flush `pingmon run` starts after keeping a ping in the spool keeps
+ * trying (0: none is started). A value that is not a duration is said, and the default used.
+ */
+export function backgroundFlushFor(): { ms: number; warning?: string } {
+  const given = process.env.PINGMON_FLUSH_FOR;
+  const ms = given === undefined || given === '' ? undefined : parseDuration(given);
+  if (ms !== undefined) return { ms };
+  const fallback = parseDuration(FLUSH_FOR_DEFAULT)!;
+  if (given === undefined || given === '') return { ms: fallback };
+  return { ms: fallback, warning: `PINGMON_FLUSH_FOR must be a duration such as 30m or 0 (got "${given}"): using 30m` };
 }

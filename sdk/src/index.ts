@@ -9,3 +9,11 @@ export { newRunId } from './ids.js';
 export { formatDuration, parseDuration } from './durations.js';
 export { Spool, defaultSpoolDir, SPOOL_MAX_AGE_MS, SPOOL_MAX_BYTES, SPOOL_MAX_PINGS } from './spool.js';
 export type { SpooledPing, FlushReport, FlushOptions, Dropped } from './spool.js';
+export {
+  SpoolRetry,
+  flushWithBackoff,
+  spoolRetryWaitMs,
+  SPOOL_RETRY_FOR_MS,
+  SPOOL_RETRY_WAIT_MAX_MS,
+} from './spool-retry.js';
+export type { BackoffOptions } from './spool-retry.js';

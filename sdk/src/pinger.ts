@@ -5,6 +5,7 @@ import { newRunId } from './ids.js';
 import { ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
 import { Spool, defaultSpoolDir, spoolable } from './spool.js';
 import type { FlushReport } from './spool.js';
+import { SpoolRetry } from './spool-retry.js';
 import type { FailPingBody, Meta, PingAck, PingKind, PingResponse, SuccessPingBody } from './types.js';
 
 export interface PingerOptions {
@@ -24,6 +25,13 @@ export interface PingerOptions {
    * Spool): default `$XDG_STATE_HOME/pingmon/spool`; false keeps none.
    */
   spool?: string | false;
+  /**
+   * After a ping went to the spool: `true` (default) tries the spool again in this process, with backoff (1 s
+   * doubling to 15 s, for 30 minutes at most), on timers that never keep the process alive; `false` leaves it to
+   * the next ping, `pingmon run` or `pingmon flush`; a function is called instead (`pingmon run` starts a detached
+   * `pingmon flush` with it).
+   */
+  retrySpool?: boolean | (() => void);
 }
 
 export interface SuccessOptions {
@@ -73,7 +81,8 @@ export function createPinger(options: PingerOptions): Pinger {
   });
   const onError = options.onError ?? ((err: PingmonError) => process.stderr.write(`[pingmon] ${err.message}\n`));
   const spool = options.spool === false ? undefined : new Spool(options.spool ?? defaultSpoolDir());
-  return new MonitorPinger(options.monitorId, { http, onError, limits, spool, baseUrl, apiKey });
+  const retrySpool = options.retrySpool ?? true;
+  return new MonitorPinger(options.monitorId, { http, onError, limits, spool, retrySpool, baseUrl, apiKey });
 }
 
 interface Delivery {
@@ -81,6 +90,7 @@ interface Delivery {
   onError: (err: PingmonError) => void;
   limits: { retryBudgetMs: number; timeoutMs: number };
   spool: Spool | undefined;
+  retrySpool: boolean | (() => void);
   /** What a spooled ping needs to be delivered by another process. */
   baseUrl: string;
   apiKey: string;
@@ -97,11 +107,18 @@ class MonitorPinger implements Pinger {
   private readonly starts = new Map<string, StartInFlight>();
   /** The spool files of starts that went to the spool, by runId: their results must follow them there. */
   private readonly spooledStarts = new Map<string, string>();
+  /** Called once a ping is in the spool, to deliver it before the next ping if the server is back by then. */
+  private readonly retrySpool: (() => void) | undefined;
 
   constructor(
     readonly monitorId: string,
     private readonly delivery: Delivery,
-  ) {}
+  ) {
+    const { spool, retrySpool } = delivery;
+    if (typeof retrySpool === 'function') this.retrySpool = retrySpool;
+    else if (retrySpool && spool)
+      this.retrySpool = new SpoolRetry(spool, this.limits.timeoutMs, (r) => this.reportDropped(r)).kept;
+  }
 
   private get limits() {
     return this.delivery.limits;
@@ -266,16 +283,26 @@ class MonitorPinger implements Pinger {
       const ping = { url: baseUrl, apiKey, monitorId: this.monitorId, kind, body: { ...body, timestamp } };
       const { file, dropped } = await spool!.add(ping);
       if (kind === 'start') this.spooledStarts.set(body.runId, file);
+      this.retried();
       const n = dropped.length;
       const full =
         n > 0 ? ` (the spool was full: its ${n === 1 ? 'oldest ping was' : `${n} oldest pings were`} dropped)` : '';
+      const soon = this.retrySpool ? 'as soon as the server answers again, or ' : '';
       const message =
-        `${why.message}; the ${kind} is kept in the spool${full} and will be sent by the next ` +
+        `${why.message}; the ${kind} is kept in the spool${full} and will be sent ${soon}by the next ` +
         '`pingmon run` on this host, or by `pingmon flush`';
       return new PingmonError({ ...fields, code: 'spooled', message });
     } catch (err) {
       const message = `${why.message}; the ${kind} could not be kept in the spool (${String(err)}), and is lost`;
       return new PingmonError({ ...fields, code: why.code, message });
+    }
+  }
+
+  private retried(): void {
+    try {
+      this.retrySpool?.();
+    } catch (err) {
+      this.report(err);
     }
   }
 

@@ -115,45 +115,64 @@ export class Spool {
    * proxy's page), its later pings stay, in order, for the next flush.
    */
   async flush(options: FlushOptions = {}): Promise<FlushReport> {
-    const report: FlushReport = { delivered: 0, dropped: [], left: 0, busy: false };
-    const only = options.only && new Set(options.only);
-    const listed = async () => (await this.files()).filter((file) => !only || only.has(file));
-    const files = await listed();
-    if (files.length === 0) return report;
+    const listed = await this.listed(options);
+    if (listed.length === 0) return { delivered: 0, dropped: [], left: 0, busy: false };
+    const report = await this.whileHeld((flush) => flush(options));
+    return report ?? { delivered: 0, dropped: [], left: listed.length, busy: true };
+  }
+
+  /**
+   * Runs `fn` holding the spool's lock, with a flush that needs no lock of its own: a flush that goes on for a
+   * while (see flushWithBackoff) keeps every other one out meanwhile. Undefined when another process holds it.
+   */
+  async whileHeld<T>(
+    fn: (flush: (options?: FlushOptions) => Promise<FlushReport>) => Promise<T>,
+  ): Promise<T | undefined> {
     const lock = await this.lock();
-    if (!lock) return { ...report, busy: true, left: files.length };
+    if (!lock) return undefined;
     try {
       await this.removeOrphans();
-      const clients = new Map<string, Http>();
-      const unreachable = new Set<string>();
-      for (const file of await listed()) {
-        if (options.signal?.aborted || (options.deadline !== undefined && Date.now() >= options.deadline)) {
-          report.left++;
-          continue;
-        }
-        const ping = await this.read(file, report);
-        if (!ping) continue;
-        if (unreachable.has(ping.url)) {
-          report.left++;
-          continue;
-        }
-        const key = `${ping.url}\n${ping.apiKey}`;
-        let http = clients.get(key);
-        if (!http) clients.set(key, (http = spoolHttp(ping, options.timeoutMs ?? 10_000)));
-        const err = await deliver(http, ping, options);
-        await lock.refresh();
-        if (err && !refusedForGood(err)) {
-          unreachable.add(ping.url);
-          report.error = err;
-          report.left++;
-          continue;
-        }
-        await this.remove(file);
-        if (err) report.dropped.push({ file, reason: `the server refused it: ${err.message}` });
-        else report.delivered++;
-      }
+      return await fn((options = {}) => this.deliverAll(lock, options));
     } finally {
       await lock.release();
+    }
+  }
+
+  private async listed(options: FlushOptions): Promise<string[]> {
+    const only = options.only && new Set(options.only);
+    return (await this.files()).filter((file) => !only || only.has(file));
+  }
+
+  private async deliverAll(lock: Lock, options: FlushOptions): Promise<FlushReport> {
+    const report: FlushReport = { delivered: 0, dropped: [], left: 0, busy: false };
+    const clients = new Map<string, Http>();
+    const unreachable = new Set<string>();
+    await lock.refresh();
+    for (const file of await this.listed(options)) {
+      if (options.signal?.aborted || (options.deadline !== undefined && Date.now() >= options.deadline)) {
+        report.left++;
+        continue;
+      }
+      const ping = await this.read(file, report);
+      if (!ping) continue;
+      if (unreachable.has(ping.url)) {
+        report.left++;
+        continue;
+      }
+      const key = `${ping.url}\n${ping.apiKey}`;
+      let http = clients.get(key);
+      if (!http) clients.set(key, (http = spoolHttp(ping, options.timeoutMs ?? 10_000)));
+      const err = await deliver(http, ping, options);
+      await lock.refresh();
+      if (err && !refusedForGood(err)) {
+        unreachable.add(ping.url);
+        report.error = err;
+        report.left++;
+        continue;
+      }
+      await this.remove(file);
+      if (err) report.dropped.push({ file, reason: `the server refused it: ${err.message}` });
+      else report.delivered++;
     }
     return report;
   }

@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { Spool, defaultSpoolDir } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
 import { parseDuration } from '../duration.js';
+import { flushInBackground } from '../run/background-flush.js';
 
 export default class Flush extends BaseCommand {
   static override summary = 'Deliver the pings kept in this host’s spool while the server could not be reached';
@@ -13,14 +14,24 @@ export default class Flush extends BaseCommand {
   static override enableJsonFlag = true;
   static override flags = {
     timeout: Flags.string({ description: 'stop after this long (e.g. 30s, 5m); what is left stays', default: '5m' }),
+    // What `pingmon run` starts, detached, after keeping a ping: tries with backoff for this long, logging to
+    // flush.log in the spool; --timeout does not apply.
+    background: Flags.string({ hidden: true }),
   };
 
   async run(): Promise<unknown> {
     const { flags } = await this.parse(Flush);
+    const background = flags.background === undefined ? undefined : parseDuration(flags.background);
+    if (flags.background !== undefined && background === undefined) {
+      this.error(`--background must be a duration such as 30m (got "${flags.background}")`, { exit: 2 });
+    }
     const ms = parseDuration(flags.timeout);
     if (!ms) this.error(`--timeout must be a duration such as 30s or 5m (got "${flags.timeout}")`, { exit: 2 });
     const spool = new Spool(defaultSpoolDir());
-    const report = await spool.flush({ deadline: Date.now() + ms });
+    const report =
+      background === undefined
+        ? await spool.flush({ deadline: Date.now() + ms })
+        : await flushInBackground(spool, background);
     const summary = {
       spool: spool.dir,
       delivered: report.delivered,

@@ -1,5 +1,6 @@
 import { parseDuration } from '../duration.js';
-import { readSettings, resolveSetting } from '../settings.js';
+import { backgroundFlushFor, readSettings, resolveSetting } from '../settings.js';
+import { backgroundFlusher } from './background-flush.js';
 import type { SettingKey, StoredSettings } from '../settings.js';
 import type { LogKeep } from './capture.js';
 import { RUN_OPTIONS, readFlags } from './flags.js';
@@ -20,10 +21,10 @@ class UsageError extends Error {}
  * unknown flag, a bad --meta) is said on stderr and the job runs. Only a command line that does not say what to
  * run, or how (--timeout, --kill-grace), is refused, with exit 2.
  */
-export async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[], cli: string): Promise<number> {
   let plan: { job: Job; warnings: string[] };
   try {
-    plan = planFrom(argv);
+    plan = planFrom(argv, cli);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`pingmon: ${err.message}\n`);
@@ -33,7 +34,8 @@ export async function main(argv: string[]): Promise<number> {
   return runJob(plan.job);
 }
 
-function planFrom(argv: string[]): { job: Job; warnings: string[] } {
+/** `cli`: bin/run.js, started again, detached, to deliver what this run keeps in the spool. */
+function planFrom(argv: string[], cli: string): { job: Job; warnings: string[] } {
   // The command is taken from the raw arguments after --, exactly as given.
   const dash = argv.indexOf('--');
   if (dash === -1 || dash === argv.length - 1) {
@@ -49,7 +51,7 @@ function planFrom(argv: string[]): { job: Job; warnings: string[] } {
   for (const name of flags.valueless) if (!durations.has(name)) warnings.push(`--${name} has no value: ignored`);
   const timeoutMs = duration(flags, 'timeout', '0');
   const killGraceMs = duration(flags, 'kill-grace', RUN_OPTIONS['kill-grace'].default);
-  const destination = reportTo(flags, warnings);
+  const destination = reportTo(flags, cli, warnings);
   const sent = reported(flags, warnings);
   if (!destination) warnings.push('this run is NOT reported to pingmon: the job runs as usual, and nothing is sent');
   return { job: { command, args, timeoutMs, killGraceMs, ...sent, reportTo: destination }, warnings };
@@ -64,7 +66,7 @@ const HOW_TO_SET: Record<'monitor' | 'api-key' | 'url', string> = {
 };
 
 /** Where to report, from flags, environment and config file; undefined, with the reasons in `warnings`, if nowhere. */
-function reportTo(flags: ReadFlags, warnings: string[]): ReportTo | undefined {
+function reportTo(flags: ReadFlags, cli: string, warnings: string[]): ReportTo | undefined {
   const stored = storedSettings(warnings);
   const setting = (key: SettingKey & RunFlag) => {
     const value = resolveSetting(key, flags.values[key], stored);
@@ -88,7 +90,10 @@ function reportTo(flags: ReadFlags, warnings: string[]): ReportTo | undefined {
     warnings.push(`--ping-timeout must be a duration longer than 0 such as 2s (got "${budget}"): using 2s`);
     pingBudgetMs = parseDuration(RUN_OPTIONS['ping-timeout'].default)!;
   }
-  return { monitorId, apiKey, url, pingBudgetMs };
+  const flushFor = backgroundFlushFor();
+  if (flushFor.warning) warnings.push(flushFor.warning);
+  const onSpooled = flushFor.ms > 0 ? backgroundFlusher(cli, flushFor.ms, warn) : undefined;
+  return { monitorId, apiKey, url, pingBudgetMs, onSpooled };
 }
 
 /** What is sent with the result: a flag pingmon cannot read is left out with a warning, never a reason not to run. */

@@ -9,6 +9,8 @@ export interface ReportTo {
   url: string;
   /** How long each ping may take, retries included, before it goes to the spool. */
   pingBudgetMs: number;
+  /** Called when a ping went to the spool (starts a background flush); none: the next run delivers it. */
+  onSpooled: (() => void) | undefined;
 }
 
 /** A run being reported: its start is on its way; `finish` sends the result. */
@@ -25,6 +27,8 @@ export function startReport(to: ReportTo, warn: (message: string) => void): Repo
     baseUrl: to.url,
     retryBudgetMs: to.pingBudgetMs,
     timeoutMs: Math.min(10_000, to.pingBudgetMs),
+    // Not the pinger's own retry timer: this process ends with the job, a detached flush outlives it.
+    retrySpool: to.onSpooled ?? false,
   });
   let startError: PingmonError | undefined;
   const started = pinger.start().then(

@@ -17,10 +17,12 @@ export interface CliResult {
 /**
  * The environment of one `pingmon` process: this one's, without its PINGMON_* settings, and with a spool of
  * its own (XDG_STATE_HOME) unless `env` names one, so that no run delivers pings another test left behind.
+ * No background flush either (PINGMON_FLUSH_FOR=0) unless `env` asks for one: a detached process would outlive
+ * the test; test/src/cli/spool.test.ts starts them, and kills them.
  */
 export function cliEnv(env: Record<string, string>): Record<string, string | undefined> {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('PINGMON_')));
-  return { ...clean, XDG_STATE_HOME: env.XDG_STATE_HOME ?? stateHome(), ...env };
+  return { ...clean, XDG_STATE_HOME: env.XDG_STATE_HOME ?? stateHome(), PINGMON_FLUSH_FOR: '0', ...env };
 }
 
 const stateHomes: string[] = [];

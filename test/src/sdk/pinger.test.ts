@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { inspect } from 'node:util';
 import t from 'tap';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -8,6 +10,7 @@ import { DATABASE_KINDS } from '../helpers/databases.js';
 import { databaseOutage } from '../helpers/outage.js';
 import { TestServer } from '../helpers/server.js';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
+import { waitFor } from '../helpers/wait.js';
 
 // Pingers here keep what they cannot deliver in a spool of this test's own, never the user's.
 process.env.XDG_STATE_HOME = t.testdir();
@@ -377,7 +380,8 @@ t.test('a pinger keeps what the server cannot take in its spool, and delivers it
   const errors: PingmonError[] = [];
   const mon = createPinger({
     ...{ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, spool: spoolDir },
-    ...{ retryBudgetMs: 300, onError: (err: PingmonError) => errors.push(err) },
+    // The next ping's delivery, not the retry timer's (tested below).
+    ...{ retryBudgetMs: 300, onError: (err: PingmonError) => errors.push(err), retrySpool: false },
   });
   t.equal(await mon.wrap(() => 'done'), 'done');
   t.same(
@@ -402,6 +406,57 @@ t.test('a pinger keeps what the server cannot take in its spool, and delivers it
   t.equal(start!.runId, success!.runId);
   t.ok(Date.parse(start!.timestamp!) <= Date.parse(success!.timestamp!), 'each with the time it was made');
   t.notOk(live!.timestamp, 'a ping delivered at once carries no timestamp');
+});
+
+t.test('a pinger tries its spool again by itself: kept pings arrive once the server is back', async (t) => {
+  const spoolDir = t.testdir();
+  let up = false;
+  const receiver = await startReceiver(t, (req, _n, res) => {
+    if (!up) return json(res, 503, { code: 'database_unavailable', message: 'no database' });
+    json(res, 200, ACK(req.url.endsWith('/start') ? 'running' : 'success'));
+  });
+  const errors: PingmonError[] = [];
+  const mon = createPinger({
+    ...{ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: receiver.url, spool: spoolDir },
+    ...{ retryBudgetMs: 300, onError: (err: PingmonError) => errors.push(err) },
+  });
+  await mon.wrap(() => 'done');
+  t.match(errors[0]!.message, /the start is kept in the spool and will be sent as soon as the server answers again/);
+  t.equal((await new Spool(spoolDir).files()).length, 2);
+  const sentWhileDown = receiver.received.length;
+  up = true;
+  const upAt = Date.now();
+  // No other ping: the retry timer delivers them (within its longest wait, 15 s, and the first waits are shorter).
+  await waitFor(async () => (await new Spool(spoolDir).files()).length === 0, { timeoutMs: 20_000 });
+  t.comment(`server back to spool empty: ${Date.now() - upAt} ms`);
+  const delivered = receiver.received.slice(sentWhileDown);
+  t.same(
+    delivered.map((r) => [r.url.split('/').pop(), 'timestamp' in JSON.parse(r.body)]),
+    [
+      ['start', true],
+      ['success', true],
+    ],
+    'in order, with their own times',
+  );
+});
+
+t.test("the pinger's retry timer never keeps a process alive", async (t) => {
+  const dir = t.testdir();
+  const script = [
+    "const { createPinger } = await import('@pingmon/sdk');",
+    "const mon = createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: process.argv[1], spool: process.argv[2],",
+    '  retryBudgetMs: 200, onError: () => {} });',
+    "await mon.wrap(() => 'done');",
+  ].join('\n');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script, await deadUrl(), dir], {
+    cwd: fileURLToPath(new URL('.', import.meta.url)),
+    stdio: 'ignore',
+  });
+  t.teardown(() => child.kill('SIGKILL'));
+  // Kept for 30 minutes of tries, were the timer not unref()ed.
+  await waitFor(() => child.exitCode !== null, { timeoutMs: 10_000, what: 'the script to end' });
+  t.equal(child.exitCode, 0, 'the script ends, its pings kept');
+  t.equal((await new Spool(dir).files()).length, 2);
 });
 
 t.test('a flush keeps what only a proxy answered, and takes over the lock of a flush that died', async (t) => {
@@ -449,7 +504,8 @@ t.test('the spool keeps at most 10,000 pings: past that, the oldest go, and the 
   const errors: PingmonError[] = [];
   const mon = createPinger({
     ...{ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: await deadUrl(), spool: dir, retryBudgetMs: 300 },
-    onError: (err: PingmonError) => errors.push(err),
+    // No retry timer reading 10,000 files again while the later tests run.
+    ...{ onError: (err: PingmonError) => errors.push(err), retrySpool: false },
   });
   await mon.wrap(() => undefined);
   const files = await new Spool(dir).files();
