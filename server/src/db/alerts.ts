@@ -16,10 +16,15 @@ export interface AlertRecord {
   status: RunStatus | MonitorStatus;
   errorMessage: string | null;
   logSnippet: string | null;
+  /** Fail alerts of runs with a log: its last lines (domain/log-tail.ts). */
+  logTail: string | null;
   meta: Meta;
   matchedRules: MatchedRule[];
   /** The expected opening a missed alert is about. */
   expectedAt: number | null;
+  /** Missed alerts: when the monitor's last run started, and its status then (null when no longer kept). */
+  lastRunAt: number | null;
+  lastRunStatus: RunStatus | null;
   createdAt: number;
 }
 
@@ -32,9 +37,12 @@ interface AlertRow {
   status: RunStatus | MonitorStatus;
   error_message: string | null;
   log_snippet: string | null;
+  log_tail: string | null;
   meta: string;
   matched_rules: string;
   expected_at: number | string | null;
+  last_run_at: number | string | null;
+  last_run_status: RunStatus | null;
   created_at: number | string;
   monitor_name: string;
 }
@@ -49,18 +57,45 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
     status: row.status,
     errorMessage: row.error_message,
     logSnippet: row.log_snippet,
+    logTail: row.log_tail,
     meta: JSON.parse(row.meta) as Meta,
     matchedRules: JSON.parse(row.matched_rules) as MatchedRule[],
     expectedAt: ms(row.expected_at),
+    lastRunAt: ms(row.last_run_at),
+    lastRunStatus: row.last_run_status,
     createdAt: ms(row.created_at),
     monitorName: row.monitor_name,
   };
 }
 
+const INSERTED_COLUMNS =
+  'id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, log_tail, meta, matched_rules, ' +
+  'expected_at, last_run_at, last_run_status, created_at';
+
+/** The values of INSERTED_COLUMNS, in their order. */
+function insertedValues(alert: AlertRecord): SqlParam[] {
+  return [
+    alert.alertId,
+    alert.accountId,
+    alert.monitorId,
+    alert.runId,
+    alert.event,
+    alert.status,
+    alert.errorMessage,
+    alert.logSnippet,
+    alert.logTail,
+    JSON.stringify(alert.meta),
+    JSON.stringify(alert.matchedRules),
+    alert.expectedAt,
+    alert.lastRunAt,
+    alert.lastRunStatus,
+    alert.createdAt,
+  ];
+}
+
 const INSERT_ALERT =
-  'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, ' +
-  'matched_rules, expected_at, created_at) ' +
-  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, run_id, event) do nothing';
+  `insert into alerts (${INSERTED_COLUMNS}) values (${marks(INSERTED_COLUMNS.split(', '))}) ` +
+  'on conflict (monitor_id, run_id, event) do nothing';
 
 // One delivery per enabled channel of the account that takes this monitor's alerts.
 const QUEUE_DELIVERIES =
@@ -76,27 +111,14 @@ const QUEUE_DELIVERIES =
  * sweeper's claim of the monitor).
  */
 export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Promise<number> {
-  const inserted = await sql.changes(INSERT_ALERT, [
-    alert.alertId,
-    alert.accountId,
-    alert.monitorId,
-    alert.runId,
-    alert.event,
-    alert.status,
-    alert.errorMessage,
-    alert.logSnippet,
-    JSON.stringify(alert.meta),
-    JSON.stringify(alert.matchedRules),
-    alert.expectedAt,
-    alert.createdAt,
-  ]);
+  const inserted = await sql.changes(INSERT_ALERT, insertedValues(alert));
   if (inserted === 0) return 0;
   return sql.changes(QUEUE_DELIVERIES, [alert.alertId, alert.createdAt, alert.accountId, true, false, alert.monitorId]);
 }
 
 const ALERT_COLUMNS =
-  'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.meta, ' +
-  'a.matched_rules, a.expected_at, a.created_at, m.name as monitor_name';
+  'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.log_tail, ' +
+  'a.meta, a.matched_rules, a.expected_at, a.last_run_at, a.last_run_status, a.created_at, m.name as monitor_name';
 
 /** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
 export async function listAlerts(
@@ -144,24 +166,10 @@ export async function findAlerts(
  */
 export async function insertAlerts(sql: TransactionSql, alerts: readonly AlertRecord[]): Promise<number> {
   if (alerts.length === 0) return 0;
-  const rows = alerts.map(() => `(${marks(Array(12).fill(null))})`).join(', ');
+  const rows = alerts.map(() => `(${marks(INSERTED_COLUMNS.split(', '))})`).join(', ');
   await sql.changes(
-    'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, ' +
-      `matched_rules, expected_at, created_at) values ${rows} on conflict (monitor_id, run_id, event) do nothing`,
-    alerts.flatMap((a) => [
-      a.alertId,
-      a.accountId,
-      a.monitorId,
-      a.runId,
-      a.event,
-      a.status,
-      a.errorMessage,
-      a.logSnippet,
-      JSON.stringify(a.meta),
-      JSON.stringify(a.matchedRules),
-      a.expectedAt,
-      a.createdAt,
-    ]),
+    `insert into alerts (${INSERTED_COLUMNS}) values ${rows} on conflict (monitor_id, run_id, event) do nothing`,
+    alerts.flatMap(insertedValues),
   );
   const ids = alerts.map((a) => a.alertId);
   return sql.changes(

@@ -5,6 +5,7 @@ import * as channelTests from './migrations/003-channel-tests.js';
 import * as schedules from './migrations/004-schedules.js';
 import * as retention from './migrations/005-retention.js';
 import * as sessions from './migrations/006-sessions.js';
+import * as alertContext from './migrations/007-alert-context.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '004-schedules': schedules,
   '005-retention': retention,
   '006-sessions': sessions,
+  '007-alert-context': alertContext,
 };
 
 const source: Knex.MigrationSource<string> = {
