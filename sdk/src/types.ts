@@ -407,9 +407,15 @@ export interface Alert {
   status: RunStatus | MonitorStatus;
   /** The expected run opening a missed alert is about, else null. */
   expectedAt: string | null;
+  /** Missed alerts: when the monitor's last run started (null if it never ran), else null. */
+  lastRunAt: string | null;
+  /** Missed alerts: that run's status (null if it never ran or is no longer kept), else null. */
+  lastRunStatus: RunStatus | null;
   errorMessage: string | null;
   /** The first 500 characters of the run's log (fail alerts of runs with a log), else null. */
   logSnippet: string | null;
+  /** The log's last lines, at most 500 characters (fail alerts of runs with a log), else null. */
+  logTail: string | null;
   meta: Meta;
   matchedRules: MatchedRule[];
   createdAt: string;

@@ -146,9 +146,12 @@ export function presentAlert(
     status: alert.status,
     errorMessage: alert.errorMessage,
     logSnippet: alert.logSnippet,
+    logTail: alert.logTail,
     meta: alert.meta,
     matchedRules: alert.matchedRules,
     expectedAt: isoOrNull(alert.expectedAt),
+    lastRunAt: isoOrNull(alert.lastRunAt),
+    lastRunStatus: alert.lastRunStatus,
     createdAt: iso(alert.createdAt),
     deliveries: deliveries.map(presentDelivery),
   };

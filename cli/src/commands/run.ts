@@ -24,7 +24,8 @@ export default abstract class Run extends BaseCommand {
   static override summary = 'Run a command and report the run to pingmon';
   static override description =
     'Sends start, runs the command with its input and output passed through unchanged, then sends success or fail ' +
-    "with the exit code and a bounded copy of the output. Exits with the command's exit code. Monitoring never " +
+    'with the exit code (and the last line on stderr, else stdout: `exit code 2: tar: /data: Cannot open: ' +
+    "Permission denied`) and a bounded copy of the output. Exits with the command's exit code. Monitoring never " +
     'stops the job: a slow or unreachable server, or a missing API key, monitor or server URL, only gives a ' +
     '[pingmon] warning on stderr.';
   static override usage = 'run [--monitor ID] [FLAGS] -- COMMAND [ARGS...]';

@@ -9,6 +9,7 @@ import { execa } from 'execa';
 import { clean, META_MAX_KEYS } from '@pingmon/sdk/wire';
 import type { LogKeep } from './capture.js';
 import { OutputCapture } from './capture.js';
+import { LastLine, withLastLine } from './cause.js';
 import { parseMetaLines } from './meta.js';
 import { startReport } from './report.js';
 import type { ReportTo } from './report.js';
@@ -57,10 +58,18 @@ export async function runJob(job: Job): Promise<number> {
   const removeMetaFile = () => metaFile && rmSync(metaFile, { force: true });
   process.once('exit', removeMetaFile);
   const capture = report && new OutputCapture(job.logKeep);
+  // The last line of stderr (else of stdout) says why a job failed, more often than not.
+  const lastLines = [new LastLine(), new LastLine()] as const;
+  const copies =
+    capture &&
+    lastLines.map((last) => (chunk: Buffer) => {
+      capture.add(chunk);
+      last.add(chunk);
+    });
   let outcome: Outcome;
   let fileMeta: Record<string, number> = {};
   try {
-    outcome = await execute(job, capture, metaFile);
+    outcome = await execute(job, copies, metaFile);
   } finally {
     if (metaFile && report) fileMeta = readMetaFile(metaFile);
     removeMetaFile();
@@ -71,11 +80,17 @@ export async function runJob(job: Job): Promise<number> {
 
   const meta = boundedMeta({ ...job.meta, ...fileMeta });
   meta.exitCode = outcome.exitCode;
+  if (outcome.kind === 'failed') {
+    outcome = { ...outcome, failure: withLastLine(outcome.failure, lastLines[1].line() ?? lastLines[0].line()) };
+  }
   await report.finish(outcome, capture?.text() ?? '', meta);
   return outcome.exitCode;
 }
 
-async function execute(job: Job, capture: OutputCapture | undefined, metaFile: string | undefined): Promise<Outcome> {
+/** Takes a copy of a chunk of the job's stdout or stderr, before its buffer is reused. */
+type Copy = (chunk: Buffer) => void;
+
+async function execute(job: Job, copies: Copy[] | undefined, metaFile: string | undefined): Promise<Outcome> {
   // Without a terminal the command gets a process group of its own, so that a signal or a timeout
   // reaches every process it started. With one, it stays in the terminal's foreground group, where it
   // may read the terminal, and Ctrl-C reaches it directly.
@@ -134,11 +149,12 @@ async function execute(job: Job, capture: OutputCapture | undefined, metaFile: s
   if (fifos) {
     // The command holds the write ends now (it was forked in execa()): the reads end when it and its children do.
     for (const fifo of fifos) closeSync(fifo.write);
-    streams = fifos.map((fifo, i) => [readFifo(fifo.read, targets[i]!, capture), targets[i]!]);
+    streams = fifos.map((fifo, i) => [readFifo(fifo.read, targets[i]!, copies?.[i]), targets[i]!]);
   } else {
     streams = [subprocess.stdout!, subprocess.stderr!].map((from, i) => [from, targets[i]!]);
-    for (const [from, to] of streams) {
-      if (capture) from.on('data', (chunk: Buffer) => capture.add(chunk));
+    for (const [i, [from, to]] of streams.entries()) {
+      const copy = copies?.[i];
+      if (copy) from.on('data', copy);
       from.pipe(to, { end: false });
     }
   }
@@ -203,11 +219,11 @@ function openFifos(): Array<{ read: number; write: number }> | undefined {
 
 /**
  * Reads a FIFO into one buffer, reused while `to` writes each chunk at once (a file, a terminal, a pipe with
- * room): the chunk goes to the log capture (which copies what it keeps) and to `to`. A chunk `to` keeps to write
- * later stays its own until written, and reading goes on into another buffer, taken back once that write is
- * done; when `to` is full, reading waits for its drain.
+ * room): the chunk goes to `copy` (the log capture and the last line, which copy what they keep) and to `to`. A
+ * chunk `to` keeps to write later stays its own until written, and reading goes on into another buffer, taken back
+ * once that write is done; when `to` is full, reading waits for its drain.
  */
-function readFifo(fd: number, to: Writable, capture: OutputCapture | undefined): Socket {
+function readFifo(fd: number, to: Writable, copy: Copy | undefined): Socket {
   let buffer: Buffer = Buffer.allocUnsafe(READ_BYTES);
   const free: Buffer[] = [];
   // `onread` is in Node's socket options since 12.2, though @types/node lists it for connect() only.
@@ -220,7 +236,7 @@ function readFifo(fd: number, to: Writable, capture: OutputCapture | undefined):
         buffer: () => buffer,
         callback: (bytes: number, read: Uint8Array) => {
           const chunk = Buffer.from(read.buffer, read.byteOffset, bytes);
-          capture?.add(chunk);
+          copy?.(chunk);
           const used = buffer;
           const more = to.write(chunk, () => {
             if (used !== buffer) free.push(used);

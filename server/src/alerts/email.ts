@@ -8,7 +8,7 @@ import { recipientsOf } from '../domain/channels.js';
 import type { AttemptResult } from '../domain/delivery.js';
 import { AttemptAbortedError } from './deliver.js';
 import type { AlertContent } from './payloads.js';
-import { details, escapeMarkup, footer, headline } from './payloads.js';
+import { END_OF_LOG, details, endOfLog, escapeMarkup, footer, headline } from './payloads.js';
 
 /** How much of the SMTP server's reply is kept with a failed attempt. */
 const REPLY_CHARS = 200;
@@ -82,18 +82,20 @@ const FOOTER_STYLE = 'color:#57606a;font-size:12px';
 
 /**
  * The mail telling of an alert: the facts of the Slack and Discord messages (headline, error message or matched
- * rules, log snippet, footer), as text and as HTML. Everything from a job (names, messages, the log) is escaped
- * in the HTML: the log is untrusted text, shown as written in a monospace block.
+ * rules, log snippet, end of the log, footer), as text and as HTML. Everything from a job (names, messages, the
+ * log) is escaped in the HTML: the log is untrusted text, shown as written in monospace blocks.
  */
 export function emailMessage(c: AlertContent): EmailMessage {
   const title = headline(c);
   const subject = `[pingmon] ${c.event === 'test' ? 'test message' : title}`.replace(/\s+/g, ' ').trim();
   const lines = details(c);
   const foot = footer(c);
+  const end = endOfLog(c);
   const text = [
     title,
     ...lines,
     ...(c.logSnippet ? ['', 'Log (its first 500 characters):', '----', c.logSnippet.replace(/\n$/, ''), '----'] : []),
+    ...(end === null ? [] : ['', 'End of the log (its last lines):', '----', end, '----']),
     ...(foot === null ? [] : ['', foot]),
   ].join('\n');
   const html = [
@@ -102,6 +104,7 @@ export function emailMessage(c: AlertContent): EmailMessage {
     `<p>${headline(c, (name) => `<strong>${escapeHtml(name)}</strong>`)}</p>`,
     ...(lines.length > 0 ? [`<p>${lines.map(htmlLines).join('<br>\n')}</p>`] : []),
     ...(c.logSnippet ? [`<pre style="${PRE_STYLE}">${escapeHtml(c.logSnippet)}</pre>`] : []),
+    ...(end === null ? [] : [`<p>${escapeHtml(END_OF_LOG)}</p>`, `<pre style="${PRE_STYLE}">${escapeHtml(end)}</pre>`]),
     ...(foot === null ? [] : [`<p style="${FOOTER_STYLE}">${escapeHtml(foot)}</p>`]),
     '</body></html>',
   ].join('\n');

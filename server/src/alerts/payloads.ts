@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { truncate } from '@pingmon/sdk/wire';
+import { LOG_SNIPPET_CHARS, truncate } from '@pingmon/sdk/wire';
 import type { AlertEvent, ChannelType, MatchedRule, Meta, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
 import { describeMatch } from '../domain/rules.js';
 import { iso } from '../presenter.js';
@@ -21,12 +21,17 @@ export interface AlertContent {
   status: RunStatus | MonitorStatus | null;
   errorMessage: string | null;
   logSnippet: string | null;
+  /** The log's last lines (fail alerts of runs with a log). */
+  logTail: string | null;
   meta: Meta;
   matchedRules: MatchedRule[];
   /** The expected opening a missed alert is about. */
   expectedAt: number | null;
   /** When no pingmon server was sweeping while that expected run was due; the message names it too. */
   serverGap?: { from: number; to: number } | null;
+  /** Missed alerts: when the monitor's last run started, and its status. */
+  lastRunAt: number | null;
+  lastRunStatus: RunStatus | null;
   createdAt: number;
 }
 
@@ -40,9 +45,12 @@ export function testContent(channelName: string, now: number): AlertContent {
     status: null,
     errorMessage: `Test message for the pingmon channel "${channelName}": alerts will arrive like this.`,
     logSnippet: null,
+    logTail: null,
     meta: {},
     matchedRules: [],
     expectedAt: null,
+    lastRunAt: null,
+    lastRunStatus: null,
     createdAt: now,
   };
 }
@@ -82,10 +90,13 @@ export function webhookPayload(c: AlertContent) {
     status: c.status,
     errorMessage: c.errorMessage,
     logSnippet: c.logSnippet,
+    logTail: c.logTail,
     meta: c.meta,
     matchedRules: c.matchedRules,
     expectedAt: c.expectedAt === null ? null : iso(c.expectedAt),
     serverGap: c.serverGap ? { from: iso(c.serverGap.from), to: iso(c.serverGap.to) } : null,
+    lastRunAt: c.lastRunAt === null ? null : iso(c.lastRunAt),
+    lastRunStatus: c.lastRunStatus,
     timestamp: iso(c.createdAt),
   };
 }
@@ -133,6 +144,18 @@ export function footer(c: AlertContent): string | null {
   return `${run}monitor ${c.monitorId} · ${iso(c.createdAt)}`;
 }
 
+/** What heads the end of the log in a message, under the snippet. */
+export const END_OF_LOG = '…end of the log:';
+
+/**
+ * The end of the log to show below the snippet, or null when the snippet already shows it (a log of 500
+ * characters or fewer is shown once).
+ */
+export function endOfLog(c: AlertContent): string | null {
+  if (!c.logTail || (c.logSnippet ?? '').includes(c.logTail)) return null;
+  return fitEnd(c.logTail, LOG_SNIPPET_CHARS);
+}
+
 /** &, < and > as entities: all that Slack's mrkdwn needs, and what HTML text needs (email.ts adds the quotes). */
 export function escapeMarkup(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
@@ -150,6 +173,16 @@ function fit(text: string, max: number, slack = false): string {
   return `${slack ? cut.replace(/&[a-z]{0,3}$/, '') : cut.replace(/\\+$/, '')}…`;
 }
 
+/** At most `max` characters of the end of `text`, cut with a leading "…" and never inside a surrogate pair. */
+function fitEnd(text: string, max: number): string {
+  if (text.length <= max) return text;
+  if (max <= 1) return max === 1 ? '…' : '';
+  let start = text.length - (max - 1);
+  const first = text.charCodeAt(start);
+  if (first >= 0xdc00 && first <= 0xdfff) start++;
+  return `…${text.slice(start)}`;
+}
+
 export function slackPayload(c: AlertContent) {
   const icon = ICONS[c.event].slack;
   const title = headline(c, (name) => `*${slackEscape(breakFences(name))}*`);
@@ -163,6 +196,12 @@ export function slackPayload(c: AlertContent) {
   if (c.logSnippet) {
     const inner = fit(slackEscape(breakFences(c.logSnippet)), SLACK_SECTION_MAX_CHARS - 8, true);
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `\`\`\`\n${inner}\n\`\`\`` } });
+  }
+  const end = endOfLog(c);
+  if (end !== null) {
+    // 500 characters, each at most 5 once escaped (&amp;): always within a section, never cut.
+    const inner = slackEscape(breakFences(end));
+    blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `${END_OF_LOG}\n\`\`\`\n${inner}\n\`\`\`` } });
   }
   const foot = footer(c);
   if (foot !== null) blocks.push({ type: 'context', elements: [{ type: 'mrkdwn', text: slackEscape(foot) }] });
@@ -190,20 +229,25 @@ function discordEscape(text: string): string {
 }
 
 /**
- * `content` within Discord's 2,000 characters: the snippet gives way first, then the text above it;
- * the code block is closed whatever is cut. Mentions in the text ping nobody.
+ * `content` within Discord's 2,000 characters: the snippet gives way first, then the end of the log (from its
+ * start: its last line is the cause), then the text above them; code blocks are closed whatever is cut. Mentions
+ * in the text ping nobody.
  */
 export function discordPayload(c: AlertContent) {
   const icon = ICONS[c.event].discord;
   const title = headline(c, (name) => `**${discordEscape(name)}**`);
   let head = [`${icon} ${title}`, ...details(c).map(discordEscape)].join('\n');
   const foot = footer(c);
-  const tail = foot === null ? '' : `\n${discordEscape(foot)}`;
+  const context = foot === null ? '' : `\n${discordEscape(foot)}`;
   let snippet = c.logSnippet ? breakFences(c.logSnippet) : '';
+  let end = breakFences(endOfLog(c) ?? '');
   const block = () => (snippet === '' ? '' : `\n\`\`\`\n${snippet}\n\`\`\``);
-  const over = () => head.length + block().length + tail.length - DISCORD_MAX_CHARS;
+  const endBlock = () => (end === '' ? '' : `\n${END_OF_LOG}\n\`\`\`\n${end}\n\`\`\``);
+  const over = () => head.length + block().length + endBlock().length + context.length - DISCORD_MAX_CHARS;
   if (over() > 0 && snippet !== '') snippet = fit(snippet, Math.max(0, snippet.length - over()));
   if (snippet === '…') snippet = '';
+  if (over() > 0 && end !== '') end = fitEnd(end, Math.max(0, end.length - over()));
+  if (end === '…') end = '';
   if (over() > 0) head = fit(head, Math.max(1, head.length - over()));
-  return { content: head + block() + tail, allowed_mentions: { parse: [] } };
+  return { content: head + block() + endBlock() + context, allowed_mentions: { parse: [] } };
 }

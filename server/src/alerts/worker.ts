@@ -250,10 +250,13 @@ function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
     status: alert.status,
     errorMessage: alert.errorMessage,
     logSnippet: alert.logSnippet,
+    logTail: alert.logTail,
     meta: alert.meta,
     matchedRules: alert.matchedRules,
     expectedAt: alert.expectedAt,
     serverGap: alert.serverGap ?? null,
+    lastRunAt: alert.lastRunAt,
+    lastRunStatus: alert.lastRunStatus,
     createdAt: alert.createdAt,
   };
 }

@@ -17,10 +17,15 @@ export interface AlertRecord {
   status: RunStatus | MonitorStatus;
   errorMessage: string | null;
   logSnippet: string | null;
+  /** Fail alerts of runs with a log: its last lines (domain/log-tail.ts). */
+  logTail: string | null;
   meta: Meta;
   matchedRules: MatchedRule[];
   /** The expected opening a missed alert is about. */
   expectedAt: number | null;
+  /** Missed alerts: when the monitor's last run started, and its status then (null when no longer kept). */
+  lastRunAt: number | null;
+  lastRunStatus: RunStatus | null;
   /** When no server was sweeping while the expected run a missed alert is about was due (the sweeper's alerts). */
   serverGap?: ServerGap | null;
   createdAt: number;
@@ -35,9 +40,12 @@ interface AlertRow {
   status: RunStatus | MonitorStatus;
   error_message: string | null;
   log_snippet: string | null;
+  log_tail: string | null;
   meta: string;
   matched_rules: string;
   expected_at: number | string | null;
+  last_run_at: number | string | null;
+  last_run_status: RunStatus | null;
   server_gap_from: number | string | null;
   server_gap_to: number | string | null;
   created_at: number | string;
@@ -54,9 +62,12 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
     status: row.status,
     errorMessage: row.error_message,
     logSnippet: row.log_snippet,
+    logTail: row.log_tail,
     meta: JSON.parse(row.meta) as Meta,
     matchedRules: JSON.parse(row.matched_rules) as MatchedRule[],
     expectedAt: ms(row.expected_at),
+    lastRunAt: ms(row.last_run_at),
+    lastRunStatus: row.last_run_status,
     serverGap:
       row.server_gap_from === null || row.server_gap_to === null
         ? null
@@ -66,10 +77,36 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
   };
 }
 
+const INSERTED_COLUMNS =
+  'id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, log_tail, meta, matched_rules, ' +
+  'expected_at, last_run_at, last_run_status, server_gap_from, server_gap_to, created_at';
+
+/** The values of INSERTED_COLUMNS, in their order. */
+function insertedValues(alert: AlertRecord): SqlParam[] {
+  return [
+    alert.alertId,
+    alert.accountId,
+    alert.monitorId,
+    alert.runId,
+    alert.event,
+    alert.status,
+    alert.errorMessage,
+    alert.logSnippet,
+    alert.logTail,
+    JSON.stringify(alert.meta),
+    JSON.stringify(alert.matchedRules),
+    alert.expectedAt,
+    alert.lastRunAt,
+    alert.lastRunStatus,
+    alert.serverGap?.from ?? null,
+    alert.serverGap?.to ?? null,
+    alert.createdAt,
+  ];
+}
+
 const INSERT_ALERT =
-  'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, ' +
-  'matched_rules, expected_at, created_at) ' +
-  'values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) on conflict (monitor_id, run_id, event) do nothing';
+  `insert into alerts (${INSERTED_COLUMNS}) values (${marks(INSERTED_COLUMNS.split(', '))}) ` +
+  'on conflict (monitor_id, run_id, event) do nothing';
 
 // One delivery per enabled channel of the account that takes this monitor's alerts.
 const QUEUE_DELIVERIES =
@@ -85,27 +122,15 @@ const QUEUE_DELIVERIES =
  * sweeper's claim of the monitor).
  */
 export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Promise<number> {
-  const inserted = await sql.changes(INSERT_ALERT, [
-    alert.alertId,
-    alert.accountId,
-    alert.monitorId,
-    alert.runId,
-    alert.event,
-    alert.status,
-    alert.errorMessage,
-    alert.logSnippet,
-    JSON.stringify(alert.meta),
-    JSON.stringify(alert.matchedRules),
-    alert.expectedAt,
-    alert.createdAt,
-  ]);
+  const inserted = await sql.changes(INSERT_ALERT, insertedValues(alert));
   if (inserted === 0) return 0;
   return sql.changes(QUEUE_DELIVERIES, [alert.alertId, alert.createdAt, alert.accountId, true, false, alert.monitorId]);
 }
 
 const ALERT_COLUMNS =
-  'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.meta, ' +
-  'a.matched_rules, a.expected_at, a.server_gap_from, a.server_gap_to, a.created_at, m.name as monitor_name';
+  'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.log_tail, ' +
+  'a.meta, a.matched_rules, a.expected_at, a.last_run_at, a.last_run_status, a.server_gap_from, a.server_gap_to, ' +
+  'a.created_at, m.name as monitor_name';
 
 /** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
 export async function listAlerts(
@@ -153,27 +178,10 @@ export async function findAlerts(
  */
 export async function insertAlerts(sql: TransactionSql, alerts: readonly AlertRecord[]): Promise<number> {
   if (alerts.length === 0) return 0;
-  const rows = alerts.map(() => `(${marks(Array(14).fill(null))})`).join(', ');
+  const rows = alerts.map(() => `(${marks(INSERTED_COLUMNS.split(', '))})`).join(', ');
   await sql.changes(
-    'insert into alerts (id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, meta, ' +
-      'matched_rules, expected_at, server_gap_from, server_gap_to, created_at) ' +
-      `values ${rows} on conflict (monitor_id, run_id, event) do nothing`,
-    alerts.flatMap((a) => [
-      a.alertId,
-      a.accountId,
-      a.monitorId,
-      a.runId,
-      a.event,
-      a.status,
-      a.errorMessage,
-      a.logSnippet,
-      JSON.stringify(a.meta),
-      JSON.stringify(a.matchedRules),
-      a.expectedAt,
-      a.serverGap?.from ?? null,
-      a.serverGap?.to ?? null,
-      a.createdAt,
-    ]),
+    `insert into alerts (${INSERTED_COLUMNS}) values ${rows} on conflict (monitor_id, run_id, event) do nothing`,
+    alerts.flatMap(insertedValues),
   );
   const ids = alerts.map((a) => a.alertId);
   return sql.changes(

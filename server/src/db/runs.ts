@@ -277,6 +277,26 @@ export async function findLatestRuns(
   return latest;
 }
 
+/** When a monitor's last run started, and where it stands. */
+export interface LastRun {
+  startedAt: number;
+  status: RunStatus;
+}
+
+/** The last run of each of these monitors (of any account: for the sweeper), by start; monitors without runs absent. */
+export async function findLastRuns(sql: Sql, monitorIds: readonly string[]): Promise<Map<string, LastRun>> {
+  const last = new Map<string, LastRun>();
+  if (monitorIds.length === 0) return last;
+  const rows = await sql.rows<{ monitor_id: string; started_at: number | string; status: RunStatus }>(
+    'select r.monitor_id, r.started_at, r.status from runs r where r.id = (select r2.id from runs r2 ' +
+      'where r2.monitor_id = r.monitor_id order by r2.started_at desc, r2.id desc limit 1) ' +
+      `and r.monitor_id in (${marks(monitorIds)})`,
+    monitorIds,
+  );
+  for (const row of rows) last.set(row.monitor_id, { startedAt: ms(row.started_at), status: row.status });
+  return last;
+}
+
 /** Monitors per statement of findRunHistory. */
 const HISTORY_CHUNK = 200;
 

@@ -21,6 +21,7 @@ import { afterOutcome, healthChanged } from '../domain/incidents.js';
 import type { Pairing } from '../domain/pairing.js';
 import { enforcedIntervalMs, pairPing, rateDecision } from '../domain/pairing.js';
 import type { PingInput } from '../domain/ping-body.js';
+import { logTail } from '../domain/log-tail.js';
 import { matchRules, ruleInput } from '../domain/rules.js';
 import type { RunRecord } from '../domain/runs.js';
 import { finishedRun, newRun } from '../domain/runs.js';
@@ -330,16 +331,20 @@ async function raiseAlerts(
     status: run.status,
     errorMessage: run.errorMessage,
     logSnippet: null,
+    logTail: null,
     meta: run.meta,
     matchedRules: run.matchedRules ?? [],
     expectedAt: null,
+    lastRunAt: null,
+    lastRunStatus: null,
     createdAt: ping.now,
   };
   let queued = 0;
   if (event === 'fail') {
-    // The stored log is the ping's logOutput (already cut to 10,000 characters): its first 500.
-    const logSnippet = run.hasLog ? truncate(ping.input.logOutput!, LOG_SNIPPET_CHARS) : null;
-    queued += await insertAlert(sql, { ...alert, alertId: newId('alert', ping.now), event: 'fail', logSnippet });
+    // The stored log is the ping's logOutput (already cut to 10,000 characters): its first 500, and its end.
+    const log = run.hasLog ? ping.input.logOutput! : null;
+    const logs = { logSnippet: log && truncate(log, LOG_SNIPPET_CHARS), logTail: log && logTail(log) };
+    queued += await insertAlert(sql, { ...alert, alertId: newId('alert', ping.now), event: 'fail', ...logs });
   }
   if (run.matchedRules !== null) {
     queued += await insertAlert(sql, { ...alert, alertId: newId('alert', ping.now), event: 'silent_failure' });

@@ -5,8 +5,8 @@ import { insertAlerts } from '../db/alerts.js';
 import type { Database } from '../db/index.js';
 import type { MonitorRecord, MonitorState } from '../db/monitors.js';
 import { claimMissed, claimMonitors, claimReminders, saveMonitorStates } from '../db/monitors.js';
-import type { OverdueRun } from '../db/runs.js';
-import { findOverdueRuns, setRunDeadlines, timeOutRuns } from '../db/runs.js';
+import type { LastRun, OverdueRun } from '../db/runs.js';
+import { findLastRuns, findOverdueRuns, setRunDeadlines, timeOutRuns } from '../db/runs.js';
 import { findOutage } from '../db/settings.js';
 import type { TransactionSql } from '../db/sql.js';
 import { afterOutcome, reminderAfter } from '../domain/incidents.js';
@@ -48,11 +48,15 @@ export async function sweep(db: Database, now: number, watch: GapWatch): Promise
   await batches(async () => {
     const { handled, queued } = await db.transaction(async (sql) => {
       const due = await claimMissed(sql, now, BATCH);
+      const lastRuns = await findLastRuns(
+        sql,
+        due.map((m) => m.monitorId),
+      );
       return {
         handled: due.length,
         queued: await store(
           sql,
-          due.map((m) => missed(m, now, lastOutage)),
+          due.map((m) => missed(m, now, lastOutage, lastRuns.get(m.monitorId))),
         ),
       };
     });
@@ -108,8 +112,16 @@ async function store(sql: TransactionSql, decisions: readonly Decision[]): Promi
   );
 }
 
-/** The monitor's expected opening went by its deadline: counted as missed, and the next one expected. */
-function missed(monitor: MonitorRecord, now: number, lastGap: ServerGap | null): Decision {
+/**
+ * The monitor's expected opening went by its deadline: counted as missed, and the next one expected. The alert
+ * names the monitor's last run (`lastRun`), which tells a job that stopped from one that failed to start.
+ */
+function missed(
+  monitor: MonitorRecord,
+  now: number,
+  lastGap: ServerGap | null,
+  lastRun: LastRun | undefined,
+): Decision {
   const { monitorId, schedule, nextExpectedAt: expected } = monitor;
   if (schedule === null || expected === null || monitor.paused) {
     // Nothing to expect (a change raced the claim): the deadline goes.
@@ -122,9 +134,24 @@ function missed(monitor: MonitorRecord, now: number, lastGap: ServerGap | null):
   const state = { nextExpectedAt: slots.next, missedAt: slots.next + graceMs, health };
   if (alert === null) return { monitorId, state, alert: null };
   const serverGap = gapOfExpected(lastGap, expected, graceMs);
-  const errorMessage = missedText(schedule, expected, monitor.startGrace, count, serverGap);
-  const fields = { status: 'down' as const, runId: null, errorMessage, expectedAt: expected };
+  const last = {
+    lastRunAt: lastRun?.startedAt ?? monitor.lastOpenedAt,
+    lastRunStatus: lastRun?.status ?? null,
+  };
+  const errorMessage =
+    `${missedText(schedule, expected, monitor.startGrace, count, serverGap)} ` +
+    lastRunText(last.lastRunAt, last.lastRunStatus, schedule);
+  const fields = { status: 'down' as const, runId: null, errorMessage, expectedAt: expected, ...last };
   return { monitorId, state, alert: { ...alertOf(monitor, alert, fields, now), serverGap } };
+}
+
+const DONE = { success: 'succeeded', failed: 'failed', running: 'still running' } as const;
+
+/** "Last run: started 2027-03-27 03:00 CET (02:00 UTC), succeeded." A run deleted by retention has no status. */
+function lastRunText(at: number | null, status: RunStatus | null, schedule: StoredSchedule): string {
+  if (at === null) return 'It has never run.';
+  const when = 'cron' in schedule ? localText(at, schedule.timezone) : iso(at);
+  return `Last run: started ${when}, ${status === null ? 'no longer kept' : DONE[status]}.`;
 }
 
 function missedText(
@@ -221,6 +248,8 @@ function alertOf(
     runId: string | null;
     errorMessage: string;
     expectedAt: number | null;
+    lastRunAt?: number | null;
+    lastRunStatus?: RunStatus | null;
   },
   now: number,
 ): AlertRecord {
@@ -233,9 +262,13 @@ function alertOf(
     status: fields.status,
     errorMessage: fields.errorMessage,
     logSnippet: null,
+    // A run's log comes with its result: a run that timed out or was missed has none.
+    logTail: null,
     meta: {},
     matchedRules: [],
     expectedAt: fields.expectedAt,
+    lastRunAt: fields.lastRunAt ?? null,
+    lastRunStatus: fields.lastRunStatus ?? null,
     createdAt: now,
   };
 }

@@ -1,5 +1,16 @@
 import type { AlertContent } from '../../../server/dist/alerts/payloads.js';
 
+/** A job's log as it usually is: a banner and progress first, the cause at the end. */
+const LONG_LOG = [
+  '=== nightly backup 2.4.1 on db1 ===',
+  '+ pg_dump --format=custom shop > /backup/shop.dump',
+  ...Array.from({ length: 30 }, (_, i) => `pg_dump: dumping contents of table "public.t${i + 1}"`),
+  '+ tar -czf /backup/files.tgz /data',
+  'tar: /data/uploads/2026/11: Cannot open: Permission denied',
+  'tar: Exiting with failure status due to previous errors',
+  '',
+].join('\n');
+
 /**
  * The alerts the documented examples show (docs/alerts.md, "Payloads"): the tests that compare the docs with what
  * the server sends, and the ones about one kind of alert, start from these.
@@ -15,9 +26,12 @@ export const ALERT_FIXTURES = {
     errorMessage: 'backup.sh exited with code 2',
     logSnippet:
       'tar: /data/db: Cannot open: Permission denied\ntar: Exiting with failure status due to previous errors\n',
+    logTail: 'tar: /data/db: Cannot open: Permission denied\ntar: Exiting with failure status due to previous errors',
     meta: { exitCode: 2 },
     matchedRules: [],
     expectedAt: null,
+    lastRunAt: null,
+    lastRunStatus: null,
     createdAt: Date.parse('2026-11-22T08:29:29.942Z'),
   },
   silent_failure: {
@@ -29,12 +43,15 @@ export const ALERT_FIXTURES = {
     status: 'success',
     errorMessage: null,
     logSnippet: null,
+    logTail: null,
     meta: { rowsProcessed: 0, durationSeconds: 4210, exitCode: 0 },
     matchedRules: [
       { ruleId: 'rule_0mwrltq0islLxFVKxio', metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0 },
       { ruleId: 'rule_0mwrltqzhjiRbP0gOiX', metric: 'durationSeconds', op: 'gt', value: 3600, actual: 4210 },
     ],
     expectedAt: null,
+    lastRunAt: null,
+    lastRunStatus: null,
     createdAt: Date.parse('2026-11-22T08:58:45.893Z'),
   },
   backticks: {
@@ -46,13 +63,34 @@ export const ALERT_FIXTURES = {
     status: 'failed',
     errorMessage: 'exit code 1',
     logSnippet: 'README.md:12: unclosed ``` block\n',
+    logTail: 'README.md:12: unclosed ``` block',
     meta: { exitCode: 1 },
     matchedRules: [],
     expectedAt: null,
+    lastRunAt: null,
+    lastRunStatus: null,
     createdAt: Date.parse('2026-11-22T09:03:51.204Z'),
+  },
+  long_log: {
+    event: 'fail',
+    alertId: 'alert_0mwxq3v8Lr5nT2cWy7k',
+    monitorId: 'mon_0mwrksujegHscDsv5wx',
+    monitorName: 'nightly backup',
+    runId: '01a2192e-b89b-7145-a681-76bfb7b73ac7',
+    status: 'failed',
+    errorMessage: 'exit code 2: tar: Exiting with failure status due to previous errors',
+    logSnippet: LONG_LOG.slice(0, 500),
+    logTail: LONG_LOG.slice(LONG_LOG.indexOf('pg_dump: dumping contents of table "public.t24"')).trimEnd(),
+    meta: { exitCode: 2 },
+    matchedRules: [],
+    expectedAt: null,
+    lastRunAt: null,
+    lastRunStatus: null,
+    createdAt: Date.parse('2026-11-26T03:00:41.067Z'),
   },
   missed: {
     logSnippet: null,
+    logTail: null,
     meta: {},
     matchedRules: [],
     event: 'missed',
@@ -63,12 +101,16 @@ export const ALERT_FIXTURES = {
     status: 'down',
     errorMessage:
       'No run started by 2027-03-28T01:05:00.000Z: ' +
-      'one was expected at 2027-03-28 03:00 CEST (01:00 UTC) (startGrace 5m).',
+      'one was expected at 2027-03-28 03:00 CEST (01:00 UTC) (startGrace 5m). ' +
+      'Last run: started 2027-03-27 03:00 CET (02:00 UTC), succeeded.',
     expectedAt: Date.parse('2027-03-28T01:00:00.000Z'),
+    lastRunAt: Date.parse('2027-03-27T02:00:00.000Z'),
+    lastRunStatus: 'success',
     createdAt: Date.parse('2027-03-28T01:05:02.118Z'),
   },
   timed_out: {
     logSnippet: null,
+    logTail: null,
     meta: {},
     matchedRules: [],
     event: 'timed_out',
@@ -79,10 +121,13 @@ export const ALERT_FIXTURES = {
     status: 'failed',
     errorMessage: 'no result within maxRuntime (2h)',
     expectedAt: null,
+    lastRunAt: null,
+    lastRunStatus: null,
     createdAt: Date.parse('2027-03-28T06:00:03.507Z'),
   },
   recovered: {
     logSnippet: null,
+    logTail: null,
     meta: {},
     matchedRules: [],
     event: 'recovered',
@@ -93,6 +138,8 @@ export const ALERT_FIXTURES = {
     status: 'up',
     errorMessage: 'Up again after 1d2m down.',
     expectedAt: null,
+    lastRunAt: null,
+    lastRunStatus: null,
     createdAt: Date.parse('2027-03-29T01:07:41.330Z'),
   },
 } satisfies Record<string, AlertContent>;

@@ -103,10 +103,13 @@ for (const kind of DATABASE_KINDS) {
           'status',
           'errorMessage',
           'logSnippet',
+          'logTail',
           'meta',
           'matchedRules',
           'expectedAt',
           'serverGap',
+          'lastRunAt',
+          'lastRunStatus',
           'timestamp',
         ]);
         t.match(payload, {
@@ -124,6 +127,12 @@ for (const kind of DATABASE_KINDS) {
           stored.slice(0, 500),
           'the snippet is exactly the first 500 characters of the stored log',
         );
+        // The stored log ends mid-line (cut at 10,000): the tail is its last lines, from the start of one.
+        const tail = payload.logTail as string;
+        t.ok(tail.length > 400 && tail.length <= 500, `the tail has ${tail.length} characters`);
+        t.ok(stored.endsWith(tail), 'the tail is the end of the stored log');
+        t.equal(stored[stored.length - tail.length - 1], '\n', 'and starts at the start of a line');
+        t.same([payload.lastRunAt, payload.lastRunStatus], [null, null], 'no last run: that is for missed alerts');
         t.match(payload.alertId, /^alert_/);
         t.match(payload.timestamp, ISO_MS);
 
@@ -137,6 +146,7 @@ for (const kind of DATABASE_KINDS) {
           status: 'failed',
           errorMessage: 'backup.sh exited with code 2',
           logSnippet: payload.logSnippet,
+          logTail: payload.logTail,
           createdAt: payload.timestamp,
         });
         t.equal(alert.deliveries.length, 1);
@@ -172,12 +182,12 @@ for (const kind of DATABASE_KINDS) {
       await api.ping(alice, m, 'success', { runId: 'paired-run-0001' });
       const [alert] = await settled(alice, m, 1);
       t.match(alert, { event: 'fail', runId: 'paired-run-0001', logSnippet: null, errorMessage: 'no log here' });
-      t.equal(JSON.parse(receiver.received[0]!.body).logSnippet, null);
+      t.match(JSON.parse(receiver.received[0]!.body), { logSnippet: null, logTail: null });
       t.notOk('x-pingmon-signature' in receiver.received[0]!.headers, 'no secret, no signature');
     });
 
     t.test(
-      'Slack and Discord get their own payloads, the snippet in a code block backticks cannot break',
+      'Slack and Discord get their own payloads, the snippet and the end in code blocks backticks cannot break',
       async (t) => {
         const alice = await api.account();
         const slack = await startReceiver(t, (_req, _n, res) => {
@@ -203,6 +213,8 @@ for (const kind of DATABASE_KINDS) {
           ],
         );
         const snippet = log.slice(0, 500);
+        // A last line of 596 characters: the tail is its last 500.
+        const end = log.slice(-500);
 
         const s = JSON.parse(slack.received[0]!.body);
         t.same(Object.keys(s).sort(), ['blocks', 'text']);
@@ -217,14 +229,51 @@ for (const kind of DATABASE_KINDS) {
           'slack: the snippet, whole, once the zero-width spaces are gone',
         );
         t.equal(slack.received[0]!.headers['content-type'], 'application/json');
+        const sEnd = s.blocks.find((b: { text?: { text: string } }) => b.text?.text.startsWith('…end of the log:\n```'))
+          .text.text as string;
+        t.equal(sEnd.match(/```/g)!.length, 2, 'slack: the end has its own block');
+        t.equal(sEnd.slice('…end of the log:\n```\n'.length, -4).replace(ZWSP, ''), end, 'slack: the end, whole');
 
         const d = JSON.parse(discord.received[0]!.body);
         t.same(d.allowed_mentions, { parse: [] }, 'discord: @everyone pings nobody');
         t.ok(d.content.length <= 2_000, `discord: ${d.content.length} characters`);
-        t.equal(d.content.match(/```/g)!.length, 2, 'discord: exactly the opening and closing fences');
-        const dBlock = /```\n([\s\S]*)\n```/.exec(d.content)![1]!;
-        t.equal(dBlock.replace(ZWSP, ''), snippet, 'discord: the snippet, whole');
+        t.equal(d.content.match(/```/g)!.length, 4, 'discord: the fences of two blocks');
+        const [dBlock, dEnd] = [...d.content.matchAll(/```\n([\s\S]*?)\n```/g)].map((m) => m[1]!);
+        // A 480-character error message, the snippet and the end pass 2,000: the snippet gave way, the end did not.
+        const shown = dBlock!.replace(ZWSP, '');
+        t.ok(shown.endsWith('…') && snippet.startsWith(shown.slice(0, -1)), 'discord: the snippet, cut at its end');
+        t.match(d.content, /\n```\n…end of the log:\n```\n/, 'discord: the end under the snippet, headed');
+        t.equal(dEnd!.replace(ZWSP, ''), end, 'discord: the end, whole');
         t.match(d.content, /^🔴 \*\*etl \\`prod\\` <job>\*\* failed\n@everyone e+\n```/);
+      },
+    );
+
+    t.test(
+      'a 10,000-character log full of backticks: Discord within 2,000 characters, with the cause at its end',
+      async (t) => {
+        const alice = await api.account();
+        const discord = await startReceiver(t, (_req, _n, res) => json(res, 200, {}));
+        const slack = await startReceiver(t, (_req, _n, res) => json(res, 200, {}));
+        const hook = await startReceiver(t, (_req, _n, res) => json(res, 200, {}));
+        const m = await api.monitor(alice, `${'`'.repeat(100)} name`);
+        await addChannel(alice, { type: 'discord', url: `${discord.url}/api/webhooks/1/abc` });
+        await addChannel(alice, { type: 'slack', url: `${slack.url}/services/T/B/X` });
+        await addChannel(alice, { type: 'webhook', url: hook.url });
+        const cause = 'FATAL: ``` could not write block 7 ```';
+        const log = `${'``` `` `\n'.repeat(1_000)}`.slice(0, 10_000 - cause.length - 1) + `\n${cause}`;
+        await api.ping(alice, m, 'fail', { errorMessage: `exit code 1: ${'`'.repeat(480)}`, logOutput: log });
+        await settled(alice, m, 1);
+        const content = JSON.parse(discord.received[0]!.body).content as string;
+        t.ok(content.length <= 2_000, `discord: ${content.length} characters`);
+        t.equal(content.match(/```/g)!.length, 4, 'discord: two blocks, both closed');
+        t.match(content.replace(ZWSP, ''), `${cause}\n\`\`\`\nrun `, 'discord: the cause ends the end block');
+        const blocks = JSON.parse(slack.received[0]!.body).blocks as Array<{ text?: { text: string } }>;
+        const end = blocks.find((b) => b.text?.text.startsWith('…end of the log:'))!.text!.text;
+        t.ok(end.replace(ZWSP, '').endsWith(`${cause}\n\`\`\``), 'slack: the cause ends the end block');
+        const payload = JSON.parse(hook.received[0]!.body);
+        t.ok(payload.logTail.endsWith(`\n${cause}`), 'webhook: logTail ends with the cause');
+        t.ok(payload.logTail.length <= 500);
+        t.equal(payload.logSnippet, log.slice(0, 500), 'the snippet is still the first 500 characters');
       },
     );
 

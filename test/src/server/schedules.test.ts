@@ -169,7 +169,9 @@ for (const kind of DATABASE_KINDS) {
         runId: null,
         status: 'down',
         expectedAt: new Date(t0 + 10 * MINUTE).toISOString(),
-        errorMessage: /^No run started by .*: one was expected at .* \(startGrace 1m\)\.$/,
+        errorMessage: /^No run started by .*: one was expected at .* \(startGrace 1m\)\. It has never run\.$/,
+        lastRunAt: null,
+        lastRunStatus: null,
       });
       s.clock.advance(30 * MINUTE);
       t.match(await sweep(s), { missed: 1 }, 'the next slots are missed too…');
@@ -192,6 +194,38 @@ for (const kind of DATABASE_KINDS) {
         (await alertsOf(s, m.monitorId)).map((a) => a.event),
         ['recovered', 'missed'],
       );
+    });
+
+    t.test('a missed alert names the expected time and the last run, in words and in fields', async (t) => {
+      const s = await setup(t, kind, new TestClock(Date.parse('2027-03-27T01:00:00.000Z')));
+      const m = await createMonitor(s, {
+        schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' },
+        startGrace: 300,
+      });
+      // The 03:00 run of 27 March 2027 (CET), then none the next night (CEST).
+      s.clock.set('2027-03-27T02:00:00.000Z');
+      await s.api.ping(s.account, m.monitorId, 'start', { runId: 'the-last-run-0001' });
+      s.clock.advance(90_000);
+      await s.api.ping(s.account, m.monitorId, 'success', { runId: 'the-last-run-0001' });
+      // Swept every hour, as a running server does: no gap that would look like an outage of pingmon.
+      const missedAt = Date.parse('2027-03-28T01:05:01.000Z');
+      while (s.clock.now < missedAt) {
+        s.clock.now = Math.min(missedAt, s.clock.now + HOUR);
+        t.match(await sweep(s), { missed: s.clock.now === missedAt ? 1 : 0 });
+      }
+      const [hook] = await hooksFor(s, m.monitorId, 1);
+      t.match(hook, {
+        event: 'missed',
+        expectedAt: '2027-03-28T01:00:00.000Z',
+        lastRunAt: '2027-03-27T02:00:00.000Z',
+        lastRunStatus: 'success',
+        logTail: null,
+        errorMessage:
+          'No run started by 2027-03-28T01:05:00.000Z: one was expected at 2027-03-28 03:00 CEST (01:00 UTC) ' +
+          '(startGrace 5m). Last run: started 2027-03-27 03:00 CET (02:00 UTC), succeeded.',
+      });
+      const [alert] = await alertsOf(s, m.monitorId);
+      t.match(alert, { lastRunAt: '2027-03-27T02:00:00.000Z', lastRunStatus: 'success', logTail: null });
     });
 
     t.test('a run past maxRuntime is finished as failed, once; a late result changes nothing', async (t) => {

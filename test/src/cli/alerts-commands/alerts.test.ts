@@ -52,8 +52,9 @@ t.test('alerts from the command line: a failed run and a silent failure reach a 
         monitorId: m,
         monitorName: 'nightly backup',
         status: 'failed',
-        errorMessage: 'exit code 3',
+        errorMessage: 'exit code 3: tar: /data: Cannot open: Permission denied',
         logSnippet: 'tar: /data: Cannot open: Permission denied\n',
+        logTail: 'tar: /data: Cannot open: Permission denied',
         meta: { exitCode: 3 },
         matchedRules: [],
       });
@@ -81,7 +82,7 @@ t.test('alerts from the command line: a failed run and a silent failure reach a 
         event: 'fail',
         monitorId: m,
         runId: payload.runId,
-        errorMessage: 'exit code 3',
+        errorMessage: 'exit code 3: tar: /data: Cannot open: Permission denied',
       });
       t.same(
         alert.deliveries.map((d: { channelId: string; state: string }) => d.state),
@@ -93,7 +94,7 @@ t.test('alerts from the command line: a failed run and a silent failure reach a 
       t.equal(shown.code, 0);
       const lines = shown.stdout.split('\n');
       t.match(lines[0], new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}  ✗ fail  nightly backup \\(${m}\\)$`));
-      t.equal(lines[1], `  run ${payload.runId}: exit code 3`);
+      t.equal(lines[1], `  run ${payload.runId}: exit code 3: tar: /data: Cannot open: Permission denied`);
       t.match(lines[2], /^ {2}incident bot {2}✓ delivered \d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
       t.match(
         lines[3],

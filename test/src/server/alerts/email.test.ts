@@ -23,7 +23,7 @@ t.test('the e-mail examples of docs/alerts.md are exactly what the server sends'
   const examples = [...docs.matchAll(/<!-- example: email (\w+) (text|html) -->\n```\w+\n([\s\S]*?)```\n/g)];
   t.same(
     examples.map((e) => `${e[1]} ${e[2]}`),
-    ['fail text', 'fail html', 'silent_failure text'],
+    ['fail text', 'fail html', 'silent_failure text', 'long_log text'],
   );
   for (const [, fixture, part, shown] of examples) {
     const message = emailMessage(FIXTURES[fixture!]!);
@@ -66,9 +66,14 @@ t.test('whatever a job or a user wrote is escaped in the HTML part, and kept as 
   t.match(message.html, '<strong>&lt;img src=x onerror=&quot;alert(&#39;name&#39;)&quot;&gt;</strong>');
   t.match(message.html, '• &lt;b&gt;rows&lt;/b&gt; &lt; 1 (was 0)');
   t.match(message.text, `<img src=x onerror="alert('name')"> succeeded`);
-  const logged = emailMessage({ ...FAIL, logSnippet: '</pre><script>x()</script>&amp;' });
+  const logged = emailMessage({ ...FAIL, logSnippet: '</pre><script>x()</script>&amp;', logTail: null });
   t.match(logged.html, '>&lt;/pre&gt;&lt;script&gt;x()&lt;/script&gt;&amp;amp;</pre>');
   t.equal(logged.html.match(/<\/pre>/g)?.length, 1, 'the log cannot close its block');
+  const ended = emailMessage({ ...FAIL, logSnippet: 'banner\n', logTail: '</pre><img src=x>' });
+  t.match(ended.html, '<p>…end of the log:</p>\n<pre style="');
+  t.match(ended.html, '>&lt;/pre&gt;&lt;img src=x&gt;</pre>');
+  t.equal(ended.html.match(/<\/pre>/g)?.length, 2, 'nor can its end');
+  t.match(ended.text, 'End of the log (its last lines):\n----\n</pre><img src=x>\n----\n');
 });
 
 t.test('a multi-line error message keeps its line breaks in the HTML part', async (t) => {

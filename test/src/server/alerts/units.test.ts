@@ -14,6 +14,7 @@ import {
   slackPayload,
 } from '../../../../server/dist/alerts/payloads.js';
 import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
+import { logTail } from '../../../../server/dist/domain/log-tail.js';
 import type { RuleOp } from '@pingmon/sdk';
 
 const rule = (op: RuleOp, value: number, metric = 'rows'): RuleCondition => ({
@@ -168,9 +169,12 @@ const failAlert = (over: Partial<AlertContent> = {}): AlertContent => ({
   status: 'failed',
   errorMessage: 'exit code 2',
   logSnippet: 'line 1\nline 2',
+  logTail: null,
   meta: { exitCode: 2 },
   matchedRules: [],
   expectedAt: null,
+  lastRunAt: null,
+  lastRunStatus: null,
   createdAt: Date.parse('2026-11-22T03:20:00.000Z'),
   ...over,
 });
@@ -254,6 +258,46 @@ t.test(
   },
 );
 
+t.test('the end of a log: its last lines within 500 characters, from the start of a line', async (t) => {
+  const cases: Array<[string, string, string]> = [
+    ['a short log, whole, trailing blank lines left out', 'a\nb\n\n  \n', 'a\nb'],
+    ['a long log: the lines that fit', `${'x'.repeat(600)}\n${'y'.repeat(300)}\n${'z'.repeat(150)}\n`, ''],
+    ['a last line over 500: its end', `head\n${'q'.repeat(450)}${'w'.repeat(450)}`, 'q'.repeat(50) + 'w'.repeat(450)],
+    ['never half an emoji', `${'🙂'.repeat(300)}x`, `${'🙂'.repeat(249)}x`],
+    ['nothing but blanks', '\n\n \n', ''],
+  ];
+  cases[1]![2] = `${'y'.repeat(300)}\n${'z'.repeat(150)}`;
+  for (const [what, log, tail] of cases) {
+    t.equal(logTail(log), tail, what);
+    t.ok(logTail(log).length <= 500, what);
+  }
+});
+
+t.test('the end of the log is shown below the snippet only when the snippet does not show it', async (t) => {
+  const short = failAlert({ logSnippet: 'line 1\nline 2\n', logTail: 'line 1\nline 2' });
+  t.equal(discordPayload(short).content.match(/```/g)!.length, 2, 'discord: a short log once');
+  t.equal(slackPayload(short).blocks.length, 3, 'slack: headline, snippet, context');
+  const long = failAlert({ logSnippet: 'banner\n', logTail: 'cause ``` here' });
+  const content = discordPayload(long).content;
+  t.match(content, '```\nbanner\n\n```\n…end of the log:\n```\ncause `\u200b`\u200b` here\n```\nrun run\\_1');
+  const blocks = slackPayload(long).blocks as Array<{ text?: { text: string } }>;
+  t.equal(blocks[2]!.text!.text, '…end of the log:\n```\ncause `\u200b`\u200b` here\n```');
+});
+
+t.test('Discord: with the longest of everything, within 2,000 characters, the end keeping its last line', async (t) => {
+  const log = `${'`'.repeat(9_960)}\nFATAL: the cause \`\`\``;
+  const alert = failAlert({
+    monitorName: '*'.repeat(200),
+    errorMessage: '`'.repeat(500),
+    logSnippet: log.slice(0, 500),
+    logTail: logTail(log),
+  });
+  const content = discordPayload(alert).content;
+  t.ok(content.length <= 2_000, `${content.length} characters`);
+  t.equal(content.match(/```/g)!.length, 4, 'two blocks, closed');
+  t.match(content, /FATAL: the cause `\u200b`\u200b`\n```\nrun run\\_1 · monitor mon\\_1/, 'the cause and the footer');
+});
+
 t.test('Slack: text, a section with the headline, the snippet block, a context line; &, < and > escaped', async (t) => {
   const slack = slackPayload(failAlert({ monitorName: 'a<b>&c', errorMessage: '<!channel> boom' }));
   t.equal(slack.text, 'a&lt;b&gt;&amp;c failed: &lt;!channel&gt; boom');
@@ -290,10 +334,13 @@ t.test(
       'status',
       'errorMessage',
       'logSnippet',
+      'logTail',
       'meta',
       'matchedRules',
       'expectedAt',
       'serverGap',
+      'lastRunAt',
+      'lastRunStatus',
       'timestamp',
     ]);
     const signed = buildRequest({ type: 'webhook', secret: 'whsec_0123456789' }, content, 1_795_320_000);
