@@ -12,13 +12,27 @@ export interface SessionRecord {
 /** What a user request finds behind its token's session. */
 export type SessionState = 'live' | 'ended' | 'user_gone';
 
-/** Opens a session; sessions expired by `now` go at the same time, so the table holds little more than live ones. */
-export async function insertSession(sql: Sql, session: SessionRecord): Promise<void> {
+/**
+ * Opens a session for the user whose password hash is still `passwordHash`, the one the login checked: false (and
+ * no session) when a new password was set meanwhile. Sessions expired by its start go at the same time, so the table
+ * holds little more than live ones.
+ */
+export async function insertSession(sql: Sql, session: SessionRecord, passwordHash: string): Promise<boolean> {
   await sql.changes('delete from sessions where expires_at <= ?', [session.createdAt]);
-  await sql.changes(
-    'insert into sessions (id, user_id, account_id, created_at, expires_at, ended_at) values (?, ?, ?, ?, ?, null)',
-    [session.sessionId, session.userId, session.accountId, session.createdAt, session.expiresAt],
-  );
+  // FOR SHARE waits for a password change in progress and then reads its new hash (SQLite has one writer anyway).
+  const insert =
+    `insert into sessions (id, user_id, account_id, created_at, expires_at, ended_at)
+     select ?, u.id, u.account_id, ?, ?, null from users u where u.id = ? and u.account_id = ? and u.password_hash = ?` +
+    (sql.dialect === 'postgres' ? ' for share' : '');
+  const inserted = await sql.changes(insert, [
+    session.sessionId,
+    session.createdAt,
+    session.expiresAt,
+    session.userId,
+    session.accountId,
+    passwordHash,
+  ]);
+  return inserted > 0;
 }
 
 /**

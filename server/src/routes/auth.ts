@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { LoginRequest, LoginResponse, SessionResponse } from '@pingmon/sdk/wire';
@@ -12,20 +11,16 @@ import {
   sessionOf,
 } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
-import { clearLoginAttempts, countLoginAttempt } from '../db/login-attempts.js';
 import { endSession, insertSession } from '../db/sessions.js';
 import { findUserByEmail } from '../db/users.js';
-import { apiError, waitFor } from '../errors.js';
+import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { iso, presentAccount, presentUser } from '../presenter.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../secrets.js';
 import type { RouteContext } from './context.js';
+import { countPasswordAttempt, passwordAccepted } from './password-attempts.js';
 import { LoginResponse as LoginSchema, SessionResponse as SessionSchema, replies } from './responses.js';
 import { invalidRequest } from './validation.js';
-
-/** Attempts one email may make from one address per window; a successful login resets the count. */
-const MAX_ATTEMPTS = 5;
-const WINDOW_MS = 15 * 60_000;
 
 const credentials = {
   payload: Joi.object({
@@ -97,27 +92,22 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
 async function login(ctx: RouteContext, input: LoginRequest, address: string): Promise<LoginResponse> {
   const now = Date.now();
   const email = input.email.toLowerCase();
-  const key = createHash('sha256').update(`${email} ${address}`).digest('hex');
-  // Counted before the password is checked, so parallel guesses are counted too.
-  const attempt = await countLoginAttempt(ctx.db.sql, key, now, WINDOW_MS);
-  if (attempt.attempts > MAX_ATTEMPTS) {
-    const retryAfter = Math.max(1, Math.ceil((attempt.windowStartedAt + WINDOW_MS - now) / 1000));
-    throw apiError(
-      429,
-      'too_many_login_attempts',
-      `Too many failed logins for this email from your address. ${waitFor(retryAfter)} before trying again.`,
-      { retryAfter },
-    );
-  }
+  const attempt = await countPasswordAttempt(ctx, email, address, now);
   const record = await findUserByEmail(ctx.db.sql, email);
   // An unknown email costs as much time as a wrong password, so timing does not tell which emails exist.
   const valid = await verifyPassword(input.password, record?.passwordHash ?? DUMMY_PASSWORD_HASH);
-  if (!record || !valid) throw apiError(401, 'invalid_credentials', 'Wrong email or password.');
-  await clearLoginAttempts(ctx.db.sql, key);
+  if (!record || !valid) throw wrongCredentials();
+  await passwordAccepted(ctx, attempt);
   const account = await findAccount(ctx.db.sql, record.accountId);
   if (!account) throw new Error(`user ${record.userId} has no account`);
   const credentials = { userId: record.userId, accountId: account.accountId, sessionId: newId('ses', now) };
   const { token, expiresAt } = issueUserToken(ctx.jwtSecret, credentials, now, ctx.config.tokenTtlSeconds);
-  await insertSession(ctx.db.sql, { ...credentials, createdAt: now, expiresAt });
+  // A new password set while this one was checked ended the user's sessions: this one must not outlive it.
+  const opened = await insertSession(ctx.db.sql, { ...credentials, createdAt: now, expiresAt }, record.passwordHash);
+  if (!opened) throw wrongCredentials();
   return { token, expiresAt: iso(expiresAt), user: presentUser(record), account: presentAccount(account) };
+}
+
+function wrongCredentials() {
+  return apiError(401, 'invalid_credentials', 'Wrong email or password.');
 }

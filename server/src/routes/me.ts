@@ -9,6 +9,7 @@ import { apiError } from '../errors.js';
 import { presentAccount, presentUser } from '../presenter.js';
 import type { RouteContext } from './context.js';
 import { MeResponse as MeSchema, replies } from './responses.js';
+import { countPasswordAttempt, passwordAccepted } from './password-attempts.js';
 import { invalidRequest } from './validation.js';
 import { verifyPassword } from '../secrets.js';
 
@@ -32,7 +33,7 @@ export function meRoutes(ctx: RouteContext): ServerRoute[] {
         id: 'changePassword',
         description: 'Change your password: every session of yours ends, this one too',
         tags: ['auth'],
-        response: replies({ 204: false }, [400, 403]),
+        response: replies({ 204: false }, [400, 403, 429]),
         validate: {
           payload: Joi.object({
             currentPassword: Joi.string().max(1024).required(),
@@ -62,8 +63,10 @@ async function changePassword(ctx: RouteContext, request: Request, h: ResponseTo
   const input = request.payload as { currentPassword: string; newPassword: string };
   const user = await findUser(ctx.db.sql, accountId, userId);
   if (!user) throw userGone();
+  const attempt = await countPasswordAttempt(ctx, user.email, ctx.clientAddress(request), Date.now());
   if (!(await verifyPassword(input.currentPassword, user.passwordHash)))
     throw apiError(403, 'wrong_password', 'The current password is wrong: send the one you sign in with now.');
+  await passwordAccepted(ctx, attempt);
   try {
     await setPassword(ctx.db, { email: user.email, password: input.newPassword });
   } catch (err) {

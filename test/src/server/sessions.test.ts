@@ -93,6 +93,34 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await meByToken(account.token)).status, 200, 'a refused change ends nothing');
     });
 
+    t.test('a login racing a password change never keeps a session', async (t) => {
+      const survivors: number[] = [];
+      for (let round = 0; round < 16; round++) {
+        const account = await api.account();
+        const body = { currentPassword: account.password, newPassword: 'a whole new password' };
+        const change = api.request('/me/password', { token: account.token, body });
+        // Staggered across the change's own password check (scrypt, tens of ms), where the two can interleave.
+        await new Promise((resolve) => setTimeout(resolve, (round % 8) * 8));
+        const login = await api.request('/auth/login', { body: { email: account.email, password: account.password } });
+        t.equal((await change).status, 204);
+        if (login.status === 200 && (await meByToken(login.body.token)).status === 200) survivors.push(round);
+      }
+      t.same(survivors, [], 'no login with the old password outlives the change');
+    });
+
+    t.test('the current password of a change is throttled with the logins of the same email', async (t) => {
+      const account = await api.account();
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) {
+        const body = { currentPassword: `guess-${i}-guess`, newPassword: 'a whole new password' };
+        statuses.push((await api.request('/me/password', { token: account.token, body })).status);
+      }
+      t.same(statuses, [403, 403, 403, 403, 403, 429]);
+      const login = await api.request('/auth/login', { body: { email: account.email, password: account.password } });
+      t.equal(login.status, 429, 'the count is the one logins make');
+      t.match(login.body, { code: 'too_many_login_attempts', message: /Wait \d+ seconds/ });
+    });
+
     t.test("a removed user's cookie and token are refused at once", async (t) => {
       const account = await api.account();
       const cookie = await signIn(account);
