@@ -22,8 +22,8 @@ export async function insertSession(sql: Sql, session: SessionRecord, passwordHa
   // FOR SHARE waits for a password change in progress and then reads its new hash (SQLite has one writer anyway).
   const insert =
     `insert into sessions (id, user_id, account_id, created_at, expires_at, ended_at)
-     select ?, u.id, u.account_id, ?, ?, null from users u where u.id = ? and u.account_id = ? and u.password_hash = ?` +
-    (sql.dialect === 'postgres' ? ' for share' : '');
+     select ?, u.id, u.account_id, ?, ?, null from users u
+     where u.id = ? and u.account_id = ? and u.password_hash = ?` + (sql.dialect === 'postgres' ? ' for share' : '');
   const inserted = await sql.changes(insert, [
     session.sessionId,
     session.createdAt,
