@@ -80,7 +80,9 @@ for (const kind of DATABASE_KINDS) {
       const line = new RegExp(`"msg":"POST ${path} (\\d+) `);
       const status = (await waitFor(() => line.exec(stdout), { what: 'the cut ping in the request log' }))[1];
       const runs = await request(`${url}/monitors/${cut.body.monitorId}/runs`, { token: login.body.token });
-      t.equal(status === '200' ? 1 : 0, runs.body.runs.length, `logged ${status}, ${runs.body.runs.length} run(s)`);
+      // Logged 200 means answered, so stored; a 499 may be stored or not (the client left before the answer).
+      const stored = runs.body.runs.length;
+      t.ok(status !== '200' || stored === 1, `logged ${status}, ${stored} run(s)`);
       t.match(status, /^(200|499)$/);
     });
 
