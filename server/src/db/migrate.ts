@@ -6,6 +6,7 @@ import * as schedules from './migrations/004-schedules.js';
 import * as retention from './migrations/005-retention.js';
 import * as sessions from './migrations/006-sessions.js';
 import * as serverGaps from './migrations/007-server-gaps.js';
+import * as incidentCounts from './migrations/008-incident-counts.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '005-retention': retention,
   '006-sessions': sessions,
   '007-server-gaps': serverGaps,
+  '008-incident-counts': incidentCounts,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -20,6 +20,7 @@ interface RunRow {
   error_message: string | null;
   has_log: boolean | number;
   matched_rules: string | null;
+  host: string | null;
 }
 
 function toRecord(row: RunRow): RunRecord {
@@ -35,6 +36,7 @@ function toRecord(row: RunRow): RunRecord {
     errorMessage: row.error_message,
     hasLog: Boolean(row.has_log),
     matchedRules: row.matched_rules === null ? null : (JSON.parse(row.matched_rules) as MatchedRule[]),
+    host: row.host,
   };
 }
 
@@ -51,19 +53,20 @@ function toRow(run: RunRecord): RunRow {
     error_message: run.errorMessage,
     has_log: run.hasLog,
     matched_rules: run.matchedRules === null ? null : JSON.stringify(run.matchedRules),
+    host: run.host,
   };
 }
 
 const COLUMNS =
   'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log, ' +
-  'matched_rules';
+  'matched_rules, host';
 // Built once: the SQLite statement cache is keyed by the text.
 const FIND_RUN = `select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`;
 const FIND_OPEN_RUN =
   `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' ` +
   'order by started_at desc, id desc limit 1';
 const INSERT_RUN =
-  `insert into runs (${COLUMNS}, timeout_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
+  `insert into runs (${COLUMNS}, timeout_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
   'on conflict (monitor_id, id) do nothing';
 
 export async function findRun(
@@ -114,6 +117,7 @@ export async function insertRun(sql: Sql, run: RunRecord, timeoutAt: number | nu
     r.error_message,
     r.has_log,
     r.matched_rules,
+    r.host,
     timeoutAt,
   ]);
   return inserted === 1;
@@ -150,7 +154,7 @@ const FINISH_PLAIN =
 export async function openPlainRun(sql: Sql, run: RunRecord): Promise<boolean> {
   const r = toRow(run);
   const values: SqlParam[] = [r.id, r.status, r.started_at, r.finished_at, r.duration_ms];
-  values.push(r.meta, r.error_message, r.has_log, r.matched_rules);
+  values.push(r.meta, r.error_message, r.has_log, r.matched_rules, r.host);
   const monitor = [run.monitorId, run.accountId];
   const inserted =
     run.status === 'running'
@@ -454,4 +458,16 @@ export async function timeOutRuns(
     [now, now, errorMessage, now, ...runs.flatMap((r) => [r.monitorId, r.runId])],
   );
   return rows.map((r) => ({ monitorId: r.monitor_id, runId: r.id }));
+}
+
+/** The host of each monitor's latest run (by start), for monitors whose latest run named one. */
+export async function findLastHosts(sql: Sql, monitorIds: readonly string[]): Promise<Map<string, string>> {
+  if (monitorIds.length === 0) return new Map();
+  const rows = await sql.rows<{ id: string; host: string | null }>(
+    'select m.id, (select r.host from runs r where r.monitor_id = m.id ' +
+      'order by r.started_at desc, r.id desc limit 1) as host ' +
+      `from monitors m where m.id in (${marks(monitorIds)})`,
+    monitorIds,
+  );
+  return new Map(rows.flatMap((r) => (r.host === null ? [] : [[r.id, r.host] as const])));
 }

@@ -6,10 +6,11 @@ import type { Database } from '../db/index.js';
 import type { MonitorRecord, MonitorState } from '../db/monitors.js';
 import { claimMissed, claimMonitors, claimReminders, saveMonitorStates } from '../db/monitors.js';
 import type { OverdueRun } from '../db/runs.js';
-import { findOverdueRuns, setRunDeadlines, timeOutRuns } from '../db/runs.js';
+import { findLastHosts, findOverdueRuns, setRunDeadlines, timeOutRuns } from '../db/runs.js';
 import { findOutage } from '../db/settings.js';
 import type { TransactionSql } from '../db/sql.js';
-import { afterOutcome, reminderAfter } from '../domain/incidents.js';
+import { groupByHost } from '../domain/alert-groups.js';
+import { afterOutcome, incidentSummary, reminderAfter } from '../domain/incidents.js';
 import type { ServerGap } from '../domain/server-gaps.js';
 import { gapOfExpected } from '../domain/server-gaps.js';
 import type { StoredSchedule } from '../domain/schedule.js';
@@ -48,13 +49,8 @@ export async function sweep(db: Database, now: number, watch: GapWatch): Promise
   await batches(async () => {
     const { handled, queued } = await db.transaction(async (sql) => {
       const due = await claimMissed(sql, now, BATCH);
-      return {
-        handled: due.length,
-        queued: await store(
-          sql,
-          due.map((m) => missed(m, now, lastOutage)),
-        ),
-      };
+      const decisions = due.map((m) => missed(m, now, lastOutage));
+      return { handled: due.length, queued: await store(sql, await groupMissed(sql, decisions)) };
     });
     result.missed += handled;
     result.queued += queued;
@@ -108,6 +104,24 @@ async function store(sql: TransactionSql, decisions: readonly Decision[]): Promi
   );
 }
 
+/**
+ * The batch's missed alerts with the host of each monitor's last run, those of one account and host grouped into
+ * one message (domain/alert-groups.ts): the host most likely died.
+ */
+async function groupMissed(sql: TransactionSql, decisions: Decision[]): Promise<Decision[]> {
+  const alerts = decisions.flatMap((d) => (d.alert ? [d.alert] : []));
+  if (alerts.length === 0) return decisions;
+  const hosts = await findLastHosts(
+    sql,
+    alerts.map((a) => a.monitorId),
+  );
+  const grouped = new Map(groupByHost(alerts, hosts).map((a) => [a.alertId, a]));
+  return decisions.map((d) => (d.alert ? { ...d, alert: grouped.get(d.alert.alertId)! } : d));
+}
+
+/** Missed slots counted per sweep (for the incident's count and the message); a bound for a long gap's loop. */
+const MISSED_COUNTED = 100;
+
 /** The monitor's expected opening went by its deadline: counted as missed, and the next one expected. */
 function missed(monitor: MonitorRecord, now: number, lastGap: ServerGap | null): Decision {
   const { monitorId, schedule, nextExpectedAt: expected } = monitor;
@@ -116,7 +130,7 @@ function missed(monitor: MonitorRecord, now: number, lastGap: ServerGap | null):
     return { monitorId, state: { ...monitor, missedAt: null }, alert: null };
   }
   const graceMs = monitor.startGrace * 1000;
-  const slots = afterMiss(schedule, expected, graceMs, now, monitor.failureThreshold);
+  const slots = afterMiss(schedule, expected, graceMs, now, Math.max(monitor.failureThreshold, MISSED_COUNTED));
   const count = Math.max(1, slots.missed);
   const { health, alert } = afterOutcome(monitor.health, monitor, { kind: 'missed', count }, now);
   const state = { nextExpectedAt: slots.next, missedAt: slots.next + graceMs, health };
@@ -205,8 +219,8 @@ function remind(monitor: MonitorRecord, now: number): Decision {
   const remindAt = incident === null || monitor.paused ? null : reminderAfter(monitor, now);
   const state = { ...monitor, health: { ...monitor.health, remindAt } };
   if (incident === null || remindAt === null) return { monitorId: monitor.monitorId, state, alert: null };
-  const since = formatDuration((now - incident.openedAt) / 1000);
-  const errorMessage = `Still down, for ${since} now (since ${iso(incident.openedAt)}, ${CAUSES[incident.cause]}).`;
+  const summary = incidentSummary(incident, now);
+  const errorMessage = `Still down: ${summary} (since ${iso(incident.openedAt)}, ${CAUSES[incident.cause]}).`;
   const fields = { status: 'down' as const, runId: null, errorMessage, expectedAt: null };
   return { monitorId: monitor.monitorId, state, alert: alertOf(monitor, 'still_down', fields, now) };
 }
