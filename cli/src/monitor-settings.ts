@@ -1,6 +1,7 @@
 import { Errors, Flags } from '@oclif/core';
 import { formatDuration, parseDuration } from '@pingmon/sdk';
-import type { ExpectedTime, Monitor, MonitorSettings, MonitorStatus, Schedule } from '@pingmon/sdk';
+import { FAIL_ALERTS } from '@pingmon/sdk/wire';
+import type { ExpectedTime, FailAlerts, Monitor, MonitorSettings, MonitorStatus, Schedule } from '@pingmon/sdk';
 import { plural, when } from './output.js';
 
 // The schedule settings of `pingmon monitors create|update` (docs/schedules.md), and how monitors' statuses and
@@ -50,6 +51,12 @@ export const settingsFlags = {
     max: 100,
   }),
   renotify: durationFlag('while down, a reminder every DURATION (default: none)'),
+  'fail-alerts': Flags.option({
+    description:
+      'which failed runs alert: every one (default), or only the first, that opens an incident (the rest are ' +
+      'counted and named in reminders and in the recovery)',
+    options: FAIL_ALERTS,
+  })(),
 };
 
 type SettingsFlags = {
@@ -61,6 +68,7 @@ type SettingsFlags = {
   'failure-threshold'?: number;
   'recovery-threshold'?: number;
   renotify?: number;
+  'fail-alerts'?: FailAlerts;
 };
 
 /**
@@ -76,6 +84,7 @@ export function settingsOf(flags: SettingsFlags, current?: Monitor): Partial<Mon
   if (flags['failure-threshold'] !== undefined) settings.failureThreshold = flags['failure-threshold'];
   if (flags['recovery-threshold'] !== undefined) settings.recoveryThreshold = flags['recovery-threshold'];
   if (flags.renotify !== undefined) settings.renotifyAfter = flags.renotify;
+  if (flags['fail-alerts'] !== undefined) settings.failAlerts = flags['fail-alerts'];
   return settings;
 }
 
@@ -114,12 +123,19 @@ export function scheduleText(schedule: Schedule | null): string {
 
 const CAUSES = { fail: 'a run failed', missed: 'a run did not start', timed_out: 'a run timed out' } as const;
 
-/** "✗ down since 2027-03-28 01:05:02 (a run did not start)", "! late", … */
+/** "✗ down since 2027-03-28 01:05:02 (a run failed; 3 failed runs so far)", "! late", … */
 export function statusLine(monitor: Monitor): string {
   const text = monitorStatusText(monitor.status);
   const { incident } = monitor;
-  if (monitor.status === 'down' && incident)
-    return `${text} since ${when(incident.openedAt)} (${CAUSES[incident.cause]})`;
+  if (monitor.status === 'down' && incident) {
+    const counts = [
+      ...(incident.failedRuns > 0 ? [plural(incident.failedRuns, 'failed run')] : []),
+      ...(incident.missedRuns > 0 ? [plural(incident.missedRuns, 'missed run')] : []),
+    ];
+    // The run that opened it alone is what the cause already says.
+    const more = incident.failedRuns + incident.missedRuns > 1 ? `; ${counts.join(', ')} so far` : '';
+    return `${text} since ${when(incident.openedAt)} (${CAUSES[incident.cause]}${more})`;
+  }
   return text;
 }
 
@@ -138,6 +154,12 @@ export function settingsLines(monitor: Monitor): Array<[string, string]> {
     [
       'reminders',
       monitor.renotifyAfter === null ? 'none' : `every ${formatDuration(monitor.renotifyAfter)} while down`,
+    ],
+    [
+      'fail alerts',
+      monitor.failAlerts === 'first'
+        ? 'first: only the failed run that opens an incident alerts'
+        : 'every: each failed run alerts',
     ],
   ];
 }

@@ -10,6 +10,8 @@ export const META_KEY_MAX_CHARS = 64;
 /** How many of a monitor's most recently started runs its `recentRuns` counts. */
 export const RECENT_RUNS = 20;
 export const RUN_ID_PATTERN = /^[A-Za-z0-9_-]{8,64}$/;
+/** A ping's `host`: what a host name may be (RFC 1035 allows 253), with room to spare. */
+export const HOST_MAX_CHARS = 255;
 
 /** Keeps the first `max` UTF-16 units of `text`, never splitting a surrogate pair. */
 export function truncate(text: string, max: number): string {

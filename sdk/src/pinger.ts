@@ -1,12 +1,13 @@
+import { hostname } from 'node:os';
 import { PingmonError } from './errors.js';
 import type { CallOptions, Http } from './http.js';
 import { createHttp, positiveMs } from './http.js';
 import { newRunId } from './ids.js';
-import { ERROR_MESSAGE_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
+import { ERROR_MESSAGE_MAX_CHARS, HOST_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
 import { Spool, defaultSpoolDir, spoolable } from './spool.js';
 import type { FlushReport } from './spool.js';
 import { SpoolRetry } from './spool-retry.js';
-import type { FailPingBody, Meta, PingAck, PingKind, PingResponse, SuccessPingBody } from './types.js';
+import type { FailPingBody, Meta, PingAck, PingKind, PingResponse, StartPingBody, SuccessPingBody } from './types.js';
 
 export interface PingerOptions {
   monitorId: string;
@@ -32,6 +33,11 @@ export interface PingerOptions {
    * `pingmon flush` with it).
    */
   retrySpool?: boolean | (() => void);
+  /**
+   * The host name sent with each ping, shown on the run and used to group the missed alerts of one host's
+   * monitors (docs/alerts.md): default os.hostname(); false sends none.
+   */
+  host?: string | false;
 }
 
 export interface SuccessOptions {
@@ -82,7 +88,15 @@ export function createPinger(options: PingerOptions): Pinger {
   const onError = options.onError ?? ((err: PingmonError) => process.stderr.write(`[pingmon] ${err.message}\n`));
   const spool = options.spool === false ? undefined : new Spool(options.spool ?? defaultSpoolDir());
   const retrySpool = options.retrySpool ?? true;
-  return new MonitorPinger(options.monitorId, { http, onError, limits, spool, retrySpool, baseUrl, apiKey });
+  const host = hostOf(options.host);
+  return new MonitorPinger(options.monitorId, { http, onError, limits, spool, retrySpool, baseUrl, apiKey, host });
+}
+
+/** The host a pinger names, as the server takes it (docs/api.md): printable, 255 characters at most. */
+function hostOf(given: string | false | undefined): string | undefined {
+  if (given === false) return undefined;
+  const host = (given ?? hostname()).replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  return host === '' ? undefined : storableText(host, HOST_MAX_CHARS);
 }
 
 interface Delivery {
@@ -94,6 +108,8 @@ interface Delivery {
   /** What a spooled ping needs to be delivered by another process. */
   baseUrl: string;
   apiKey: string;
+  /** Sent with each ping. */
+  host: string | undefined;
 }
 
 /** A start not answered yet: a result for its run waits for it, and may abandon it. */
@@ -133,7 +149,7 @@ class MonitorPinger implements Pinger {
   // A result always names its run, so that retrying it can never record a second result.
   async success(options: SuccessOptions = {}): Promise<PingAck> {
     const runId = this.finishing(options.runId);
-    const body: SuccessPingBody & { runId: string } = { runId, meta: options.meta };
+    const body: SuccessPingBody & { runId: string } = { runId, meta: options.meta, host: this.delivery.host };
     return this.sendResult('success', runId, body);
   }
 
@@ -144,6 +160,7 @@ class MonitorPinger implements Pinger {
       errorMessage: options.message === undefined ? undefined : storableText(options.message, ERROR_MESSAGE_MAX_CHARS),
       logOutput: options.log === undefined ? undefined : storableText(options.log, LOG_MAX_CHARS),
       meta: options.meta,
+      host: this.delivery.host,
     };
     return this.sendResult('fail', runId, body);
   }
@@ -176,13 +193,17 @@ class MonitorPinger implements Pinger {
     return id;
   }
 
+  private startBody(runId: string): StartPingBody & { runId: string } {
+    return { runId, host: this.delivery.host };
+  }
+
   /** Sends a start, after the pings spooled before it (so that the server gets a host's pings in order). */
   private sendStart(runId: string): Promise<PingAck> {
     const at = Date.now();
     const deadline = at + this.limits.retryBudgetMs;
     const abandon = new AbortController();
     const sent = this.spooledFirst(deadline, abandon.signal).then(() =>
-      this.deliver('start', { runId }, at, { deadline, signal: abandon.signal }),
+      this.deliver('start', this.startBody(runId), at, { deadline, signal: abandon.signal }),
     );
     const settled = sent
       .then(

@@ -22,21 +22,28 @@ export interface PingResponse {
   data: PingAck;
 }
 
-export interface StartPingBody {
+/** What every ping may carry besides its kind. */
+interface PingBodyBase {
   runId?: string;
+  /**
+   * The host the job runs on (the wrapper and the SDK send os.hostname()), at most 255 characters: shown on the
+   * run, and used to group the missed alerts of monitors whose last runs came from one host (docs/alerts.md).
+   */
+  host?: string;
+}
+
+export interface StartPingBody extends PingBodyBase {
   /** The time the ping stands for (ISO 8601), when it is sent late: at most 7 days old; see docs/api.md. */
   timestamp?: string;
 }
 
-export interface SuccessPingBody {
-  runId?: string;
+export interface SuccessPingBody extends PingBodyBase {
   /** The time the ping stands for (ISO 8601), when it is sent late: at most 7 days old; see docs/api.md. */
   timestamp?: string;
   meta?: Meta;
 }
 
-export interface FailPingBody {
-  runId?: string;
+export interface FailPingBody extends PingBodyBase {
   /** The time the ping stands for (ISO 8601), when it is sent late: at most 7 days old; see docs/api.md. */
   timestamp?: string;
   errorMessage?: string;
@@ -74,6 +81,8 @@ export interface Run {
   silentFailure: boolean;
   /** The rules its meta matched when it finished; empty unless `silentFailure`. */
   matchedRules: MatchedRule[];
+  /** The host of the ping that opened the run (`host` in the ping body); null when it sent none. */
+  host: string | null;
 }
 
 export interface LastRun {
@@ -126,7 +135,18 @@ export type IncidentCause = 'fail' | 'missed' | 'timed_out';
 export interface Incident {
   openedAt: string;
   cause: IncidentCause;
+  /** Failed and timed-out runs since it opened, the run that opened it included. */
+  failedRuns: number;
+  /** Expected runs that did not start since it opened, the ones that opened it included. */
+  missedRuns: number;
 }
+
+/**
+ * Which failed runs send a `fail` (or `timed_out`) alert: `every` one that counts towards the monitor being down
+ * (SPEC §6's default), or only the `first`, the one that opens an incident; later ones are counted on the incident
+ * and named in its reminders and its recovery.
+ */
+export type FailAlerts = 'every' | 'first';
 
 /** The settings of a monitor that a create or an update may give; the defaults are docs/schedules.md's. */
 export interface MonitorSettings {
@@ -142,6 +162,8 @@ export interface MonitorSettings {
   recoveryThreshold: number;
   /** While down, a reminder every so many seconds; null: none. */
   renotifyAfter: number | null;
+  /** `every` failed run alerts (default), or only the `first` of an incident. */
+  failAlerts: FailAlerts;
   /** A paused monitor raises no alert (docs/schedules.md says what its pings do). */
   paused: boolean;
 }
@@ -418,6 +440,13 @@ export interface Alert {
   logTail: string | null;
   meta: Meta;
   matchedRules: MatchedRule[];
+  /** A missed alert: the host the monitor's last run came from, when it sent one; else null. */
+  host: string | null;
+  /**
+   * A missed alert sent in one message with those of other monitors whose last runs came from the same host: the
+   * id of the alert whose deliveries carried that message (this one's own id for that alert); else null.
+   */
+  groupId: string | null;
   createdAt: string;
   /** One per channel the alert was queued for when it was raised. */
   deliveries: AlertDelivery[];

@@ -1,5 +1,5 @@
 // Words and symbols the server, the CLI and the dashboard must write alike: defined once, here.
-import type { MonitorStatus, Plan, RuleOp } from './types.js';
+import type { FailAlerts, MonitorStatus, Plan, RuleOp } from './types.js';
 
 /** Every rule operator, in the order the docs and the CLI's messages list them. */
 export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq'];
@@ -28,3 +28,6 @@ export const PLANS: readonly Plan[] = ['free', 'pro', 'business', 'unlimited'];
 
 /** Every monitor status, in the order of what needs attention first. */
 export const MONITOR_STATUSES: readonly MonitorStatus[] = ['down', 'late', 'running', 'up', 'new', 'paused'];
+
+/** A monitor's `failAlerts` settings (docs/alerts.md#one-alert-per-problem), the default first. */
+export const FAIL_ALERTS: readonly FailAlerts[] = ['every', 'first'];

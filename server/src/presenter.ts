@@ -61,6 +61,7 @@ export function presentRun(run: RunRecord): Run {
     hasLog: run.hasLog,
     silentFailure: run.matchedRules !== null,
     matchedRules: run.matchedRules ?? [],
+    host: run.host,
   };
 }
 
@@ -90,13 +91,14 @@ export function presentMonitor(monitor: MonitorRecord, latest: LatestRuns | unde
     recentRuns: latest ? latest.recentRuns : { runs: 0, failed: 0, silentFailures: 0 },
     status: monitorStatus(monitor, latest?.lastRun, now),
     nextExpectedAt: monitor.paused ? null : isoOrNull(monitor.nextExpectedAt),
-    incident: incident === null ? null : { openedAt: iso(incident.openedAt), cause: incident.cause },
+    incident: incident === null ? null : { ...incident, openedAt: iso(incident.openedAt) },
     schedule: monitor.schedule,
     startGrace: monitor.startGrace,
     maxRuntime: monitor.maxRuntime,
     failureThreshold: monitor.failureThreshold,
     recoveryThreshold: monitor.recoveryThreshold,
     renotifyAfter: monitor.renotifyAfter,
+    failAlerts: monitor.failAlerts,
     paused: monitor.paused,
   };
 }
@@ -152,6 +154,8 @@ export function presentAlert(
     expectedAt: isoOrNull(alert.expectedAt),
     lastRunAt: isoOrNull(alert.lastRunAt),
     lastRunStatus: alert.lastRunStatus,
+    host: alert.host ?? null,
+    groupId: alert.groupId ?? null,
     createdAt: iso(alert.createdAt),
     deliveries: deliveries.map(presentDelivery),
   };

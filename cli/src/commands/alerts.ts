@@ -36,7 +36,9 @@ export default class Alerts extends BaseCommand {
         `${when(alert.createdAt)}  ${EVENTS[alert.event]}  ${alert.monitorName} (${alert.monitorId})`,
         alert.runId === null ? `  ${detail(alert).slice(2)}` : `  run ${alert.runId}${detail(alert)}`,
       ];
-      if (alert.deliveries.length === 0) lines.push('  no channel took it');
+      if (alert.groupId !== null && alert.groupId !== alert.alertId) {
+        lines.push(`  sent in one message with alert ${alert.groupId} (monitors last run on ${alert.host})`);
+      } else if (alert.deliveries.length === 0) lines.push('  no channel took it');
       for (const d of alert.deliveries) lines.push(`  ${cell(clean(d.channelName), names)}  ${deliveryState(d)}`);
       for (const line of lines) this.log(fit(clean(line).replace(/\s*\n\s*/g, ' '), width));
     });

@@ -33,12 +33,13 @@ export default class Runs extends BaseCommand {
     if (this.jsonEnabled()) return runs;
     if (runs.length === 0) return this.log(flags.status ? `No ${flags.status} runs.` : 'No runs yet.');
     printTable(
-      ['RUN', 'STATUS', 'STARTED', 'DURATION', 'ERROR'],
+      ['RUN', 'STATUS', 'STARTED', 'DURATION', 'HOST', 'ERROR'],
       runs.map((r) => [
         r.runId,
         statusText(r.status, r.silentFailure),
         when(r.startedAt),
         duration(r.durationMs),
+        r.host ?? '-',
         problem(r),
       ]),
       (line) => this.log(line),

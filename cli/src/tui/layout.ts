@@ -61,6 +61,7 @@ export function detailFields(run: Run, monitorName: string, size: Size): Field[]
     { label: 'Started', rows: [`${exactWhen(run.startedAt)} UTC`] },
     { label: 'Finished', rows: [run.finishedAt ? `${exactWhen(run.finishedAt)} UTC` : '— (still running)'] },
     { label: 'Duration', rows: [exactDuration(run.durationMs)] },
+    { label: 'Host', rows: [run.host ? clean(run.host) : '— (not sent)'] },
     { label: 'Meta', rows: capRows(wrap(metaText(run.meta), width), 2, width) },
   ];
   if (rules.length > 0) fields.push({ label: 'Rules', rows: capRows(wrap(rules.join(', '), width), 2, width) });

@@ -32,7 +32,24 @@ export interface AlertContent {
   /** Missed alerts: when the monitor's last run started, and its status. */
   lastRunAt: number | null;
   lastRunStatus: RunStatus | null;
+  /** A missed alert: the host the monitor's last run came from, if it named one. */
+  host?: string | null;
+  /** Missed alerts sent as one (monitors whose last runs came from `host`), this one first; else absent. */
+  monitors?: MissedMonitor[] | null;
   createdAt: number;
+}
+
+/** One monitor of a grouped missed alert (docs/alerts.md#one-alert-per-problem). */
+export interface MissedMonitor {
+  monitorId: string;
+  monitorName: string;
+  expectedAt: number | null;
+  errorMessage: string | null;
+}
+
+/** More than one monitor in one message. */
+function grouped(c: AlertContent): c is AlertContent & { monitors: MissedMonitor[] } {
+  return (c.monitors?.length ?? 0) > 1;
 }
 
 export function testContent(channelName: string, now: number): AlertContent {
@@ -98,6 +115,22 @@ export function webhookPayload(c: AlertContent) {
     lastRunAt: c.lastRunAt === null ? null : iso(c.lastRunAt),
     lastRunStatus: c.lastRunStatus,
     timestamp: iso(c.createdAt),
+    ...(c.event === 'missed' ? missedFields(c) : {}),
+  };
+}
+
+/** A missed alert's own keys: its host, and every monitor it tells of (itself alone unless grouped). */
+function missedFields(c: AlertContent) {
+  const { monitorId, monitorName, expectedAt, errorMessage } = c;
+  const self: MissedMonitor = { monitorId: monitorId!, monitorName: monitorName!, expectedAt, errorMessage };
+  return {
+    host: c.host ?? null,
+    monitors: (grouped(c) ? c.monitors : [self]).map((m) => ({
+      monitorId: m.monitorId,
+      monitorName: m.monitorName,
+      expectedAt: m.expectedAt === null ? null : iso(m.expectedAt),
+      errorMessage: m.errorMessage,
+    })),
   };
 }
 
@@ -122,6 +155,7 @@ const ICONS: Record<AlertContent['event'], { slack: string; discord: string }> =
 /** `name` formats the monitor's name (bold, escaped) for the channel. */
 export function headline(c: AlertContent, name: (text: string) => string = (text) => text): string {
   if (c.event === 'test' || c.monitorName === null) return 'pingmon test message';
+  if (grouped(c)) return `${c.monitors.length} monitors did not start on time, all last run on ${name(c.host ?? '')}`;
   const monitor = name(c.monitorName);
   if (c.event === 'fail') return `${monitor} failed`;
   if (c.event === 'timed_out') return `${monitor} timed out`;
@@ -135,11 +169,13 @@ export function headline(c: AlertContent, name: (text: string) => string = (text
 /** The lines under the headline: the error message, or the matched rules. */
 export function details(c: AlertContent): string[] {
   if (c.event === 'silent_failure') return c.matchedRules.map((rule) => `• ${describeMatch(rule)}`);
+  if (grouped(c)) return c.monitors.map((m) => `• ${m.monitorName}: ${m.errorMessage ?? 'did not start'}`);
   return c.errorMessage === null ? [] : [c.errorMessage];
 }
 
 export function footer(c: AlertContent): string | null {
   if (c.monitorId === null) return null;
+  if (grouped(c)) return `monitors ${c.monitors.map((m) => m.monitorId).join(', ')} · ${iso(c.createdAt)}`;
   const run = c.runId === null ? '' : `run ${c.runId} · `;
   return `${run}monitor ${c.monitorId} · ${iso(c.createdAt)}`;
 }

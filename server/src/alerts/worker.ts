@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AlertRecord } from '../db/alerts.js';
-import { findAlerts } from '../db/alerts.js';
+import { findAlertGroups, findAlerts } from '../db/alerts.js';
 import { findChannelsById } from '../db/channels.js';
 import type { ClaimedDelivery } from '../db/deliveries.js';
 import { abandonDelivery, claimDeliveries, recordAttempt, releaseDelivery } from '../db/deliveries.js';
@@ -155,12 +155,21 @@ export class DeliveryWorker {
     const claimed = await claimDeliveries(this.db.sql, { now, leaseMs: this.options.leaseMs, token, limit: free });
     this.backlog = claimed.length === free;
     if (claimed.length === 0) return;
-    const [alerts, channels] = await Promise.all([
+    const channelIds = [...new Set(claimed.map((c) => c.channelId))];
+    const [alerts, unlinked] = await Promise.all([
       findAlerts(this.db.sql, [...new Set(claimed.map((c) => c.alertId))]),
-      findChannelsById(this.db.sql, [...new Set(claimed.map((c) => c.channelId))]),
+      findChannelsById(this.db.sql, channelIds),
     ]);
+    // Only the first alert of a group has deliveries: its message tells each channel of the group's monitors it takes.
+    const groups = await findAlertGroups(
+      this.db.sql,
+      [...alerts.values()].flatMap((a) => (a.groupId === a.alertId ? [a.alertId] : [])),
+    );
+    const channels = groups.size > 0 ? await findChannelsById(this.db.sql, channelIds, { monitors: true }) : unlinked;
     for (const delivery of claimed) {
-      const task = this.attempt(delivery, alerts.get(delivery.alertId), channels.get(delivery.channelId))
+      const alert = alerts.get(delivery.alertId);
+      const group = alert && groups.get(alert.alertId);
+      const task = this.attempt(delivery, alert, channels.get(delivery.channelId), group)
         .catch((err: unknown) => {
           const what = `delivering alert ${delivery.alertId} to ${delivery.channelId}`;
           this.options.log(['alerts', 'error'], `${what} failed: ${(err as Error).message}`, err);
@@ -197,6 +206,7 @@ export class DeliveryWorker {
     claimed: ClaimedDelivery,
     alert: (AlertRecord & { monitorName: string }) | undefined,
     channel: ChannelRecord | undefined,
+    group: Array<AlertRecord & { monitorName: string }> | undefined,
   ): Promise<void> {
     // Deleted since it was queued (with its monitor or channel): its delivery went with it.
     if (!alert || !channel) return;
@@ -219,7 +229,7 @@ export class DeliveryWorker {
     try {
       const { attemptTimeoutMs: timeoutMs, publicOnly, mailer } = this.options;
       const options = { timeoutMs, stop: this.abandoning.signal, publicOnly, mailer };
-      result = await attemptChannel(channel, contentOf(alert), attemptedAt, options);
+      result = await attemptChannel(channel, contentFor(channel, alert, group), attemptedAt, options);
     } catch (err) {
       if (!(err instanceof AttemptAbortedError)) throw err;
       return releaseDelivery(this.db.sql, claimed);
@@ -240,6 +250,24 @@ export class DeliveryWorker {
   }
 }
 
+/**
+ * What `channel` is told of `alert`: of a group, the monitors the channel takes alerts of, the first of them leading
+ * (a channel may take some of the group's monitors only).
+ */
+function contentFor(
+  channel: ChannelRecord,
+  alert: AlertRecord & { monitorName: string },
+  group: Array<AlertRecord & { monitorName: string }> | undefined,
+): AlertContent {
+  const { monitorIds } = channel;
+  const members = (group ?? []).filter((m) => monitorIds === null || monitorIds.includes(m.monitorId));
+  if (members.length === 0) return contentOf(alert);
+  const monitors = members.map(({ monitorId, monitorName, expectedAt, errorMessage }) => {
+    return { monitorId, monitorName, expectedAt, errorMessage };
+  });
+  return { ...contentOf(members[0]!), monitors };
+}
+
 function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
   return {
     event: alert.event,
@@ -257,6 +285,7 @@ function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
     serverGap: alert.serverGap ?? null,
     lastRunAt: alert.lastRunAt,
     lastRunStatus: alert.lastRunStatus,
+    host: alert.host ?? null,
     createdAt: alert.createdAt,
   };
 }

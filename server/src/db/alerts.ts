@@ -28,6 +28,10 @@ export interface AlertRecord {
   lastRunStatus: RunStatus | null;
   /** When no server was sweeping while the expected run a missed alert is about was due (the sweeper's alerts). */
   serverGap?: ServerGap | null;
+  /** A missed alert: the host the monitor's last run came from, if it named one. */
+  host?: string | null;
+  /** One of a group of missed alerts sent as one message: the id of the alert whose deliveries carry it. */
+  groupId?: string | null;
   createdAt: number;
 }
 
@@ -48,6 +52,8 @@ interface AlertRow {
   last_run_status: RunStatus | null;
   server_gap_from: number | string | null;
   server_gap_to: number | string | null;
+  host: string | null;
+  group_id: string | null;
   created_at: number | string;
   monitor_name: string;
 }
@@ -72,6 +78,8 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
       row.server_gap_from === null || row.server_gap_to === null
         ? null
         : { from: ms(row.server_gap_from), to: ms(row.server_gap_to) },
+    host: row.host,
+    groupId: row.group_id,
     createdAt: ms(row.created_at),
     monitorName: row.monitor_name,
   };
@@ -79,7 +87,7 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
 
 const INSERTED_COLUMNS =
   'id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, log_tail, meta, matched_rules, ' +
-  'expected_at, last_run_at, last_run_status, server_gap_from, server_gap_to, created_at';
+  'expected_at, last_run_at, last_run_status, server_gap_from, server_gap_to, host, group_id, created_at';
 
 /** The values of INSERTED_COLUMNS, in their order. */
 function insertedValues(alert: AlertRecord): SqlParam[] {
@@ -100,6 +108,8 @@ function insertedValues(alert: AlertRecord): SqlParam[] {
     alert.lastRunStatus,
     alert.serverGap?.from ?? null,
     alert.serverGap?.to ?? null,
+    alert.host ?? null,
+    alert.groupId ?? null,
     alert.createdAt,
   ];
 }
@@ -130,7 +140,7 @@ export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Prom
 const ALERT_COLUMNS =
   'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.log_tail, ' +
   'a.meta, a.matched_rules, a.expected_at, a.last_run_at, a.last_run_status, a.server_gap_from, a.server_gap_to, ' +
-  'a.created_at, m.name as monitor_name';
+  'a.host, a.group_id, a.created_at, m.name as monitor_name';
 
 /** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
 export async function listAlerts(
@@ -172,9 +182,27 @@ export async function findAlerts(
   return found;
 }
 
+/** The alerts of these groups (groupId), in the order they were raised: for the delivery worker. */
+export async function findAlertGroups(
+  sql: Sql,
+  groupIds: readonly string[],
+): Promise<Map<string, Array<AlertRecord & { monitorName: string }>>> {
+  const groups = new Map<string, Array<AlertRecord & { monitorName: string }>>();
+  if (groupIds.length === 0) return groups;
+  const rows = await sql.rows<AlertRow>(
+    `select ${ALERT_COLUMNS} from alerts a join monitors m on m.id = a.monitor_id ` +
+      `where a.group_id in (${marks(groupIds)}) order by a.created_at, a.id`,
+    groupIds,
+  );
+  for (const row of rows) groups.set(row.group_id!, [...(groups.get(row.group_id!) ?? []), toRecord(row)]);
+  return groups;
+}
+
 /**
  * Writes several alerts and their outboxes in two statements (the sweeper's batches); answers the deliveries
- * queued. As insertAlert, an alert that would be a second one of its run and event is not written.
+ * queued. As insertAlert, an alert that would be a second one of its run and event is not written. A group of
+ * alerts (groupId) is one message: its first alert gets one delivery per channel that takes any of the group's
+ * monitors, and the others none.
  */
 export async function insertAlerts(sql: TransactionSql, alerts: readonly AlertRecord[]): Promise<number> {
   if (alerts.length === 0) return 0;
@@ -183,12 +211,14 @@ export async function insertAlerts(sql: TransactionSql, alerts: readonly AlertRe
     `insert into alerts (${INSERTED_COLUMNS}) values ${rows} on conflict (monitor_id, run_id, event) do nothing`,
     alerts.flatMap(insertedValues),
   );
-  const ids = alerts.map((a) => a.alertId);
+  const ids = alerts.filter((a) => (a.groupId ?? a.alertId) === a.alertId).map((a) => a.alertId);
+  if (ids.length === 0) return 0;
   return sql.changes(
     'insert into alert_deliveries (alert_id, channel_id, state, attempts, next_attempt_at) ' +
       "select a.id, c.id, 'pending', 0, a.created_at from alerts a join channels c on c.account_id = a.account_id " +
       'and c.enabled = ? and (c.restricted = ? or exists ' +
-      '(select 1 from channel_monitors cm where cm.channel_id = c.id and cm.monitor_id = a.monitor_id)) ' +
+      '(select 1 from channel_monitors cm where cm.channel_id = c.id and (cm.monitor_id = a.monitor_id or ' +
+      'cm.monitor_id in (select g.monitor_id from alerts g where g.group_id = a.id)))) ' +
       `where a.id in (${marks(ids)})`,
     [true, false, ...ids],
   );

@@ -180,14 +180,22 @@ export async function countChannelTest(
   return row && { count: Number(row.tests_in_window), windowStartedAt: ms(row.test_window_started_at) };
 }
 
-/** The channels with these ids, whatever their account, without their monitor lists: for the delivery worker. */
-export async function findChannelsById(sql: Sql, channelIds: readonly string[]): Promise<Map<string, ChannelRecord>> {
+/**
+ * The channels with these ids, whatever their account: for the delivery worker. Their monitor lists only when
+ * asked for (a grouped alert tells each channel of its own monitors); else a restricted channel's list is empty.
+ */
+export async function findChannelsById(
+  sql: Sql,
+  channelIds: readonly string[],
+  options: { monitors?: boolean } = {},
+): Promise<Map<string, ChannelRecord>> {
   const found = new Map<string, ChannelRecord>();
   if (channelIds.length === 0) return found;
   const rows = await sql.rows<ChannelRow>(
     `select ${COLUMNS} from channels where id in (${marks(channelIds)})`,
     channelIds,
   );
-  for (const row of rows) found.set(row.id, toRecord(row, new Map()));
+  const records = options.monitors ? await withMonitors(sql, rows) : rows.map((row) => toRecord(row, new Map()));
+  for (const record of records) found.set(record.channelId, record);
   return found;
 }

@@ -1,7 +1,7 @@
 import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';
 import { ms } from './index.js';
-import type { IncidentCause, RunStatus } from '@pingmon/sdk/wire';
+import type { FailAlerts, IncidentCause, RunStatus } from '@pingmon/sdk/wire';
 import type { MonitorSettings, MonitorState, Scheduling } from '../domain/monitor-settings.js';
 import type { StoredSchedule } from '../domain/schedule.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
@@ -23,6 +23,7 @@ interface ScheduleRow {
   failure_threshold: number;
   recovery_threshold: number;
   renotify_after: number | null;
+  fail_alerts: FailAlerts;
   paused: boolean | number;
   next_expected_at: number | string | null;
   missed_at: number | string | null;
@@ -30,6 +31,8 @@ interface ScheduleRow {
   ok_streak: number;
   incident_opened_at: number | string | null;
   incident_cause: IncidentCause | null;
+  incident_failed_runs: number;
+  incident_missed_runs: number;
   remind_at: number | string | null;
 }
 
@@ -43,8 +46,9 @@ export interface MonitorRecord extends Scheduling {
 }
 
 const SCHEDULE_COLUMNS =
-  'schedule, start_grace, max_runtime, failure_threshold, recovery_threshold, renotify_after, paused, ' +
-  'next_expected_at, missed_at, fail_streak, ok_streak, incident_opened_at, incident_cause, remind_at';
+  'schedule, start_grace, max_runtime, failure_threshold, recovery_threshold, renotify_after, fail_alerts, paused, ' +
+  'next_expected_at, missed_at, fail_streak, ok_streak, incident_opened_at, incident_cause, incident_failed_runs, ' +
+  'incident_missed_runs, remind_at';
 const COLUMNS = `id, account_id, name, created_at, last_opened_at, ${SCHEDULE_COLUMNS}`;
 
 function toScheduling(row: ScheduleRow): Scheduling {
@@ -55,6 +59,7 @@ function toScheduling(row: ScheduleRow): Scheduling {
     failureThreshold: Number(row.failure_threshold),
     recoveryThreshold: Number(row.recovery_threshold),
     renotifyAfter: row.renotify_after === null ? null : Number(row.renotify_after),
+    failAlerts: row.fail_alerts,
     paused: Boolean(row.paused),
     nextExpectedAt: ms(row.next_expected_at),
     missedAt: ms(row.missed_at),
@@ -64,7 +69,12 @@ function toScheduling(row: ScheduleRow): Scheduling {
       incident:
         row.incident_opened_at === null || row.incident_cause === null
           ? null
-          : { openedAt: ms(row.incident_opened_at), cause: row.incident_cause },
+          : {
+              openedAt: ms(row.incident_opened_at),
+              cause: row.incident_cause,
+              failedRuns: Number(row.incident_failed_runs),
+              missedRuns: Number(row.incident_missed_runs),
+            },
       remindAt: ms(row.remind_at),
     },
   };
@@ -91,6 +101,7 @@ function schedulingParams(s: Scheduling): SqlParam[] {
     s.failureThreshold,
     s.recoveryThreshold,
     s.renotifyAfter,
+    s.failAlerts,
     s.paused,
     s.nextExpectedAt,
     s.missedAt,
@@ -98,6 +109,8 @@ function schedulingParams(s: Scheduling): SqlParam[] {
     health.okStreak,
     health.incident?.openedAt ?? null,
     health.incident?.cause ?? null,
+    health.incident?.failedRuns ?? 0,
+    health.incident?.missedRuns ?? 0,
     health.remindAt,
   ];
 }
@@ -149,7 +162,8 @@ export async function updateMonitor(sql: TransactionSql, monitor: MonitorRecord)
 
 const SAVE_STATE =
   'update monitors set next_expected_at = ?, missed_at = ?, fail_streak = ?, ok_streak = ?, ' +
-  'incident_opened_at = ?, incident_cause = ?, remind_at = ? where id = ?';
+  'incident_opened_at = ?, incident_cause = ?, incident_failed_runs = ?, incident_missed_runs = ?, remind_at = ? ' +
+  'where id = ?';
 
 /** Stores where the monitor stands after a ping or a sweep; its row is the caller's (locked for update). */
 export async function saveMonitorState(sql: TransactionSql, monitorId: string, state: MonitorState): Promise<void> {
@@ -161,6 +175,8 @@ export async function saveMonitorState(sql: TransactionSql, monitorId: string, s
     health.okStreak,
     health.incident?.openedAt ?? null,
     health.incident?.cause ?? null,
+    health.incident?.failedRuns ?? 0,
+    health.incident?.missedRuns ?? 0,
     health.remindAt,
     monitorId,
   ]);
@@ -324,13 +340,14 @@ export async function saveMonitorStates(
   // Each value cast to its column's type: PostgreSQL reads untyped VALUES as text.
   const row =
     '(?, cast(? as bigint), cast(? as bigint), cast(? as integer), cast(? as integer), cast(? as bigint), ?, ' +
-    'cast(? as bigint))';
+    'cast(? as integer), cast(? as integer), cast(? as bigint))';
   await sql.changes(
-    `with v (id, next_expected_at, missed_at, fail_streak, ok_streak, incident_opened_at, incident_cause, remind_at) ` +
-      `as (values ${states.map(() => row).join(', ')}) ` +
+    'with v (id, next_expected_at, missed_at, fail_streak, ok_streak, incident_opened_at, incident_cause, ' +
+      `failed_runs, missed_runs, remind_at) as (values ${states.map(() => row).join(', ')}) ` +
       'update monitors set next_expected_at = v.next_expected_at, missed_at = v.missed_at, ' +
       'fail_streak = v.fail_streak, ok_streak = v.ok_streak, incident_opened_at = v.incident_opened_at, ' +
-      'incident_cause = v.incident_cause, remind_at = v.remind_at from v where monitors.id = v.id',
+      'incident_cause = v.incident_cause, incident_failed_runs = v.failed_runs, ' +
+      'incident_missed_runs = v.missed_runs, remind_at = v.remind_at from v where monitors.id = v.id',
     states.flatMap(({ monitorId, state }) => [
       monitorId,
       state.nextExpectedAt,
@@ -339,6 +356,8 @@ export async function saveMonitorStates(
       state.health.okStreak,
       state.health.incident?.openedAt ?? null,
       state.health.incident?.cause ?? null,
+      state.health.incident?.failedRuns ?? 0,
+      state.health.incident?.missedRuns ?? 0,
       state.health.remindAt,
     ]),
   );

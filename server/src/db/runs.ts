@@ -20,6 +20,7 @@ interface RunRow {
   error_message: string | null;
   has_log: boolean | number;
   matched_rules: string | null;
+  host: string | null;
 }
 
 function toRecord(row: RunRow): RunRecord {
@@ -35,6 +36,7 @@ function toRecord(row: RunRow): RunRecord {
     errorMessage: row.error_message,
     hasLog: Boolean(row.has_log),
     matchedRules: row.matched_rules === null ? null : (JSON.parse(row.matched_rules) as MatchedRule[]),
+    host: row.host,
   };
 }
 
@@ -51,19 +53,20 @@ function toRow(run: RunRecord): RunRow {
     error_message: run.errorMessage,
     has_log: run.hasLog,
     matched_rules: run.matchedRules === null ? null : JSON.stringify(run.matchedRules),
+    host: run.host,
   };
 }
 
 const COLUMNS =
   'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log, ' +
-  'matched_rules';
+  'matched_rules, host';
 // Built once: the SQLite statement cache is keyed by the text.
 const FIND_RUN = `select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`;
 const FIND_OPEN_RUN =
   `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' ` +
   'order by started_at desc, id desc limit 1';
 const INSERT_RUN =
-  `insert into runs (${COLUMNS}, timeout_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
+  `insert into runs (${COLUMNS}, timeout_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
   'on conflict (monitor_id, id) do nothing';
 
 export async function findRun(
@@ -114,6 +117,7 @@ export async function insertRun(sql: Sql, run: RunRecord, timeoutAt: number | nu
     r.error_message,
     r.has_log,
     r.matched_rules,
+    r.host,
     timeoutAt,
   ]);
   return inserted === 1;
@@ -150,7 +154,7 @@ const FINISH_PLAIN =
 export async function openPlainRun(sql: Sql, run: RunRecord): Promise<boolean> {
   const r = toRow(run);
   const values: SqlParam[] = [r.id, r.status, r.started_at, r.finished_at, r.duration_ms];
-  values.push(r.meta, r.error_message, r.has_log, r.matched_rules);
+  values.push(r.meta, r.error_message, r.has_log, r.matched_rules, r.host);
   const monitor = [run.monitorId, run.accountId];
   const inserted =
     run.status === 'running'
@@ -281,19 +285,27 @@ export async function findLatestRuns(
 export interface LastRun {
   startedAt: number;
   status: RunStatus;
+  /** The host its opening ping named, if any. */
+  host: string | null;
 }
 
 /** The last run of each of these monitors (of any account: for the sweeper), by start; monitors without runs absent. */
 export async function findLastRuns(sql: Sql, monitorIds: readonly string[]): Promise<Map<string, LastRun>> {
   const last = new Map<string, LastRun>();
   if (monitorIds.length === 0) return last;
-  const rows = await sql.rows<{ monitor_id: string; started_at: number | string; status: RunStatus }>(
-    'select r.monitor_id, r.started_at, r.status from runs r where r.id = (select r2.id from runs r2 ' +
+  const rows = await sql.rows<{
+    monitor_id: string;
+    started_at: number | string;
+    status: RunStatus;
+    host: string | null;
+  }>(
+    'select r.monitor_id, r.started_at, r.status, r.host from runs r where r.id = (select r2.id from runs r2 ' +
       'where r2.monitor_id = r.monitor_id order by r2.started_at desc, r2.id desc limit 1) ' +
       `and r.monitor_id in (${marks(monitorIds)})`,
     monitorIds,
   );
-  for (const row of rows) last.set(row.monitor_id, { startedAt: ms(row.started_at), status: row.status });
+  for (const row of rows)
+    last.set(row.monitor_id, { startedAt: ms(row.started_at), status: row.status, host: row.host });
   return last;
 }
 

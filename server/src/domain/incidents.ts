@@ -1,4 +1,5 @@
-import type { AlertEvent, IncidentCause, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
+import { formatDuration } from '@pingmon/sdk/wire';
+import type { AlertEvent, FailAlerts, IncidentCause, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
 
 // Incidents (docs/schedules.md): a monitor is down after `failureThreshold` failed, missed or timed-out runs
 // in a row, and up again after `recoveryThreshold` successes in a row. Pure: the callers store what it answers.
@@ -8,9 +9,17 @@ export interface Health {
   failStreak: number;
   okStreak: number;
   /** The open incident, or null. */
-  incident: { openedAt: number; cause: IncidentCause } | null;
+  incident: Incident | null;
   /** When the next still_down reminder is due, while an incident is open and renotifyAfter is set. */
   remindAt: number | null;
+}
+
+/** An open incident: when and why it opened, and the failed and missed runs since (those that opened it included). */
+export interface Incident {
+  openedAt: number;
+  cause: IncidentCause;
+  failedRuns: number;
+  missedRuns: number;
 }
 
 export interface Thresholds {
@@ -18,6 +27,8 @@ export interface Thresholds {
   recoveryThreshold: number;
   /** Seconds between reminders while down; null for none. */
   renotifyAfter: number | null;
+  /** Which failed runs alert: every one that counts towards being down, or only the one opening an incident. */
+  failAlerts: FailAlerts;
 }
 
 export const HEALTHY: Health = { failStreak: 0, okStreak: 0, incident: null, remindAt: null };
@@ -28,8 +39,9 @@ export type Outcome = { kind: 'success' } | { kind: 'fail' | 'timed_out' } | { k
 /**
  * The monitor's health after `outcome`, and the alert it raises, if any. A failed or timed-out run alerts
  * once the failure streak reaches the threshold, every such run (so with the default threshold of 1 every
- * failure alerts, as before schedules); missed slots alert only when they open the incident; the success
- * that closes an incident raises `recovered`.
+ * failure alerts, as before schedules), or with failAlerts `first` only the one that opens the incident; later
+ * ones are counted on it. Missed slots alert only when they open the incident; the success that closes an
+ * incident raises `recovered`.
  */
 export function afterOutcome(
   health: Health,
@@ -46,10 +58,34 @@ export function afterOutcome(
   const failStreak = health.failStreak + (outcome.kind === 'missed' ? outcome.count : 1);
   const down = failStreak >= limits.failureThreshold;
   const opens = down && health.incident === null;
-  const incident = opens ? { openedAt: now, cause: outcome.kind } : health.incident;
+  const opened = opens ? { openedAt: now, cause: outcome.kind, failedRuns: 0, missedRuns: 0 } : health.incident;
+  const incident = opened && counted(opened, outcome);
   const remindAt = opens ? reminderAfter(limits, now) : health.remindAt;
-  const alert = outcome.kind === 'missed' ? (opens ? 'missed' : null) : down ? outcome.kind : null;
+  const alert =
+    outcome.kind === 'missed'
+      ? opens
+        ? 'missed'
+        : null
+      : down && (opens || limits.failAlerts === 'every')
+        ? outcome.kind
+        : null;
   return { health: { failStreak, okStreak: 0, incident, remindAt }, alert };
+}
+
+function counted(incident: Incident, outcome: Exclude<Outcome, { kind: 'success' }>): Incident {
+  return outcome.kind === 'missed'
+    ? { ...incident, missedRuns: incident.missedRuns + outcome.count }
+    : { ...incident, failedRuns: incident.failedRuns + 1 };
+}
+
+/** "4 failed runs, down 12m": what an incident amounts to at `now`, for its reminders and its recovery. */
+export function incidentSummary(incident: Incident, now: number): string {
+  const runs = [
+    [incident.failedRuns, 'failed run'],
+    [incident.missedRuns, 'missed run'],
+  ] as const;
+  const parts = runs.filter(([n]) => n > 0).map(([n, what]) => `${n} ${what}${n === 1 ? '' : 's'}`);
+  return [...parts, `down ${formatDuration((now - incident.openedAt) / 1000)}`].join(', ');
 }
 
 export function reminderAfter(limits: Pick<Thresholds, 'renotifyAfter'>, now: number): number | null {
@@ -63,7 +99,9 @@ export function healthChanged(before: Health, after: Health): boolean {
     before.okStreak !== after.okStreak ||
     before.remindAt !== after.remindAt ||
     before.incident?.openedAt !== after.incident?.openedAt ||
-    before.incident?.cause !== after.incident?.cause
+    before.incident?.cause !== after.incident?.cause ||
+    before.incident?.failedRuns !== after.incident?.failedRuns ||
+    before.incident?.missedRuns !== after.incident?.missedRuns
   );
 }
 
@@ -72,7 +110,7 @@ export function healthChanged(before: Health, after: Health): boolean {
  * latest run), late (an expected opening is past and its grace runs), new (no run yet), up.
  */
 export function monitorStatus(
-  monitor: { paused: boolean; health: Pick<Health, 'incident'>; nextExpectedAt: number | null },
+  monitor: { paused: boolean; health: { incident: Pick<Incident, 'openedAt'> | null }; nextExpectedAt: number | null },
   lastRun: { status: RunStatus } | undefined,
   now: number,
 ): MonitorStatus {

@@ -1,3 +1,4 @@
+import type { FailAlerts } from '@pingmon/sdk/wire';
 import type { Health } from './incidents.js';
 import { HEALTHY, reminderAfter } from './incidents.js';
 import type { StoredSchedule } from './schedule.js';
@@ -14,6 +15,7 @@ export interface MonitorSettings {
   failureThreshold: number;
   recoveryThreshold: number;
   renotifyAfter: number | null;
+  failAlerts: FailAlerts;
   paused: boolean;
 }
 
@@ -33,6 +35,7 @@ export const DEFAULT_SETTINGS: MonitorSettings = {
   failureThreshold: 1,
   recoveryThreshold: 1,
   renotifyAfter: null,
+  failAlerts: 'every',
   paused: false,
 };
 
@@ -72,8 +75,9 @@ export function changeScheduling(current: Scheduling, changes: Partial<MonitorSe
 }
 
 function settingsOf(s: Scheduling): MonitorSettings {
-  const { schedule, startGrace, maxRuntime, failureThreshold, recoveryThreshold, renotifyAfter, paused } = s;
-  return { schedule, startGrace, maxRuntime, failureThreshold, recoveryThreshold, renotifyAfter, paused };
+  const { schedule, startGrace, maxRuntime, failureThreshold, recoveryThreshold, renotifyAfter, failAlerts, paused } =
+    s;
+  return { schedule, startGrace, maxRuntime, failureThreshold, recoveryThreshold, renotifyAfter, failAlerts, paused };
 }
 
 function sameSchedule(a: StoredSchedule | null, b: StoredSchedule | null): boolean {

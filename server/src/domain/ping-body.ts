@@ -1,5 +1,6 @@
 import {
   ERROR_MESSAGE_MAX_CHARS,
+  HOST_MAX_CHARS,
   LOG_MAX_CHARS,
   META_KEY_MAX_CHARS,
   META_MAX_KEYS,
@@ -14,6 +15,8 @@ import type { Meta, PingKind } from '@pingmon/sdk/wire';
 /** What a ping sends besides its kind: its body after validation and truncation (DESIGN §5). */
 export interface PingInput {
   runId?: string;
+  /** The host the job runs on, as the wrapper or the SDK named it. */
+  host?: string;
   /** The ping's own time (epoch ms), as sent: a late ping's (DESIGN §14); see pingTime. */
   timestamp?: number;
   meta?: Meta;
@@ -22,7 +25,7 @@ export interface PingInput {
 }
 
 export interface BodyError {
-  code: 'invalid_json' | 'invalid_body' | 'invalid_meta' | 'invalid_run_id' | 'invalid_timestamp';
+  code: 'invalid_json' | 'invalid_body' | 'invalid_meta' | 'invalid_run_id' | 'invalid_timestamp' | 'invalid_host';
   message: string;
 }
 
@@ -76,6 +79,17 @@ function readFields(kind: PingKind, body: Record<string, unknown>): ParsedBody {
     }
     input.timestamp = at;
   }
+  if (body.host !== undefined && body.host !== null && body.host !== '') {
+    const host = body.host;
+    if (typeof host !== 'string' || host.length > HOST_MAX_CHARS || CONTROL.test(host) || !isStorable(host)) {
+      return fail(
+        'invalid_host',
+        `host must be the name of the job's host: 1 to ${HOST_MAX_CHARS} characters without control characters ` +
+          `(got ${shown(host)}); leave it out if there is none.`,
+      );
+    }
+    input.host = host;
+  }
   if (kind === 'start') return { ok: true, input };
   if (body.meta !== undefined && body.meta !== null) {
     const meta = readMeta(body.meta);
@@ -91,6 +105,9 @@ function readFields(kind: PingKind, body: Record<string, unknown>): ParsedBody {
   }
   return { ok: true, input };
 }
+
+/** C0 and C1 control characters: a host name is shown in terminals and alerts as it is. */
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /** A timestamp as a ping must send it: an ISO 8601 date-time with its offset. */
 export const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;

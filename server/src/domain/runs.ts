@@ -15,6 +15,8 @@ export interface RunRecord {
   hasLog: boolean;
   /** The alert rules a success matched (a silent failure); null when none did. */
   matchedRules: MatchedRule[] | null;
+  /** The host of the ping that opened the run, if it named one. */
+  host: string | null;
 }
 
 function statusOf(kind: PingKind): RunStatus {
@@ -45,6 +47,7 @@ export function newRun(
     errorMessage: failed ? (input.errorMessage ?? null) : null,
     hasLog: failed && Boolean(input.logOutput),
     matchedRules: null,
+    host: input.host ?? null,
   };
 }
 
@@ -64,5 +67,6 @@ export function finishedRun(run: RunRecord, kind: PingKind, input: PingInput, no
     errorMessage: failed ? (input.errorMessage ?? null) : null,
     hasLog: failed && Boolean(input.logOutput),
     matchedRules: null,
+    host: run.host,
   };
 }

@@ -9,6 +9,7 @@ import type {
   Schedule,
   UpdateMonitorRequest,
 } from '@pingmon/sdk/wire';
+import { FAIL_ALERTS } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import type { MonitorRecord, MonitorSettings } from '../db/monitors.js';
 import {
@@ -91,6 +92,11 @@ const SETTINGS = {
   failureThreshold: threshold('failureThreshold'),
   recoveryThreshold: threshold('recoveryThreshold'),
   renotifyAfter: seconds('renotifyAfter', 60, MAX_SECONDS).allow(null),
+  failAlerts: Joi.string()
+    .valid(...FAIL_ALERTS)
+    .messages({
+      '*': 'failAlerts must be "every" (each failed run alerts) or "first" (only the one that opens an incident)',
+    }),
   paused: Joi.boolean().messages({ '*': 'paused must be true or false' }),
 };
 

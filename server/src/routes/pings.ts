@@ -2,6 +2,7 @@ import Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
 import {
   ERROR_MESSAGE_MAX_CHARS,
+  HOST_MAX_CHARS,
   LOG_MAX_CHARS,
   META_KEY_MAX_CHARS,
   META_MAX_KEYS,
@@ -24,6 +25,11 @@ const KINDS: readonly PingKind[] = ['start', 'success', 'fail'];
 const startBody = {
   runId: Joi.string().pattern(RUN_ID_PATTERN).allow(null).description('Your own id for the run, e.g. a UUID'),
   timestamp: Joi.string().pattern(ISO_TIME).allow(null).description('The time the ping stands for, when sent late'),
+  host: Joi.string()
+    .max(HOST_MAX_CHARS)
+    .pattern(/^[^\u0000-\u001f\u007f-\u009f]*$/)
+    .allow(null, '')
+    .description("The job's host (os.hostname()): shown on the run, groups one host's missed alerts"),
 };
 const successBody = {
   ...startBody,

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { RouteOptionsResponse } from '@hapi/hapi';
-import { MONITOR_STATUSES, PLANS, RULE_OPS } from '@pingmon/sdk/wire';
+import { FAIL_ALERTS, MONITOR_STATUSES, PLANS, RULE_OPS } from '@pingmon/sdk/wire';
 import type { AlertEvent, DeliveryState, IncidentCause, RunStatus } from '@pingmon/sdk/wire';
 import type { Dialect } from '../db/sql.js';
 import { CHANNEL_TYPES } from '../domain/channels.js';
@@ -114,6 +114,7 @@ export const Run = shape('Run', {
   hasLog: Joi.boolean(),
   silentFailure: Joi.boolean(),
   matchedRules: Joi.array().items(MatchedRule),
+  host: Joi.string().allow(null).description('The host of the ping that opened the run; null when it sent none'),
 });
 export const RunList = shape('RunList', { runs: Joi.array().items(Run), nextCursor });
 export const LogResult = shape('LogResult', { hasLog: Joi.boolean(), content: Joi.string().allow(null) });
@@ -142,13 +143,21 @@ export const Monitor = shape('Monitor', {
   recentRuns: shape('RecentRuns', { runs: count, failed: count, silentFailures: count }),
   status: oneOf(MONITOR_STATUSES),
   nextExpectedAt: timeOrNull,
-  incident: orNull(shape('Incident', { openedAt: time, cause: oneOf(INCIDENT_CAUSES) })),
+  incident: orNull(
+    shape('Incident', {
+      openedAt: time,
+      cause: oneOf(INCIDENT_CAUSES),
+      failedRuns: count.description('Failed and timed-out runs since it opened, the opening one included'),
+      missedRuns: count.description('Expected runs that did not start since it opened'),
+    }),
+  ),
   schedule: orNull(Schedule),
   startGrace: count,
   maxRuntime: count.allow(null),
   failureThreshold: count,
   recoveryThreshold: count,
   renotifyAfter: count.allow(null),
+  failAlerts: oneOf(FAIL_ALERTS).description('every: each failed run alerts; first: only the one opening an incident'),
   paused: Joi.boolean(),
   history: Joi.array()
     .items(
@@ -237,6 +246,10 @@ export const AlertList = shape('AlertList', {
       logTail: Joi.string().allow(null),
       meta: Meta,
       matchedRules: Joi.array().items(MatchedRule),
+      host: Joi.string().allow(null).description("A missed alert: the host of the monitor's last run"),
+      groupId: Joi.string()
+        .allow(null)
+        .description('Sent in one message with other monitors of its host: the alert whose deliveries carried it'),
       createdAt: time,
       deliveries: Joi.array().items(AlertDelivery),
     }),

@@ -17,7 +17,7 @@ import {
 } from '../db/runs.js';
 import type { Sql, TransactionSql } from '../db/sql.js';
 import type { Outcome } from '../domain/incidents.js';
-import { afterOutcome, healthChanged } from '../domain/incidents.js';
+import { afterOutcome, healthChanged, incidentSummary } from '../domain/incidents.js';
 import type { Pairing } from '../domain/pairing.js';
 import { enforcedIntervalMs, pairPing, rateDecision } from '../domain/pairing.js';
 import type { PingInput } from '../domain/ping-body.js';
@@ -26,7 +26,6 @@ import { matchRules, ruleInput } from '../domain/rules.js';
 import type { RunRecord } from '../domain/runs.js';
 import { finishedRun, newRun } from '../domain/runs.js';
 import { expectedAfterOpening } from '../domain/schedule.js';
-import { formatDuration } from '@pingmon/sdk/wire';
 import { newId } from '../ids.js';
 
 export interface Ping {
@@ -350,8 +349,9 @@ async function raiseAlerts(
     queued += await insertAlert(sql, { ...alert, alertId: newId('alert', ping.now), event: 'silent_failure' });
   }
   if (event === 'recovered') {
-    const openedAt = monitor.health.incident?.openedAt ?? ping.now;
-    const errorMessage = `Up again after ${formatDuration((ping.now - openedAt) / 1000)} down.`;
+    // The incident as it was before this success closed it: its counts and its start.
+    const { incident } = monitor.health;
+    const errorMessage = incident === null ? 'Up again.' : `Up again: ${incidentSummary(incident, ping.now)}.`;
     const recovered = {
       ...alert,
       alertId: newId('alert', ping.now),

@@ -9,7 +9,8 @@ import type { LastRun, OverdueRun } from '../db/runs.js';
 import { findLastRuns, findOverdueRuns, setRunDeadlines, timeOutRuns } from '../db/runs.js';
 import { findOutage } from '../db/settings.js';
 import type { TransactionSql } from '../db/sql.js';
-import { afterOutcome, reminderAfter } from '../domain/incidents.js';
+import { groupByHost } from '../domain/alert-groups.js';
+import { afterOutcome, incidentSummary, reminderAfter } from '../domain/incidents.js';
 import type { ServerGap } from '../domain/server-gaps.js';
 import { gapOfExpected } from '../domain/server-gaps.js';
 import type { StoredSchedule } from '../domain/schedule.js';
@@ -52,13 +53,8 @@ export async function sweep(db: Database, now: number, watch: GapWatch): Promise
         sql,
         due.map((m) => m.monitorId),
       );
-      return {
-        handled: due.length,
-        queued: await store(
-          sql,
-          due.map((m) => missed(m, now, lastOutage, lastRuns.get(m.monitorId))),
-        ),
-      };
+      const decisions = due.map((m) => missed(m, now, lastOutage, lastRuns.get(m.monitorId)));
+      return { handled: due.length, queued: await store(sql, groupMissed(decisions, lastRuns)) };
     });
     result.missed += handled;
     result.queued += queued;
@@ -113,6 +109,21 @@ async function store(sql: TransactionSql, decisions: readonly Decision[]): Promi
 }
 
 /**
+ * The batch's missed alerts with the host of each monitor's last run, those of one account and host grouped into
+ * one message (domain/alert-groups.ts): the host most likely died.
+ */
+function groupMissed(decisions: Decision[], lastRuns: Map<string, LastRun>): Decision[] {
+  const alerts = decisions.flatMap((d) => (d.alert ? [d.alert] : []));
+  if (alerts.length === 0) return decisions;
+  const hosts = new Map([...lastRuns].flatMap(([id, run]) => (run.host === null ? [] : [[id, run.host] as const])));
+  const grouped = new Map(groupByHost(alerts, hosts).map((a) => [a.alertId, a]));
+  return decisions.map((d) => (d.alert ? { ...d, alert: grouped.get(d.alert.alertId)! } : d));
+}
+
+/** Missed slots counted per sweep (for the incident's count and the message); a bound for a long gap's loop. */
+const MISSED_COUNTED = 100;
+
+/**
  * The monitor's expected opening went by its deadline: counted as missed, and the next one expected. The alert
  * names the monitor's last run (`lastRun`), which tells a job that stopped from one that failed to start.
  */
@@ -128,7 +139,7 @@ function missed(
     return { monitorId, state: { ...monitor, missedAt: null }, alert: null };
   }
   const graceMs = monitor.startGrace * 1000;
-  const slots = afterMiss(schedule, expected, graceMs, now, monitor.failureThreshold);
+  const slots = afterMiss(schedule, expected, graceMs, now, Math.max(monitor.failureThreshold, MISSED_COUNTED));
   const count = Math.max(1, slots.missed);
   const { health, alert } = afterOutcome(monitor.health, monitor, { kind: 'missed', count }, now);
   const state = { nextExpectedAt: slots.next, missedAt: slots.next + graceMs, health };
@@ -232,8 +243,8 @@ function remind(monitor: MonitorRecord, now: number): Decision {
   const remindAt = incident === null || monitor.paused ? null : reminderAfter(monitor, now);
   const state = { ...monitor, health: { ...monitor.health, remindAt } };
   if (incident === null || remindAt === null) return { monitorId: monitor.monitorId, state, alert: null };
-  const since = formatDuration((now - incident.openedAt) / 1000);
-  const errorMessage = `Still down, for ${since} now (since ${iso(incident.openedAt)}, ${CAUSES[incident.cause]}).`;
+  const summary = incidentSummary(incident, now);
+  const errorMessage = `Still down: ${summary} (since ${iso(incident.openedAt)}, ${CAUSES[incident.cause]}).`;
   const fields = { status: 'down' as const, runId: null, errorMessage, expectedAt: null };
   return { monitorId: monitor.monitorId, state, alert: alertOf(monitor, 'still_down', fields, now) };
 }

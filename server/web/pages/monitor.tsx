@@ -70,6 +70,8 @@ function Summary({ monitor: m, reload }: { monitor: Monitor; reload: () => void 
           <dt>Incident</dt>
           <dd>
             {m.incident.cause} since {when(m.incident.openedAt)}
+            {m.incident.failedRuns > 0 && `, ${m.incident.failedRuns} failed run(s)`}
+            {m.incident.missedRuns > 0 && `, ${m.incident.missedRuns} missed run(s)`}
           </dd>
         </>
       )}
@@ -79,6 +81,8 @@ function Summary({ monitor: m, reload }: { monitor: Monitor; reload: () => void 
         {m.schedule && `, start grace ${formatDuration(m.startGrace)}`}
         {m.maxRuntime !== null && `, max runtime ${formatDuration(m.maxRuntime)}`}
       </dd>
+      <dt>Fail alerts</dt>
+      <dd>{m.failAlerts === 'first' ? 'first failed run of an incident only' : 'every failed run'}</dd>
       <dt>Next expected</dt>
       <dd>{when(m.nextExpectedAt)}</dd>
       <dt>Monitor id</dt>

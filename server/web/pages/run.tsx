@@ -42,6 +42,8 @@ function Detail({ run }: { run: Run }) {
         <dd>{when(run.finishedAt, true)}</dd>
         <dt>Duration</dt>
         <dd>{exactDuration(run.durationMs)}</dd>
+        <dt>Host</dt>
+        <dd>{run.host ? clean(run.host) : <span className="muted">not sent</span>}</dd>
         <dt>Meta</dt>
         <dd>
           {meta.length === 0 ? (

@@ -57,6 +57,24 @@ t.test('schedules from the command line', async (t) => {
     'the night 02:30 does not exist, it is expected at 03:30 CEST; local time and UTC side by side',
   );
 
+  t.match(show.stdout, /^fail alerts\s+every: each failed run alerts$/m);
+  const first = await cli('monitors', 'create', 'noisy job', '--fail-alerts', 'first');
+  t.equal(first.code, 0, first.stderr);
+  const noisy = /Created (mon_\w+)/.exec(first.stdout)![1]!;
+  const noisyShow = await cli('monitors', 'show', noisy);
+  t.match(noisyShow.stdout, /^fail alerts\s+first: only the failed run that opens an incident alerts$/m);
+  for (const n of [1, 2, 3]) await api.ping(account, noisy, 'fail', { errorMessage: `exit code ${n}` });
+  t.match(
+    (await cli('monitors', 'show', noisy)).stdout,
+    /^status\s+✗ down since .* \(a run failed; 3 failed runs so far\)$/m,
+    'the incident counts its failed runs',
+  );
+  const every = await cli('monitors', 'update', noisy, '--fail-alerts', 'every', '--json');
+  t.match(JSON.parse(every.stdout), { failAlerts: 'every' });
+  const badChoice = await cli('monitors', 'update', noisy, '--fail-alerts', 'once');
+  t.equal(badChoice.code, 2, 'an unknown choice is a usage error');
+  t.match(badChoice.stderr, /Expected --fail-alerts=once to be one of: every, first/);
+
   const update = await cli('monitors', 'update', id, '--tz', 'America/New_York', '--renotify', '1h', '--json');
   t.equal(update.code, 0, update.stderr);
   t.match(JSON.parse(update.stdout), {

@@ -106,7 +106,54 @@ export const ALERT_FIXTURES = {
     expectedAt: Date.parse('2027-03-28T01:00:00.000Z'),
     lastRunAt: Date.parse('2027-03-27T02:00:00.000Z'),
     lastRunStatus: 'success',
+    host: 'db-1',
     createdAt: Date.parse('2027-03-28T01:05:02.118Z'),
+  },
+  missed_group: {
+    logSnippet: null,
+    logTail: null,
+    lastRunAt: Date.parse('2027-03-28T09:00:00.000Z'),
+    lastRunStatus: 'success',
+    meta: {},
+    matchedRules: [],
+    event: 'missed',
+    alertId: 'alert_0mxa3f8k2n7qc5v1d9w',
+    monitorId: 'mon_0mwrp4k2c8vDq1x7LsA',
+    monitorName: 'sitemap',
+    runId: null,
+    status: 'down',
+    errorMessage:
+      'No run started by 2027-03-28T10:02:00.000Z: one was expected at 2027-03-28T10:00:00.000Z (startGrace 2m). ' +
+      'Last run: started 2027-03-28T09:00:00.000Z, succeeded.',
+    expectedAt: Date.parse('2027-03-28T10:00:00.000Z'),
+    host: 'web-1',
+    monitors: [
+      {
+        monitorId: 'mon_0mwrp4k2c8vDq1x7LsA',
+        monitorName: 'sitemap',
+        expectedAt: Date.parse('2027-03-28T10:00:00.000Z'),
+        errorMessage:
+          'No run started by 2027-03-28T10:02:00.000Z: one was expected at 2027-03-28T10:00:00.000Z (startGrace 2m). ' +
+          'Last run: started 2027-03-28T09:00:00.000Z, succeeded.',
+      },
+      {
+        monitorId: 'mon_0mwrp4m9e1tHs6y2KqB',
+        monitorName: 'cache warmup',
+        expectedAt: Date.parse('2027-03-28T10:00:00.000Z'),
+        errorMessage:
+          'No run started by 2027-03-28T10:02:00.000Z: one was expected at 2027-03-28T10:00:00.000Z (startGrace 2m). ' +
+          'Last run: started 2027-03-28T09:00:00.000Z, succeeded.',
+      },
+      {
+        monitorId: 'mon_0mwrp4p3g5wJu8z4MrC',
+        monitorName: 'mail queue',
+        expectedAt: Date.parse('2027-03-28T10:00:00.000Z'),
+        errorMessage:
+          'No run started by 2027-03-28T10:02:00.000Z: one was expected at 2027-03-28T10:00:00.000Z (startGrace 2m). ' +
+          'Last run: started 2027-03-28T09:00:00.000Z, succeeded.',
+      },
+    ],
+    createdAt: Date.parse('2027-03-28T10:02:01.604Z'),
   },
   timed_out: {
     logSnippet: null,
@@ -136,7 +183,7 @@ export const ALERT_FIXTURES = {
     monitorName: 'nightly backup',
     runId: '4c2e9a71-0b3d-4f5e-8a6c-1d2e3f4a5b6c',
     status: 'up',
-    errorMessage: 'Up again after 1d2m down.',
+    errorMessage: 'Up again: 1 missed run, down 1d2m.',
     expectedAt: null,
     lastRunAt: null,
     lastRunStatus: null,

@@ -17,6 +17,7 @@ for (const kind of DATABASE_KINDS) {
       t.equal(reply.status, 201);
       t.same(Object.keys(reply.body).sort(), [
         'createdAt',
+        'failAlerts',
         'failureThreshold',
         'incident',
         'lastRun',

@@ -87,6 +87,7 @@ t.test('bad schedules and settings are 400 invalid_schedule, naming the field an
   await bad({ failureThreshold: 0 }, /^failureThreshold must be a whole number from 1 to 100/);
   await bad({ renotifyAfter: 10 }, /^renotifyAfter must be a whole number of seconds from 60/);
   await bad({ paused: 'yes' }, /^paused must be true or false/);
+  await bad({ failAlerts: 'once' }, /^failAlerts must be "every" \(each failed run alerts\) or "first"/);
   await bad({ name: '' }, /name/, 'invalid_request');
   const m = await createMonitor(s, {});
   const patch = await s.api.request(`/monitors/${m.monitorId}`, {
@@ -188,7 +189,7 @@ for (const kind of DATABASE_KINDS) {
         event: 'recovered',
         runId: 'run-after-incident',
         status: 'up',
-        errorMessage: 'Up again after 30m5s down.',
+        errorMessage: 'Up again: 4 missed runs, down 30m5s.',
       });
       t.same(
         (await alertsOf(s, m.monitorId)).map((a) => a.event),
@@ -352,7 +353,7 @@ for (const kind of DATABASE_KINDS) {
       t.match(alerts[0], {
         runId: null,
         status: 'down',
-        errorMessage: /^Still down, for 2h now \(since .*, a run failed\)\.$/,
+        errorMessage: /^Still down: 1 failed run, down 2h \(since .*, a run failed\)\.$/,
       });
       await s.api.ping(s.account, m.monitorId, 'success', {});
       s.clock.advance(2 * HOUR);

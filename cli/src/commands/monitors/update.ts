@@ -5,7 +5,8 @@ import { loggedInClient, serverFlags } from '../../client.js';
 import { UsageError, scheduleText, settingsFlags, settingsOf } from '../../monitor-settings.js';
 
 export default class MonitorsUpdate extends BaseCommand {
-  static override summary = "Change a monitor's name, schedule, grace, max runtime, thresholds or reminders";
+  static override summary =
+    "Change a monitor's name, schedule, grace, max runtime, thresholds, reminders or which failures alert";
   static override description =
     'Only what is given changes. --cron alone keeps the timezone, --tz alone the cron expression. ' +
     'What a change does to the expected run and an open incident: docs/schedules.md.';
@@ -13,6 +14,7 @@ export default class MonitorsUpdate extends BaseCommand {
     "<%= config.bin %> monitors update mon_0mwrksujegHscDsv5wx --cron '30 2 * * *' --tz America/New_York",
     '<%= config.bin %> monitors update mon_0mwrksujegHscDsv5wx --grace 15m --no-max-runtime',
     '<%= config.bin %> monitors update mon_0mwrksujegHscDsv5wx --no-schedule',
+    '<%= config.bin %> monitors update mon_0mwrksujegHscDsv5wx --fail-alerts first',
   ];
   static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
   static override enableJsonFlag = true;
@@ -48,7 +50,7 @@ export default class MonitorsUpdate extends BaseCommand {
     if (Object.keys(changes).length === 0) {
       this.error(
         'say what to change: --name, --cron, --tz, --every, --grace, --max-runtime, --failure-threshold, ' +
-          '--recovery-threshold, --renotify, --no-schedule, --no-max-runtime or --no-renotify',
+          '--recovery-threshold, --renotify, --fail-alerts, --no-schedule, --no-max-runtime or --no-renotify',
         { exit: 2 },
       );
     }

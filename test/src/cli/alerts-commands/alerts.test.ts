@@ -190,8 +190,9 @@ t.test('alerts from the command line: a failed run and a silent failure reach a 
     t.match(runs[0], { runId: payload.runId, status: 'success', silentFailure: true });
     const table = (await as(alice, { COLUMNS: '200' }).cli('runs', m)).stdout.split('\n');
     const matched = 'rowsProcessed < 1 \\(was 0\\), rowsProcessed <= 0 \\(was 0\\)';
-    const marked = '\\s+✓ success ▲\\s+\\S+ \\S+\\s+\\S+\\s+';
+    // Status, start (date and time), duration and host.
+    const marked = '\\s+✓ success ▲\\s+\\S+ \\S+\\s+\\S+\\s+\\S+\\s+';
     t.match(table[1], new RegExp(`^${payload.runId}${marked}silent failure: ${matched}$`));
-    t.match(table[2], /\s+✓ success\s+\S+ \S+\s+\S+$/, 'the healthy run is not marked');
+    t.match(table[2], /\s+✓ success\s+\S+ \S+\s+\S+\s+\S+$/, 'the healthy run is not marked');
   });
 });

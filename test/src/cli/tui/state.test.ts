@@ -30,6 +30,7 @@ const run = (n: number, fields: Partial<Run> = {}): Run => ({
   hasLog: false,
   silentFailure: false,
   matchedRules: [],
+  host: null,
   ...fields,
 });
 

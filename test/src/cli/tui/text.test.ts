@@ -1,7 +1,7 @@
 import t from 'tap';
 import { PingmonError } from '@pingmon/sdk';
 import { NotLoggedInError } from '../../../../cli/dist/client.js';
-import { COLLAPSE_OVER, logView, windowStart } from '../../../../cli/dist/tui/layout.js';
+import { COLLAPSE_OVER, detailFields, logView, windowStart } from '../../../../cli/dist/tui/layout.js';
 import { ago, exactDuration, exactWhen, matchedRules, statusText } from '../../../../cli/dist/tui/format.js';
 import { problemOf } from '../../../../cli/dist/tui/problem.js';
 import { capRows, clean, firstLine, wrap } from '../../../../cli/dist/tui/text.js';
@@ -141,4 +141,25 @@ t.test('problems say what to do', async (t) => {
     message: 'No monitor mon_x in your account.',
   });
   t.same(problemOf(new Error('boom'), ''), { kind: 'other', message: 'boom' });
+});
+
+t.test('the run detail names the host the run ran on, cleaned, or says none was sent', async (t) => {
+  const run = {
+    runId: 'run_0000000001',
+    monitorId: 'mon_a',
+    status: 'failed' as const,
+    startedAt: '2026-11-22T04:00:00.000Z',
+    finishedAt: '2026-11-22T04:00:01.000Z',
+    durationMs: 1000,
+    meta: {},
+    errorMessage: 'exit code 3',
+    hasLog: false,
+    silentFailure: false,
+    matchedRules: [],
+  };
+  const host = (value: string | null) =>
+    detailFields({ ...run, host: value }, 'job', { columns: 80, rows: 24 }).find((f) => f.label === 'Host')?.rows;
+  t.same(host('web-1'), ['web-1']);
+  t.same(host('web\x1b[31m-2'), ['web-2'], 'escapes are removed');
+  t.same(host(null), ['— (not sent)']);
 });

@@ -13,7 +13,7 @@ t.test('every payload example in docs/alerts.md is exactly what the server sends
   const examples = [
     ...docs('alerts.md').matchAll(/<!-- example: (slack|discord|webhook) (\w+) -->\n```json\n([\s\S]*?)```\n/g),
   ];
-  t.equal(examples.length, 16, 'all the examples were found');
+  t.equal(examples.length, 18, 'all the examples were found');
   for (const [, type, fixture, json] of examples) {
     t.ok(FIXTURES[fixture!], `${fixture} is a known alert`);
     t.strictSame(JSON.parse(json!), BUILD[type as keyof typeof BUILD](FIXTURES[fixture!]!), `${type} ${fixture}`);

@@ -20,6 +20,7 @@ function run(runId: string, status: RunStatus): RunRecord {
     errorMessage: null,
     hasLog: false,
     matchedRules: null,
+    host: null,
   };
 }
 

@@ -8,7 +8,7 @@ import {
   upcoming,
 } from '../../../../server/dist/domain/schedule.js';
 import type { StoredSchedule } from '../../../../server/dist/domain/schedule.js';
-import { afterOutcome, HEALTHY, monitorStatus } from '../../../../server/dist/domain/incidents.js';
+import { afterOutcome, HEALTHY, incidentSummary, monitorStatus } from '../../../../server/dist/domain/incidents.js';
 import type { Health } from '../../../../server/dist/domain/incidents.js';
 
 const at = (iso: string) => Date.parse(iso);
@@ -143,7 +143,7 @@ t.test('missed slots: counted up to the threshold, then the next slot whose grac
 });
 
 t.test('incidents: thresholds, one missed alert per incident, recovery', async (t) => {
-  const limits = { failureThreshold: 2, recoveryThreshold: 2, renotifyAfter: 3600 };
+  const limits = { failureThreshold: 2, recoveryThreshold: 2, renotifyAfter: 3600, failAlerts: 'every' as const };
   const now = at('2027-01-01T00:00:00Z');
   let h: Health = HEALTHY;
   const step = (kind: 'success' | 'fail' | 'timed_out' | 'missed') => {
@@ -154,10 +154,11 @@ t.test('incidents: thresholds, one missed alert per incident, recovery', async (
   t.equal(step('fail'), null, 'one failure is under the threshold: no alert');
   t.equal(h.incident, null);
   t.equal(step('fail'), 'fail', 'the second opens the incident and alerts');
-  t.same(h.incident, { openedAt: now, cause: 'fail' });
+  t.same(h.incident, { openedAt: now, cause: 'fail', failedRuns: 1, missedRuns: 0 }, 'counted from its opening');
   t.equal(h.remindAt, now + 3_600_000);
   t.equal(step('missed'), null, 'a missed slot while down raises nothing');
   t.equal(step('timed_out'), 'timed_out', 'a timed-out run while down alerts as a failed run does');
+  t.match(h.incident, { failedRuns: 2, missedRuns: 1 }, 'the incident counts what happened while down');
   t.equal(step('success'), null, 'one success is under the recovery threshold');
   t.equal(step('success'), 'recovered');
   t.same(h, HEALTHY);
@@ -166,8 +167,32 @@ t.test('incidents: thresholds, one missed alert per incident, recovery', async (
   t.equal(step('success'), null);
   t.equal(step('fail'), null, 'a failure between successes restarts the recovery count');
   t.ok(h.incident);
-  const defaults = { failureThreshold: 1, recoveryThreshold: 1, renotifyAfter: null };
+  const defaults = { failureThreshold: 1, recoveryThreshold: 1, renotifyAfter: null, failAlerts: 'every' as const };
   t.same(afterOutcome(HEALTHY, defaults, { kind: 'fail' }, now).alert, 'fail', 'defaults: every failure alerts');
+});
+
+t.test('failAlerts first: only the failure that opens the incident alerts; the rest are counted', async (t) => {
+  const limits = { failureThreshold: 2, recoveryThreshold: 1, renotifyAfter: null, failAlerts: 'first' as const };
+  let h: Health = HEALTHY;
+  const now = at('2027-01-01T00:00:00Z');
+  const step = (kind: 'success' | 'fail' | 'timed_out', minutes: number) => {
+    const r = afterOutcome(h, limits, { kind }, now + minutes * 60_000);
+    h = r.health;
+    return r.alert;
+  };
+  t.equal(step('fail', 0), null, 'under the threshold');
+  t.equal(step('fail', 1), 'fail', 'the one that opens the incident alerts');
+  t.equal(step('fail', 2), null);
+  t.equal(step('timed_out', 3), null, 'a timed-out run while down is counted too, silently');
+  t.same(h.incident, { openedAt: now + 60_000, cause: 'fail', failedRuns: 3, missedRuns: 0 });
+  t.equal(incidentSummary(h.incident!, now + 13 * 60_000), '3 failed runs, down 12m');
+  t.equal(
+    incidentSummary({ openedAt: 0, cause: 'missed', failedRuns: 1, missedRuns: 2 }, 90_000),
+    '1 failed run, 2 missed runs, down 1m30s',
+  );
+  t.equal(step('success', 4), 'recovered');
+  t.equal(step('fail', 5), null, 'a new streak starts under the threshold again');
+  t.equal(step('fail', 6), 'fail', 'and its incident alerts once');
 });
 
 t.test('status: paused, down, running, late, new, up', async (t) => {
