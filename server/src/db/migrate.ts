@@ -7,6 +7,7 @@ import * as retention from './migrations/005-retention.js';
 import * as sessions from './migrations/006-sessions.js';
 import * as serverGaps from './migrations/007-server-gaps.js';
 import * as alertContext from './migrations/008-alert-context.js';
+import * as quiet from './migrations/010-quiet.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '006-sessions': sessions,
   '007-server-gaps': serverGaps,
   '008-alert-context': alertContext,
+  '010-quiet': quiet,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -16,6 +16,9 @@ import type { StoredSchedule } from '../domain/schedule.js';
 import { afterMiss, localTime } from '../domain/schedule.js';
 import { newId } from '../ids.js';
 import { iso } from '../presenter.js';
+import type { Quiet } from '../domain/quiet.js';
+import { slotCounts } from '../domain/quiet.js';
+import { endHolds, findQuiet, holdBack } from './quiet.js';
 import type { GapWatch } from './server-gap.js';
 import { beatAndFindGap } from './server-gap.js';
 
@@ -48,6 +51,7 @@ export async function sweep(db: Database, now: number, watch: GapWatch): Promise
   await batches(async () => {
     const { handled, queued } = await db.transaction(async (sql) => {
       const due = await claimMissed(sql, now, BATCH);
+      const quiet = await findQuiet(sql, due);
       const lastRuns = await findLastRuns(
         sql,
         due.map((m) => m.monitorId),
@@ -56,7 +60,9 @@ export async function sweep(db: Database, now: number, watch: GapWatch): Promise
         handled: due.length,
         queued: await store(
           sql,
-          due.map((m) => missed(m, now, lastOutage, lastRuns.get(m.monitorId))),
+          due.map((m) => missed(m, now, lastOutage, lastRuns.get(m.monitorId), quiet.get(m.monitorId)!)),
+          due,
+          now,
         ),
       };
     });
@@ -81,10 +87,17 @@ export async function sweep(db: Database, now: number, watch: GapWatch): Promise
         queued: await store(
           sql,
           due.map((m) => remind(m, now)),
+          due,
+          now,
         ),
       };
     });
     result.reminded += handled;
+    result.queued += queued;
+    return handled;
+  });
+  await batches(async () => {
+    const { handled, queued } = await db.transaction((sql) => endHolds(sql, now, BATCH));
     result.queued += queued;
     return handled;
   });
@@ -103,13 +116,19 @@ interface Decision {
   alert: AlertRecord | null;
 }
 
-/** Stores a batch's decisions in three statements, whatever its size; answers the deliveries queued. */
-async function store(sql: TransactionSql, decisions: readonly Decision[]): Promise<number> {
+/**
+ * Stores a batch's decisions in three statements, whatever its size (more for alerts of quiet monitors, which
+ * are held back); answers the deliveries queued.
+ */
+async function store(
+  sql: TransactionSql,
+  decisions: readonly Decision[],
+  monitors: readonly MonitorRecord[],
+  now: number,
+): Promise<number> {
   await saveMonitorStates(sql, decisions);
-  return insertAlerts(
-    sql,
-    decisions.flatMap((d) => (d.alert ? [d.alert] : [])),
-  );
+  const alerts = decisions.flatMap((d) => (d.alert ? [d.alert] : []));
+  return insertAlerts(sql, await holdBack(sql, alerts, monitors, now));
 }
 
 /**
@@ -121,6 +140,7 @@ function missed(
   now: number,
   lastGap: ServerGap | null,
   lastRun: LastRun | undefined,
+  quiet: Quiet,
 ): Decision {
   const { monitorId, schedule, nextExpectedAt: expected } = monitor;
   if (schedule === null || expected === null || monitor.paused) {
@@ -128,10 +148,16 @@ function missed(
     return { monitorId, state: { ...monitor, missedAt: null }, alert: null };
   }
   const graceMs = monitor.startGrace * 1000;
-  const slots = afterMiss(schedule, expected, graceMs, now, monitor.failureThreshold);
+  const counts = (slot: number) => slotCounts(quiet, slot, graceMs);
+  const slots = afterMiss(schedule, expected, graceMs, now, monitor.failureThreshold, counts);
+  const next = { nextExpectedAt: slots.next, missedAt: slots.next + graceMs };
+  // Slots expected in a snooze or a maintenance window do not count: no streak, no incident.
+  if (slots.missed === 0 && slots.skipped > 0) {
+    return { monitorId, state: { ...next, health: monitor.health }, alert: null };
+  }
   const count = Math.max(1, slots.missed);
   const { health, alert } = afterOutcome(monitor.health, monitor, { kind: 'missed', count }, now);
-  const state = { nextExpectedAt: slots.next, missedAt: slots.next + graceMs, health };
+  const state = { ...next, health };
   if (alert === null) return { monitorId, state, alert: null };
   const serverGap = gapOfExpected(lastGap, expected, graceMs);
   const last = {
@@ -223,7 +249,7 @@ async function timedOut(
     }
   }
   await saveMonitorStates(sql, [...decisions.values()]);
-  return { handled, queued: await insertAlerts(sql, alerts) };
+  return { handled, queued: await insertAlerts(sql, await holdBack(sql, alerts, [...monitors.values()], now)) };
 }
 
 /** A reminder that the monitor is still down; the next one renotifyAfter later. */
