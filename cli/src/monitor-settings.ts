@@ -114,13 +114,14 @@ export function scheduleText(schedule: Schedule | null): string {
 
 const CAUSES = { fail: 'a run failed', missed: 'a run did not start', timed_out: 'a run timed out' } as const;
 
-/** "✗ down since 2027-03-28 01:05:02 (a run did not start)", "! late", … */
+/** "✗ down since 2027-03-28 01:05:02 (a run did not start)", "! late, snoozed until …", … */
 export function statusLine(monitor: Monitor): string {
   const text = monitorStatusText(monitor.status);
   const { incident } = monitor;
+  const snoozed = monitor.snoozedUntil === null ? '' : `, snoozed until ${when(monitor.snoozedUntil)} UTC`;
   if (monitor.status === 'down' && incident)
-    return `${text} since ${when(incident.openedAt)} (${CAUSES[incident.cause]})`;
-  return text;
+    return `${text} since ${when(incident.openedAt)} (${CAUSES[incident.cause]})${snoozed}`;
+  return text + snoozed;
 }
 
 /** The settings in lines of "label  value", for `monitors show`. */
