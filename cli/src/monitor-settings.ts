@@ -123,10 +123,11 @@ export function scheduleText(schedule: Schedule | null): string {
 
 const CAUSES = { fail: 'a run failed', missed: 'a run did not start', timed_out: 'a run timed out' } as const;
 
-/** "✗ down since 2027-03-28 01:05:02 (a run failed; 3 failed runs so far)", "! late", … */
+/** "✗ down since 2027-03-28 01:05:02 (a run failed; 3 failed runs so far)", "! late, snoozed until …", … */
 export function statusLine(monitor: Monitor): string {
   const text = monitorStatusText(monitor.status);
   const { incident } = monitor;
+  const snoozed = monitor.snoozedUntil === null ? '' : `, snoozed until ${when(monitor.snoozedUntil)} UTC`;
   if (monitor.status === 'down' && incident) {
     const counts = [
       ...(incident.failedRuns > 0 ? [plural(incident.failedRuns, 'failed run')] : []),
@@ -134,9 +135,9 @@ export function statusLine(monitor: Monitor): string {
     ];
     // The run that opened it alone is what the cause already says.
     const more = incident.failedRuns + incident.missedRuns > 1 ? `; ${counts.join(', ')} so far` : '';
-    return `${text} since ${when(incident.openedAt)} (${CAUSES[incident.cause]}${more})`;
+    return `${text} since ${when(incident.openedAt)} (${CAUSES[incident.cause]}${more})${snoozed}`;
   }
-  return text;
+  return text + snoozed;
 }
 
 /** The settings in lines of "label  value", for `monitors show`. */

@@ -15,6 +15,9 @@ import type {
   ListRunsQuery,
   LoginResponse,
   LogResult,
+  CreateMaintenanceWindowRequest,
+  MaintenanceWindow,
+  MaintenanceWindowList,
   MeResponse,
   Monitor,
   MonitorList,
@@ -59,6 +62,8 @@ export interface Client {
   /** Pauses the monitor: it raises no alert until resumed (an update of `paused`). */
   pauseMonitor(monitorId: string): Promise<Monitor>;
   resumeMonitor(monitorId: string): Promise<Monitor>;
+  /** Snoozes the monitor until `until` (ISO 8601; an update of `snoozedUntil`); null ends the snooze. */
+  snoozeMonitor(monitorId: string, until: string | null): Promise<Monitor>;
   /** The next `count` expected run openings of a scheduled monitor (default 5). */
   listExpected(monitorId: string, count?: number): Promise<ExpectedTimes>;
   deleteMonitor(monitorId: string): Promise<void>;
@@ -78,6 +83,9 @@ export interface Client {
   /** Sends a test message to the channel now (one attempt, never repeated by the client). */
   testChannel(channelId: string): Promise<ChannelTestResult>;
   listAlerts(query?: ListAlertsQuery): Promise<AlertList>;
+  listMaintenanceWindows(): Promise<MaintenanceWindowList>;
+  createMaintenanceWindow(window: CreateMaintenanceWindowRequest): Promise<MaintenanceWindow>;
+  deleteMaintenanceWindow(windowId: string): Promise<void>;
 }
 
 export function createClient(options: ClientOptions = {}): Client {
@@ -126,6 +134,7 @@ export function createClient(options: ClientOptions = {}): Client {
     updateMonitor: (monitorId, changes) => http<Monitor>('PATCH', `monitors/${id(monitorId)}`, changes),
     pauseMonitor: (monitorId) => http<Monitor>('PATCH', `monitors/${id(monitorId)}`, { paused: true }),
     resumeMonitor: (monitorId) => http<Monitor>('PATCH', `monitors/${id(monitorId)}`, { paused: false }),
+    snoozeMonitor: (monitorId, until) => http<Monitor>('PATCH', `monitors/${id(monitorId)}`, { snoozedUntil: until }),
     listExpected: (monitorId, count) =>
       http<ExpectedTimes>('GET', `monitors/${id(monitorId)}/expected${queryString({ count })}`),
     deleteMonitor: async (monitorId) => void (await http('DELETE', `monitors/${id(monitorId)}`)),
@@ -145,6 +154,9 @@ export function createClient(options: ClientOptions = {}): Client {
     deleteChannel: async (channelId) => void (await http('DELETE', `channels/${id(channelId)}`)),
     testChannel: (channelId) => http<ChannelTestResult>('POST', `channels/${id(channelId)}/test`),
     listAlerts: (query = {}) => http<AlertList>('GET', `alerts${queryString(query)}`),
+    listMaintenanceWindows: () => http<MaintenanceWindowList>('GET', 'maintenance-windows'),
+    createMaintenanceWindow: (window) => http<MaintenanceWindow>('POST', 'maintenance-windows', window),
+    deleteMaintenanceWindow: async (windowId) => void (await http('DELETE', `maintenance-windows/${id(windowId)}`)),
   };
 }
 

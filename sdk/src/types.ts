@@ -182,6 +182,8 @@ export interface Monitor extends MonitorSettings {
   incident: Incident | null;
   /** Only when asked for (GET /monitors?history=N): the latest N runs, newest first, for a chart. */
   history?: RunPoint[];
+  /** Until when the monitor is snoozed: it raises no alert until then (docs/schedules.md); null when it is not. */
+  snoozedUntil: string | null;
 }
 
 /** One run as a monitor's history draws it: how it ended and how long it took. */
@@ -220,7 +222,43 @@ export interface RunList {
 }
 
 export interface UpdateMonitorRequest extends Partial<MonitorSettings> {
+  /** ISO 8601: snooze until then (in the future, within a year); null: end the snooze. */
+  snoozedUntil?: string | null;
   name?: string;
+}
+
+/**
+ * A maintenance window (docs/schedules.md#snooze-and-maintenance-windows): from each time `cron` names in
+ * `timezone`, for `duration` seconds, the monitors it covers raise no alert.
+ */
+export interface MaintenanceWindow {
+  windowId: string;
+  cron: string;
+  timezone: string;
+  /** Seconds. */
+  duration: number;
+  /** The monitors it covers; null: every monitor of the account. */
+  monitorIds: string[] | null;
+  /** While it is on: when it ends; else null. */
+  activeUntil: string | null;
+  /** When it next begins. */
+  nextStartAt: string;
+  createdAt: string;
+}
+
+export interface CreateMaintenanceWindowRequest {
+  cron: string;
+  /** IANA name; UTC when left out. */
+  timezone?: string;
+  /** Seconds, 60 to 2,678,400 (31 days). */
+  duration: number;
+  /** Left out or null: every monitor of the account. */
+  monitorIds?: string[] | null;
+}
+
+export interface MaintenanceWindowList {
+  maintenanceWindows: MaintenanceWindow[];
+  nextCursor: string | null;
 }
 
 export interface ApiKey {

@@ -5,6 +5,7 @@ import type {
   ApiKey,
   Channel,
   LastRun,
+  MaintenanceWindow,
   Monitor,
   PingAck,
   Rule,
@@ -16,6 +17,7 @@ import type { AccountRecord } from './db/accounts.js';
 import type { AlertRecord } from './db/alerts.js';
 import type { ApiKeyRecord } from './db/api-keys.js';
 import type { DeliveryRecord } from './db/deliveries.js';
+import type { MaintenanceWindowRecord } from './db/maintenance-windows.js';
 import type { MonitorRecord } from './db/monitors.js';
 import type { RuleRecord } from './db/rules.js';
 import type { LatestRuns, RunPointRecord } from './db/runs.js';
@@ -23,6 +25,7 @@ import type { UserRecord } from './db/users.js';
 import type { ChannelRecord } from './domain/channels.js';
 import { maskUrl } from './domain/channels.js';
 import { monitorStatus } from './domain/incidents.js';
+import { slotAfter, slotAtOrBefore } from './domain/schedule.js';
 import type { RunRecord } from './domain/runs.js';
 
 // Records become the wire types of the API here, and only here: times become ISO strings, and what a
@@ -100,6 +103,22 @@ export function presentMonitor(monitor: MonitorRecord, latest: LatestRuns | unde
     renotifyAfter: monitor.renotifyAfter,
     failAlerts: monitor.failAlerts,
     paused: monitor.paused,
+    snoozedUntil: monitor.snoozedUntil !== null && monitor.snoozedUntil > now ? iso(monitor.snoozedUntil) : null,
+  };
+}
+
+/** A maintenance window at `now`: whether it is on, and when it next begins. */
+export function presentMaintenanceWindow(window: MaintenanceWindowRecord, now: number): MaintenanceWindow {
+  const end = slotAtOrBefore(window, now) + window.durationMs;
+  return {
+    windowId: window.windowId,
+    cron: window.cron,
+    timezone: window.timezone,
+    duration: window.durationMs / 1000,
+    monitorIds: window.monitorIds === null ? null : [...window.monitorIds],
+    activeUntil: end > now ? iso(end) : null,
+    nextStartAt: iso(slotAfter(window, now)),
+    createdAt: iso(window.createdAt),
   };
 }
 

@@ -23,6 +23,7 @@ import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
 import type { RouteContext } from './routes/context.js';
 import { healthRoutes } from './routes/health.js';
+import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { meRoutes } from './routes/me.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -186,6 +187,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
           ...ruleRoutes(ctx),
           ...channelRoutes(ctx),
           ...alertRoutes(ctx),
+          ...maintenanceWindowRoutes(ctx),
           ...openApiRoutes(),
         ]);
       },

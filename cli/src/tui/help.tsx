@@ -14,6 +14,7 @@ const KEYS: Array<[string, string]> = [
   ['/', 'monitors: filter by name (Enter keeps it, Esc clears it)'],
   ['f', 'runs: failed runs only, or all runs'],
   ['p', 'monitors: pause or resume the monitor (a paused one raises no alert)'],
+  ['z', 'monitors: snooze 1h; again: 4h, 1d, then no snooze (alerts held, one at the end if still down)'],
   ['e', 'run: expand or collapse the log'],
   ['r', 'refresh now'],
   ['?', 'this help'],

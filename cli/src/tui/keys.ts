@@ -32,6 +32,8 @@ export function commandFor(state: State, input: string, key: Partial<Key>): Comm
       return state.screen === 'runs' ? { type: 'toggleFailedOnly' } : undefined;
     case 'p':
       return state.screen === 'monitors' ? { type: 'togglePause' } : undefined;
+    case 'z':
+      return state.screen === 'monitors' ? { type: 'cycleSnooze' } : undefined;
     case 'e':
       return state.screen === 'detail' ? { type: 'toggleLog' } : undefined;
     default:

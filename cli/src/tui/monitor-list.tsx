@@ -77,13 +77,19 @@ function MonitorLine({
     <Text wrap="truncate-end" inverse={selected} bold={row.status === 'down'}>
       {selected ? '▸ ' : '  '}
       <Text color={MONITOR_COLOR[row.status]}>{cell(monitorStatusText(row.status), 9)}</Text>
-      {`  ${cell(clean(row.name), nameWidth)}  `}
+      {`  ${cell(clean(row.name) + snoozeText(row.snoozedUntil, now), nameWidth)}  `}
       <Text color={last ? statusColor(status, silent) : undefined}>{cell(lastRun, 11)}</Text>
       {`  ${layout.next ? `${cell(until(row.nextExpectedAt, now), 8)}  ` : ''}` +
         `${layout.duration ? `${cell(duration(last?.durationMs ?? null), 8)}  ` : ''}`}
       <Text color={row.recentFailures > 0 ? 'red' : undefined}>{cell(fails, 5)}</Text>
     </Text>
   );
+}
+
+/** " · snoozed 59m" after the name of a snoozed monitor. */
+function snoozeText(snoozedUntil: string | null, now: number): string {
+  const left = until(snoozedUntil, now);
+  return snoozedUntil === null || left === 'due' ? '' : ` · snoozed ${left.replace(/^in /, '')}`;
 }
 
 const MONITOR_COLOR: Record<MonitorStatus, string | undefined> = {

@@ -15,6 +15,8 @@ export interface MonitorRow {
   /** Failed runs among the latest `recentRuns` (at most RECENT_RUNS). */
   recentFailures: number;
   recentRuns: number;
+  /** Until when it is snoozed, or null. */
+  snoozedUntil: string | null;
 }
 
 export interface RunPage {
@@ -30,6 +32,8 @@ export interface BrowseSource {
   getLog(monitorId: string, runId: string): Promise<LogResult>;
   /** Pauses (or resumes) the monitor. */
   setPaused(monitorId: string, paused: boolean): Promise<void>;
+  /** Snoozes the monitor for `seconds` from now; 0 ends the snooze. */
+  setSnooze(monitorId: string, seconds: number): Promise<void>;
 }
 
 /**
@@ -56,6 +60,10 @@ export function createSource(connect: () => Client): BrowseSource {
     getLog: (monitorId, runId) => call((c) => c.getLog(monitorId, runId)),
     setPaused: async (monitorId, paused) =>
       void (await call((c) => (paused ? c.pauseMonitor(monitorId) : c.resumeMonitor(monitorId)))),
+    setSnooze: async (monitorId, seconds) => {
+      const until = seconds === 0 ? null : new Date(Date.now() + seconds * 1000).toISOString();
+      await call((c) => c.snoozeMonitor(monitorId, until));
+    },
   };
 }
 
@@ -74,5 +82,6 @@ function monitorRow(monitor: Monitor): MonitorRow {
     },
     recentFailures: monitor.recentRuns.failed,
     recentRuns: monitor.recentRuns.runs,
+    snoozedUntil: monitor.snoozedUntil,
   };
 }

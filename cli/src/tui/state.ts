@@ -64,6 +64,8 @@ export interface State {
   quit: boolean;
   /** A pause or resume asked for with p, until the server has answered. */
   pausing: { monitorId: string; paused: boolean } | null;
+  /** A snooze asked for with z (seconds from now; 0 ends it), until the server has answered. */
+  snoozing: { monitorId: string; seconds: number } | null;
 }
 
 export type Action =
@@ -83,6 +85,9 @@ export type Action =
   | { type: 'togglePause' }
   | { type: 'pauseDone' }
   | { type: 'pauseFailed'; problem: Problem }
+  | { type: 'cycleSnooze' }
+  | { type: 'snoozeDone' }
+  | { type: 'snoozeFailed'; problem: Problem }
   | { type: 'filterStart' }
   | { type: 'filterType'; text: string }
   | { type: 'filterErase' }
@@ -114,6 +119,7 @@ export function initialState(size: Size): State {
     reload: 0,
     quit: false,
     pausing: null,
+    snoozing: null,
   };
 }
 
@@ -169,6 +175,12 @@ export function reduce(state: State, action: Action): State {
       if (!row || state.pausing) return state;
       return { ...state, pausing: { monitorId: row.monitorId, paused: row.status !== 'paused' } };
     }
+    case 'cycleSnooze': {
+      const row = state.screen === 'monitors' ? visibleMonitors(state.monitors)[state.monitors.cursor] : undefined;
+      if (!row || state.snoozing) return state;
+      const seconds = nextSnooze(row.snoozedUntil, state.updatedAt ?? 0);
+      return { ...state, snoozing: { monitorId: row.monitorId, seconds } };
+    }
     case 'filterStart':
       return state.screen === 'monitors' ? withFilter(state, state.monitors.filter, true) : state;
     case 'filterType':
@@ -184,6 +196,20 @@ export function reduce(state: State, action: Action): State {
   }
 }
 
+/** The snoozes z steps through, in seconds: 1h, 4h, 1d, then none. */
+export const SNOOZE_STEPS = [3_600, 14_400, 86_400];
+
+/**
+ * The snooze z asks for: the first step longer than what is left of the current one (pressed again at once,
+ * 1h becomes 4h, then 1d), and after the last, 0: the snooze ends. `now` is when the list was fetched.
+ */
+export function nextSnooze(snoozedUntil: string | null, now: number): number {
+  const left = snoozedUntil === null ? 0 : (Date.parse(snoozedUntil) - now) / 1000;
+  if (left <= 0) return SNOOZE_STEPS[0]!;
+  // A minute of slack: the list may be a refresh old.
+  return SNOOZE_STEPS.find((step) => step > left + 60) ?? 0;
+}
+
 /** Answers from the server. */
 function loaded(state: State, action: Action): State {
   switch (action.type) {
@@ -195,6 +221,10 @@ function loaded(state: State, action: Action): State {
       return { ...state, pausing: null, reload: state.reload + 1 };
     case 'pauseFailed':
       return { ...state, pausing: null, problem: action.problem };
+    case 'snoozeDone':
+      return { ...state, snoozing: null, reload: state.reload + 1 };
+    case 'snoozeFailed':
+      return { ...state, snoozing: null, problem: action.problem };
     case 'monitorsLoaded': {
       const selected = visibleMonitors(state.monitors)[state.monitors.cursor]?.monitorId;
       const monitors = { ...state.monitors, rows: sortMonitors(action.rows) };

@@ -98,6 +98,16 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
     );
   }, [pausing]);
 
+  // z: the snooze, then the monitors again.
+  const snoozing = state.snoozing;
+  useEffect(() => {
+    if (!snoozing) return;
+    source.setSnooze(snoozing.monitorId, snoozing.seconds).then(
+      () => dispatch({ type: 'snoozeDone' }),
+      (err: unknown) => dispatch({ type: 'snoozeFailed', problem: fail(err) }),
+    );
+  }, [snoozing]);
+
   return [state, dispatch];
 }
 

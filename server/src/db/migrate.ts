@@ -8,6 +8,7 @@ import * as sessions from './migrations/006-sessions.js';
 import * as serverGaps from './migrations/007-server-gaps.js';
 import * as alertContext from './migrations/008-alert-context.js';
 import * as incidentCounts from './migrations/009-incident-counts.js';
+import * as quiet from './migrations/010-quiet.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -19,6 +20,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '007-server-gaps': serverGaps,
   '008-alert-context': alertContext,
   '009-incident-counts': incidentCounts,
+  '010-quiet': quiet,
 };
 
 const source: Knex.MigrationSource<string> = {

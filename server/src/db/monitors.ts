@@ -3,11 +3,12 @@ import { startAfter } from './cursor.js';
 import { ms } from './index.js';
 import type { FailAlerts, IncidentCause, RunStatus } from '@pingmon/sdk/wire';
 import type { MonitorSettings, MonitorState, Scheduling } from '../domain/monitor-settings.js';
+import type { Hold } from '../domain/quiet.js';
 import type { StoredSchedule } from '../domain/schedule.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
 import { marks } from './sql.js';
 
-interface MonitorRow extends ScheduleRow {
+interface MonitorRow extends ScheduleRow, QuietRow {
   id: string;
   account_id: string;
   name: string;
@@ -36,8 +37,32 @@ interface ScheduleRow {
   remind_at: number | string | null;
 }
 
+/** The columns of a monitor's snooze, and of the alerts it held back while quiet (domain/quiet.ts). */
+interface QuietRow {
+  snoozed_until: number | string | null;
+  held_since: number | string | null;
+  held_until: number | string | null;
+}
+
+export interface Quieting {
+  snoozedUntil: number | null;
+  hold: Hold | null;
+}
+
+const QUIET_COLUMNS = 'snoozed_until, held_since, held_until';
+
+function toQuieting(row: QuietRow): Quieting {
+  const since = ms(row.held_since);
+  const until = ms(row.held_until);
+  return { snoozedUntil: ms(row.snoozed_until), hold: since === null || until === null ? null : { since, until } };
+}
+
+function quietParams(q: Quieting): SqlParam[] {
+  return [q.snoozedUntil, q.hold?.since ?? null, q.hold?.until ?? null];
+}
+
 /** A monitor as the server holds it; times are epoch milliseconds. */
-export interface MonitorRecord extends Scheduling {
+export interface MonitorRecord extends Scheduling, Quieting {
   monitorId: string;
   accountId: string;
   name: string;
@@ -49,7 +74,7 @@ const SCHEDULE_COLUMNS =
   'schedule, start_grace, max_runtime, failure_threshold, recovery_threshold, renotify_after, fail_alerts, paused, ' +
   'next_expected_at, missed_at, fail_streak, ok_streak, incident_opened_at, incident_cause, incident_failed_runs, ' +
   'incident_missed_runs, remind_at';
-const COLUMNS = `id, account_id, name, created_at, last_opened_at, ${SCHEDULE_COLUMNS}`;
+const COLUMNS = `id, account_id, name, created_at, last_opened_at, ${SCHEDULE_COLUMNS}, ${QUIET_COLUMNS}`;
 
 function toScheduling(row: ScheduleRow): Scheduling {
   return {
@@ -88,6 +113,7 @@ function toRecord(row: MonitorRow): MonitorRecord {
     createdAt: ms(row.created_at),
     lastOpenedAt: ms(row.last_opened_at),
     ...toScheduling(row),
+    ...toQuieting(row),
   };
 }
 
@@ -125,6 +151,7 @@ export async function insertMonitor(sql: Sql, monitor: Omit<MonitorRecord, 'last
     monitor.createdAt,
     null,
     ...schedulingParams(monitor),
+    ...quietParams(monitor),
   ]);
   return { ...monitor, lastOpenedAt: null };
 }
@@ -151,13 +178,19 @@ export async function findMonitorForUpdate(
   return row && toRecord(row);
 }
 
-const UPDATE_MONITOR = `update monitors set name = ?, ${SCHEDULE_COLUMNS.split(', ')
+const UPDATE_MONITOR = `update monitors set name = ?, ${`${SCHEDULE_COLUMNS}, ${QUIET_COLUMNS}`
+  .split(', ')
   .map((c) => `${c} = ?`)
   .join(', ')} where id = ?`;
 
 /** Writes a monitor's name, settings and state as given (read with findMonitorForUpdate in the same transaction). */
 export async function updateMonitor(sql: TransactionSql, monitor: MonitorRecord): Promise<void> {
-  await sql.changes(UPDATE_MONITOR, [monitor.name, ...schedulingParams(monitor), monitor.monitorId]);
+  await sql.changes(UPDATE_MONITOR, [
+    monitor.name,
+    ...schedulingParams(monitor),
+    ...quietParams(monitor),
+    monitor.monitorId,
+  ]);
 }
 
 const SAVE_STATE =
@@ -214,7 +247,7 @@ export async function listMonitors(
 /** What a ping needs of its monitor. */
 export type { MonitorSettings, MonitorState, Scheduling };
 
-export interface MonitorLock extends Scheduling {
+export interface MonitorLock extends Scheduling, Quieting {
   /** The monitor's number of alert rules: a success of a monitor without rules reads none. */
   ruleCount: number;
   lastOpenedAt: number | null;
@@ -240,16 +273,22 @@ export async function lockMonitor(
   const query = sql.dialect === 'postgres' ? `${MONITOR_LOCK} for ${mode}` : MONITOR_LOCK;
   const [row] = await sql.rows<MonitorLockRow>(query, [monitorId, accountId]);
   if (row === undefined) return undefined;
-  return { ruleCount: Number(row.rule_count), lastOpenedAt: ms(row.last_opened_at), ...toScheduling(row) };
+  return {
+    ruleCount: Number(row.rule_count),
+    lastOpenedAt: ms(row.last_opened_at),
+    ...toScheduling(row),
+    ...toQuieting(row),
+  };
 }
 
-interface MonitorLockRow extends ScheduleRow {
+interface MonitorLockRow extends ScheduleRow, QuietRow {
   rule_count: number | string;
   last_opened_at: number | string | null;
 }
 
 const MONITOR_LOCK =
-  `select rule_count, last_opened_at, ${SCHEDULE_COLUMNS} from monitors ` + 'where id = ? and account_id = ?';
+  `select rule_count, last_opened_at, ${SCHEDULE_COLUMNS}, ${QUIET_COLUMNS} from monitors ` +
+  'where id = ? and account_id = ?';
 
 /**
  * PostgreSQL's one-statement pings (db/runs.ts, openPlainRun and finishPlainRun): the monitor's row, found only
@@ -291,7 +330,12 @@ export async function claimRunOpening(
 /** Locks taken by the sweeper: rows a ping or another server holds are skipped (PostgreSQL), and swept later. */
 const SKIP_LOCKED = ' for update skip locked';
 
-async function claimDue(sql: TransactionSql, column: 'missed_at' | 'remind_at', now: number, limit: number) {
+async function claimDue(
+  sql: TransactionSql,
+  column: 'missed_at' | 'remind_at' | 'held_until',
+  now: number,
+  limit: number,
+) {
   const query = `select ${COLUMNS} from monitors where ${column} <= ? order by ${column} limit ?`;
   const locked = sql.dialect === 'postgres' ? query + SKIP_LOCKED : query;
   const rows = await sql.rows<MonitorRow>(locked, [now, limit]);
@@ -428,4 +472,32 @@ export async function countStatusGroups(
   }));
   const full = groups.reduce((n, g) => n + g.monitors, 0) === limit;
   return { groups, next: full ? rows.reduce((last, r) => (r.last_id > last ? r.last_id : last), after) : null };
+}
+
+/** Monitors whose quiet was due to end with an alert held back, earliest first, locked for this transaction. */
+export function claimHeld(sql: TransactionSql, now: number, limit: number): Promise<MonitorRecord[]> {
+  return claimDue(sql, 'held_until', now, limit);
+}
+
+/** Stores the alerts held back by several monitors (null: none); their rows are the caller's. */
+export async function saveHolds(
+  sql: TransactionSql,
+  holds: ReadonlyArray<{ monitorId: string; hold: Hold | null }>,
+): Promise<void> {
+  for (const { monitorId, hold } of holds) {
+    await sql.changes('update monitors set held_since = ?, held_until = ? where id = ?', [
+      hold?.since ?? null,
+      hold?.until ?? null,
+      monitorId,
+    ]);
+  }
+}
+
+/** The account's held alerts are looked at again in the next sweep: a maintenance window went, its quiet may too. */
+export async function wakeHolds(sql: Sql, accountId: string, now: number): Promise<void> {
+  await sql.changes('update monitors set held_until = ? where account_id = ? and held_until > ?', [
+    now,
+    accountId,
+    now,
+  ]);
 }

@@ -15,14 +15,17 @@ export const MAX_EVERY_SECONDS = 366 * 86_400;
 /** A run opening this little before its slot (a job host's clock running fast) still counts as that slot's. */
 const EARLY_TOLERANCE_MS = 60_000;
 
-/** The schedule as given, checked; `error` names the field and says what is wrong. */
-export function checkSchedule(input: Schedule): { schedule: StoredSchedule } | { error: string } {
+/**
+ * The schedule as given, checked; `error` names the field (after `prefix`: a maintenance window's fields have
+ * none) and says what is wrong.
+ */
+export function checkSchedule(input: Schedule, prefix = 'schedule.'): { schedule: StoredSchedule } | { error: string } {
   if ('every' in input) return { schedule: { every: input.every } };
   const timezone = input.timezone ?? 'UTC';
   if (!isTimezone(timezone)) {
     return {
       error:
-        `schedule.timezone: unknown timezone "${timezone}"; ` +
+        `${prefix}timezone: unknown timezone "${timezone}"; ` +
         'use an IANA name such as Europe/Berlin, America/New_York or UTC',
     };
   }
@@ -30,7 +33,7 @@ export function checkSchedule(input: Schedule): { schedule: StoredSchedule } | {
   if (fields.length !== 5) {
     return {
       error:
-        `schedule.cron: "${input.cron}" has ${fields.length} field(s); use 5: minute hour day-of-month month ` +
+        `${prefix}cron: "${input.cron}" has ${fields.length} field(s); use 5: minute hour day-of-month month ` +
         'day-of-week, e.g. "0 3 * * *" for 03:00 every day',
     };
   }
@@ -38,7 +41,7 @@ export function checkSchedule(input: Schedule): { schedule: StoredSchedule } | {
   try {
     CronExpressionParser.parse(cron, { tz: timezone }).next();
   } catch (err) {
-    return { error: `schedule.cron: "${cron}" cannot be read: ${(err as Error).message}` };
+    return { error: `${prefix}cron: "${cron}" cannot be read: ${(err as Error).message}` };
   }
   return { schedule: { cron, timezone } };
 }
@@ -88,7 +91,7 @@ export function expectedAfterOpening(schedule: StoredSchedule, openedAt: number)
 /**
  * A sweep at `now` found no opening for the slot `expected` by its deadline: how many slots in a row were
  * missed (counted up to `cap`, which is all a failure threshold needs), and the next slot to expect, the
- * first whose grace has not run out.
+ * first whose grace has not run out. A slot for which `counts` says no (a quiet one) is skipped, not missed.
  */
 export function afterMiss(
   schedule: StoredSchedule,
@@ -96,15 +99,28 @@ export function afterMiss(
   graceMs: number,
   now: number,
   cap: number,
-): { missed: number; next: number } {
+  counts: (slot: number) => boolean = () => true,
+): { missed: number; skipped: number; next: number } {
   let missed = 0;
+  let skipped = 0;
   let slot = expected;
-  while (slot + graceMs <= now && missed < cap) {
-    missed++;
+  // Slots that do not count (a maintenance window's) are bounded too: past that many, the rest go uncounted.
+  while (slot + graceMs <= now && missed < cap && skipped < MAX_SKIPPED_SLOTS) {
+    if (counts(slot)) missed++;
+    else skipped++;
     slot = slotAfter(schedule, slot);
   }
   if (slot + graceMs <= now) slot = slotAfter(schedule, now - graceMs);
-  return { missed, next: slot };
+  return { missed, skipped, next: slot };
+}
+
+const MAX_SKIPPED_SLOTS = 2_000;
+
+/** The latest scheduled time at or before `at` (a cron schedule's; a maintenance window's start). */
+export function slotAtOrBefore(schedule: { cron: string; timezone: string }, at: number): number {
+  return expression(schedule, at + 1)
+    .prev()
+    .getTime();
 }
 
 /** The `count` expected openings from `first` on (the monitor's nextExpectedAt). */

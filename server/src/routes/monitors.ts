@@ -100,9 +100,21 @@ const SETTINGS = {
   paused: Joi.boolean().messages({ '*': 'paused must be true or false' }),
 };
 
-/** A failure of a schedule setting is `invalid_schedule`; of anything else (the name), `invalid_request`. */
+const SNOOZE_FORM = 'snoozedUntil must be an ISO 8601 time such as "2027-03-27T14:00:00Z", or null to end the snooze';
+
+/** Until when the monitor is snoozed (docs/schedules.md#snooze-and-maintenance-windows); null: not snoozed. */
+const snoozedUntil = Joi.date().iso().allow(null).messages({ '*': SNOOZE_FORM });
+
+/** The longest snooze: longer is what pausing is for. */
+const MAX_SNOOZE_MS = 366 * DAY * 1000;
+
+/**
+ * A failure of a schedule setting is `invalid_schedule`; of the snooze, `invalid_snooze`; of anything else (the
+ * name), `invalid_request`.
+ */
 function invalidMonitor(_request: Request, _h: ResponseToolkit, err?: Error): never {
   const field = String((err as Joi.ValidationError | undefined)?.details?.[0]?.path?.[0] ?? '');
+  if (field === 'snoozedUntil') throw apiError(400, 'invalid_snooze', `${SNOOZE_FORM}.`);
   if (field in SETTINGS) throw apiError(400, 'invalid_schedule', `${err!.message}.`.replace(/\.\.$/, '.'));
   return invalidRequest(_request, _h, err);
 }
@@ -185,7 +197,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
         // silently otherwise.
         validate: {
           params,
-          payload: Joi.object({ name, ...SETTINGS })
+          payload: Joi.object({ name, ...SETTINGS, snoozedUntil })
             .min(1)
             .options({ stripUnknown: true }),
           failAction: invalidMonitor,
@@ -278,7 +290,8 @@ async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const now = ctx.config.clock();
   const settings = { ...DEFAULT_SETTINGS, ...settingsGiven(payload) };
   const created = { monitorId: newId('mon'), accountId, name: payload.name, createdAt: now };
-  const monitor = await insertMonitor(ctx.db.sql, { ...created, ...newScheduling(settings, now) });
+  const quiet = { snoozedUntil: null, hold: null };
+  const monitor = await insertMonitor(ctx.db.sql, { ...created, ...newScheduling(settings, now), ...quiet });
   return h.response(presentMonitor(monitor, undefined, now)).code(201);
 }
 
@@ -295,12 +308,14 @@ async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monit
   const payload = request.payload as UpdateMonitorRequest;
   const changes = settingsGiven(payload);
   const now = ctx.config.clock();
+  const snooze = snoozeGiven((request.payload as { snoozedUntil?: Date | null }).snoozedUntil, now);
   const monitor = await ctx.db.transaction(async (sql) => {
     const current = await findMonitorForUpdate(sql, accountId, monitorId);
     if (!current) throw monitorNotFound(monitorId);
     const next: MonitorRecord = {
       ...current,
       ...changeScheduling(current, changes, now),
+      ...changeQuiet(current, snooze, changes.paused, now),
       name: payload.name ?? current.name,
     };
     await updateMonitor(sql, next);
@@ -310,6 +325,39 @@ async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monit
     return next;
   });
   return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
+}
+
+/** The snooze given (epoch ms, null to end it, undefined when not given), checked against `now`. */
+function snoozeGiven(given: Date | null | undefined, now: number): number | null | undefined {
+  if (given === undefined || given === null) return given;
+  const until = given.getTime();
+  if (until <= now) {
+    throw apiError(
+      400,
+      'invalid_snooze',
+      `snoozedUntil ${given.toISOString()} is not in the future (it is ${new Date(now).toISOString()} now): ` +
+        'give a later time, or null to end the snooze.',
+    );
+  }
+  if (until > now + MAX_SNOOZE_MS) {
+    throw apiError(400, 'invalid_snooze', 'snoozedUntil is over a year ahead: pause the monitor instead.');
+  }
+  return until;
+}
+
+/**
+ * The snooze as changed. Held-back alerts are looked at again at the next sweep when the snooze changes (it may
+ * have ended), and dropped when the monitor is paused (it raises nothing, and resumes afresh).
+ */
+function changeQuiet(
+  current: MonitorRecord,
+  snooze: number | null | undefined,
+  paused: boolean | undefined,
+  now: number,
+) {
+  const snoozedUntil = snooze === undefined ? current.snoozedUntil : snooze;
+  if (paused === true || current.hold === null) return { snoozedUntil, hold: null };
+  return { snoozedUntil, hold: snooze === undefined ? current.hold : { ...current.hold, until: now } };
 }
 
 /** The next expected openings, in UTC and the schedule's timezone; none for a monitor without a schedule. */

@@ -159,6 +159,7 @@ export const Monitor = shape('Monitor', {
   renotifyAfter: count.allow(null),
   failAlerts: oneOf(FAIL_ALERTS).description('every: each failed run alerts; first: only the one opening an incident'),
   paused: Joi.boolean(),
+  snoozedUntil: timeOrNull,
   history: Joi.array()
     .items(
       shape('RunPoint', {
@@ -176,6 +177,21 @@ export const MonitorList = shape('MonitorList', { monitors: Joi.array().items(Mo
 export const ExpectedTimes = shape('ExpectedTimes', {
   timezone: Joi.string(),
   times: Joi.array().items(shape('ExpectedTime', { at: time, local: Joi.string(), zone: Joi.string() })),
+});
+
+export const MaintenanceWindow = shape('MaintenanceWindow', {
+  windowId: Joi.string(),
+  cron: Joi.string(),
+  timezone: Joi.string(),
+  duration: count.description('Seconds'),
+  monitorIds: Joi.array().items(Joi.string()).allow(null).description('null: every monitor of the account'),
+  activeUntil: timeOrNull.description('While the window is on: when it ends'),
+  nextStartAt: time,
+  createdAt: time,
+});
+export const MaintenanceWindowList = shape('MaintenanceWindowList', {
+  maintenanceWindows: Joi.array().items(MaintenanceWindow),
+  nextCursor,
 });
 
 export const ApiKey = shape('ApiKey', {

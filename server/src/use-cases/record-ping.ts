@@ -27,6 +27,7 @@ import type { RunRecord } from '../domain/runs.js';
 import { finishedRun, newRun } from '../domain/runs.js';
 import { expectedAfterOpening } from '../domain/schedule.js';
 import { newId } from '../ids.js';
+import { holdPing } from './quiet.js';
 
 export interface Ping {
   accountId: string;
@@ -323,6 +324,9 @@ async function raiseAlerts(
   event: 'fail' | 'recovered' | null,
 ): Promise<number> {
   if (monitor.paused || (event === null && run.matchedRules === null)) return 0;
+  if (await holdPing(sql, { ...monitor, monitorId: run.monitorId, accountId: run.accountId }, event, ping.now)) {
+    return 0;
+  }
   const alert = {
     accountId: run.accountId,
     monitorId: run.monitorId,

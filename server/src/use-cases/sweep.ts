@@ -17,6 +17,9 @@ import type { StoredSchedule } from '../domain/schedule.js';
 import { afterMiss, localTime } from '../domain/schedule.js';
 import { newId } from '../ids.js';
 import { iso } from '../presenter.js';
+import type { Quiet } from '../domain/quiet.js';
+import { slotCounts } from '../domain/quiet.js';
+import { endHolds, findQuiet, holdBack } from './quiet.js';
 import type { GapWatch } from './server-gap.js';
 import { beatAndFindGap } from './server-gap.js';
 
@@ -49,12 +52,13 @@ export async function sweep(db: Database, now: number, watch: GapWatch): Promise
   await batches(async () => {
     const { handled, queued } = await db.transaction(async (sql) => {
       const due = await claimMissed(sql, now, BATCH);
+      const quiet = await findQuiet(sql, due);
       const lastRuns = await findLastRuns(
         sql,
         due.map((m) => m.monitorId),
       );
-      const decisions = due.map((m) => missed(m, now, lastOutage, lastRuns.get(m.monitorId)));
-      return { handled: due.length, queued: await store(sql, groupMissed(decisions, lastRuns)) };
+      const decisions = due.map((m) => missed(m, now, lastOutage, lastRuns.get(m.monitorId), quiet.get(m.monitorId)!));
+      return { handled: due.length, queued: await store(sql, decisions, due, now, groupMissed(lastRuns)) };
     });
     result.missed += handled;
     result.queued += queued;
@@ -77,10 +81,17 @@ export async function sweep(db: Database, now: number, watch: GapWatch): Promise
         queued: await store(
           sql,
           due.map((m) => remind(m, now)),
+          due,
+          now,
         ),
       };
     });
     result.reminded += handled;
+    result.queued += queued;
+    return handled;
+  });
+  await batches(async () => {
+    const { handled, queued } = await db.transaction((sql) => endHolds(sql, now, BATCH));
     result.queued += queued;
     return handled;
   });
@@ -99,25 +110,29 @@ interface Decision {
   alert: AlertRecord | null;
 }
 
-/** Stores a batch's decisions in three statements, whatever its size; answers the deliveries queued. */
-async function store(sql: TransactionSql, decisions: readonly Decision[]): Promise<number> {
+/**
+ * Stores a batch's decisions in three statements, whatever its size (more for alerts of quiet monitors, which
+ * are held back); the alerts raised are then grouped, if asked; answers the deliveries queued.
+ */
+async function store(
+  sql: TransactionSql,
+  decisions: readonly Decision[],
+  monitors: readonly MonitorRecord[],
+  now: number,
+  group: (alerts: AlertRecord[]) => AlertRecord[] = (alerts) => alerts,
+): Promise<number> {
   await saveMonitorStates(sql, decisions);
-  return insertAlerts(
-    sql,
-    decisions.flatMap((d) => (d.alert ? [d.alert] : [])),
-  );
+  const alerts = decisions.flatMap((d) => (d.alert ? [d.alert] : []));
+  return insertAlerts(sql, group(await holdBack(sql, alerts, monitors, now)));
 }
 
 /**
- * The batch's missed alerts with the host of each monitor's last run, those of one account and host grouped into
- * one message (domain/alert-groups.ts): the host most likely died.
+ * The batch's missed alerts (those not held back) with the host of each monitor's last run, those of one account
+ * and host grouped into one message (domain/alert-groups.ts): the host most likely died.
  */
-function groupMissed(decisions: Decision[], lastRuns: Map<string, LastRun>): Decision[] {
-  const alerts = decisions.flatMap((d) => (d.alert ? [d.alert] : []));
-  if (alerts.length === 0) return decisions;
+function groupMissed(lastRuns: Map<string, LastRun>): (alerts: AlertRecord[]) => AlertRecord[] {
   const hosts = new Map([...lastRuns].flatMap(([id, run]) => (run.host === null ? [] : [[id, run.host] as const])));
-  const grouped = new Map(groupByHost(alerts, hosts).map((a) => [a.alertId, a]));
-  return decisions.map((d) => (d.alert ? { ...d, alert: grouped.get(d.alert.alertId)! } : d));
+  return (alerts) => (alerts.length === 0 ? alerts : groupByHost(alerts, hosts));
 }
 
 /** Missed slots counted per sweep (for the incident's count and the message); a bound for a long gap's loop. */
@@ -132,6 +147,7 @@ function missed(
   now: number,
   lastGap: ServerGap | null,
   lastRun: LastRun | undefined,
+  quiet: Quiet,
 ): Decision {
   const { monitorId, schedule, nextExpectedAt: expected } = monitor;
   if (schedule === null || expected === null || monitor.paused) {
@@ -139,10 +155,17 @@ function missed(
     return { monitorId, state: { ...monitor, missedAt: null }, alert: null };
   }
   const graceMs = monitor.startGrace * 1000;
-  const slots = afterMiss(schedule, expected, graceMs, now, Math.max(monitor.failureThreshold, MISSED_COUNTED));
+  const counts = (slot: number) => slotCounts(quiet, slot, graceMs);
+  const threshold = Math.max(monitor.failureThreshold, MISSED_COUNTED);
+  const slots = afterMiss(schedule, expected, graceMs, now, threshold, counts);
+  const next = { nextExpectedAt: slots.next, missedAt: slots.next + graceMs };
+  // Slots expected in a snooze or a maintenance window do not count: no streak, no incident.
+  if (slots.missed === 0 && slots.skipped > 0) {
+    return { monitorId, state: { ...next, health: monitor.health }, alert: null };
+  }
   const count = Math.max(1, slots.missed);
   const { health, alert } = afterOutcome(monitor.health, monitor, { kind: 'missed', count }, now);
-  const state = { nextExpectedAt: slots.next, missedAt: slots.next + graceMs, health };
+  const state = { ...next, health };
   if (alert === null) return { monitorId, state, alert: null };
   const serverGap = gapOfExpected(lastGap, expected, graceMs);
   const last = {
@@ -234,7 +257,7 @@ async function timedOut(
     }
   }
   await saveMonitorStates(sql, [...decisions.values()]);
-  return { handled, queued: await insertAlerts(sql, alerts) };
+  return { handled, queued: await insertAlerts(sql, await holdBack(sql, alerts, [...monitors.values()], now)) };
 }
 
 /** A reminder that the monitor is still down; the next one renotifyAfter later. */

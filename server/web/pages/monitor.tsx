@@ -4,6 +4,7 @@ import { clean, duration, formatDuration } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
 import { Pager, usePages } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
+import { Snooze } from '../components/snooze.js';
 import { MonitorBadge, RunStatusText } from '../components/status.js';
 import { nameText, scheduleText, when } from '../format.js';
 import { Link, monitorPath, navigate, runPath } from '../router.js';
@@ -65,6 +66,7 @@ function Summary({ monitor: m, reload }: { monitor: Monitor; reload: () => void 
         </button>
         {error && <span className="error"> {error}</span>}
       </dd>
+      <Snooze monitor={m} reload={reload} />
       {m.incident && (
         <>
           <dt>Incident</dt>

@@ -56,12 +56,12 @@ for (const kind of DATABASE_KINDS) {
       // Named after the SDK client's methods: a generated client reads like the SDK.
       const client = createClient({ baseUrl: api.url });
       const sdkMethods = Object.entries(client)
-        .filter(([key, value]) => typeof value === 'function' && !/^(pause|resume)Monitor$/.test(key))
+        .filter(([key, value]) => typeof value === 'function' && !/^(pause|resume|snooze)Monitor$/.test(key))
         .map(([key]) => key);
       t.same(
         sdkMethods.filter((method) => !operationIds.includes(method)),
         [],
-        'each SDK method (but pause and resume, which are updateMonitor) is an operationId',
+        'each SDK method (but pause, resume and snooze, which are updateMonitor) is an operationId',
       );
       t.notOk(
         documented.some((name) => /metrics|assets|\{path\*\}/.test(name)),
@@ -222,6 +222,15 @@ for (const kind of DATABASE_KINDS) {
       t.equal(created.status, 201);
       t.equal((await call('DELETE', `/api-keys/${created.body.keyId}`, as())).status, 204);
       t.equal((await call('DELETE', '/api-keys/key_nope', as())).status, 404);
+
+      const snooze = { snoozedUntil: new Date(Date.now() + 3_600_000).toISOString() };
+      t.match((await call('PATCH', `/monitors/${m}`, as({ body: snooze }))).body, snooze);
+      const window = { cron: '0 2 * * 0', timezone: 'Europe/Berlin', duration: 7200, monitorIds: [m] };
+      const added = await call('POST', '/maintenance-windows', as({ body: window }));
+      t.equal(added.status, 201);
+      t.equal((await call('POST', '/maintenance-windows', as({ body: { cron: '0 2 * * 0' } }))).status, 400);
+      t.equal((await call('GET', '/maintenance-windows', as())).status, 200);
+      t.equal((await call('DELETE', `/maintenance-windows/${added.body.windowId}`, as())).status, 204);
 
       t.equal((await call('DELETE', `/monitors/${m}/rules/${rule.body.ruleId}`, as())).status, 204);
       t.equal((await call('DELETE', `/channels/${ch}`, as())).status, 204);

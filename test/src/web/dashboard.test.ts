@@ -116,6 +116,23 @@ if (requireTools(t, 'chromium'))
       t.notMatch(await logText(page), /END-OF-LOG/, 'and it collapses again');
     });
 
+    t.test('a monitor is snoozed for an hour from its page, and the snooze ended again', async (t) => {
+      const page = await open(t);
+      await page.goto(`${origin}/monitors/${monitorId}`);
+      await signIn(page);
+      await page.getByRole('heading', { name: 'nightly backup', exact: true }).waitFor();
+      await page.getByRole('button', { name: 'Snooze for 1h' }).click();
+      const end = page.getByRole('button', { name: 'End snooze' });
+      await end.waitFor();
+      const snoozed = (await api.request(`/monitors/${monitorId}`, { token: account.token })).body.snoozedUntil;
+      t.ok(Math.abs(Date.parse(snoozed) - (Date.now() + 3_600_000)) < 60_000, 'snoozed for an hour on the server');
+      t.match(await page.locator('dl.fields').innerText(), /Snooze\s+until \d{4}-\d\d-\d\d/);
+      await end.click();
+      await page.getByRole('button', { name: 'Snooze for 4h' }).waitFor();
+      const after = (await api.request(`/monitors/${monitorId}`, { token: account.token })).body.snoozedUntil;
+      t.equal(after, null, 'the snooze ended');
+    });
+
     t.test('markup in a log or an error message is text, and runs nothing', async (t) => {
       const page = await open(t);
       await page.goto(longRun);

@@ -1,7 +1,7 @@
 import t from 'tap';
 import type { Run } from '@pingmon/sdk';
 import type { Action, State } from '../../../../cli/dist/tui/state.js';
-import { initialState, reduce } from '../../../../cli/dist/tui/state.js';
+import { initialState, nextSnooze, reduce } from '../../../../cli/dist/tui/state.js';
 import type { MonitorRow } from '../../../../cli/dist/tui/source.js';
 import { listRows } from '../../../../cli/dist/tui/layout.js';
 
@@ -16,6 +16,7 @@ const monitor = (id: string, name: string, status: Run['status'] | null = 'succe
   lastRun: status && { status, startedAt: '2026-11-22T04:00:00.000Z', durationMs: 1000, silentFailure: false },
   recentFailures: status === 'failed' ? 1 : 0,
   recentRuns: status ? 1 : 0,
+  snoozedUntil: null,
 });
 
 const run = (n: number, fields: Partial<Run> = {}): Run => ({
@@ -311,4 +312,26 @@ t.test('keys that arrive together in one input act one by one', async (t) => {
   t.same([filtered.monitors.filter, filtered.monitors.filtering], ['gam', false]);
   const erased = apply(state, key('/gamx\x7f'));
   t.equal(erased.monitors.filter, 'gam');
+});
+
+t.test('z snoozes the monitor under the cursor: 1h, pressed again 4h, then 1d, then no snooze', async (t) => {
+  const now = Date.parse('2027-03-27T12:00:00.000Z');
+  const inSeconds = (s: number) => new Date(now + s * 1000).toISOString();
+  t.equal(nextSnooze(null, now), 3_600);
+  t.equal(nextSnooze(inSeconds(3_590), now), 14_400, 'a fresh 1h snooze becomes 4h');
+  t.equal(nextSnooze(inSeconds(14_390), now), 86_400);
+  t.equal(nextSnooze(inSeconds(86_390), now), 0, 'after 1d the snooze ends');
+  t.equal(nextSnooze(inSeconds(-5), now), 3_600, 'a snooze that is over counts as none');
+  let state = reduce(initialState(SIZE), {
+    type: 'monitorsLoaded',
+    rows: [monitor('mon_a', 'a'), { ...monitor('mon_b', 'b'), snoozedUntil: inSeconds(3_590) }],
+    at: now,
+  });
+  state = reduce(state, { type: 'key', input: 'z', key: {} });
+  t.same(state.snoozing, { monitorId: 'mon_a', seconds: 3_600 });
+  t.same(reduce(state, { type: 'key', input: 'z', key: {} }).snoozing, state.snoozing, 'one at a time');
+  state = reduce(state, { type: 'snoozeDone' });
+  t.equal(state.snoozing, null);
+  state = reduce(reduce(state, { type: 'move', by: 1 }), { type: 'key', input: 'z', key: {} });
+  t.same(state.snoozing, { monitorId: 'mon_b', seconds: 14_400 });
 });

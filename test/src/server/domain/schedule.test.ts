@@ -124,22 +124,30 @@ t.test('missed slots: counted up to the threshold, then the next slot whose grac
   const grace = 5 * 60_000;
   t.same(afterMiss(hourly, at('2027-01-01T03:00:00Z'), grace, at('2027-01-01T03:05:00Z'), 1), {
     missed: 1,
+    skipped: 0,
     next: at('2027-01-01T04:00:00Z'),
   });
   t.same(
     afterMiss(hourly, at('2027-01-01T03:00:00Z'), grace, at('2027-01-01T06:02:00Z'), 10),
-    { missed: 3, next: at('2027-01-01T06:00:00Z') },
+    { missed: 3, skipped: 0, next: at('2027-01-01T06:00:00Z') },
     '03:00, 04:00 and 05:00 missed; 06:00 is still in its grace',
   );
   t.same(
     afterMiss(hourly, at('2027-01-01T03:00:00Z'), grace, at('2027-01-03T03:00:00Z'), 2),
-    { missed: 2, next: at('2027-01-03T03:00:00Z') },
+    { missed: 2, skipped: 0, next: at('2027-01-03T03:00:00Z') },
     'two days of hourly slots: counted to the threshold, not walked one by one',
   );
   t.same(afterMiss({ every: 600 }, at('2027-01-01T03:00:00Z'), 60_000, at('2027-01-01T03:25:00Z'), 10), {
     missed: 3,
+    skipped: 0,
     next: at('2027-01-01T03:30:00Z'),
   });
+  const outside = (slot: number) => slot < at('2027-01-01T04:00:00Z') || slot >= at('2027-01-01T06:00:00Z');
+  t.same(
+    afterMiss(hourly, at('2027-01-01T03:00:00Z'), grace, at('2027-01-01T07:05:00Z'), 10, outside),
+    { missed: 3, skipped: 2, next: at('2027-01-01T08:00:00Z') },
+    '04:00 and 05:00 fall in a window: skipped, not missed',
+  );
 });
 
 t.test('incidents: thresholds, one missed alert per incident, recovery', async (t) => {
