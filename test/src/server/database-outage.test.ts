@@ -147,7 +147,11 @@ for (const kind of DATABASE_KINDS) {
     const { code, stdout } = await exited;
     const stoppedAt = Date.now();
     t.equal(code, 0);
-    const lines = logLines(stdout);
+    const all = logLines(stdout);
+    // The sweeper could not sweep while the database was away: it may say so once, with the fresh grace it gave.
+    const gap = /^no pingmon server swept from \S+ to \S+: expected runs and deadlines/;
+    const lines = all.filter((l) => !(l.tags?.includes('sweeper') && gap.test(String(l.data))));
+    t.ok(all.length - lines.length <= 1, 'the sweeper names the gap at most once');
     t.same(
       lines.filter((l) => !l.tags?.includes('database')),
       [],
