@@ -91,6 +91,18 @@ export class Spool {
     return { file: `${name}.json`, dropped: await this.trim() };
   }
 
+  /** Whether a ping was kept at `at` or later (by its file's time, not the time it stands for). */
+  async keptSince(at: number): Promise<boolean> {
+    for (const file of await this.files()) {
+      const kept = await stat(join(this.dir, file)).then(
+        (s) => s.mtimeMs,
+        () => 0,
+      );
+      if (kept >= at) return true;
+    }
+    return false;
+  }
+
   /** Whether `file` is still waiting in the spool. */
   async holds(file: string): Promise<boolean> {
     return stat(join(this.dir, file)).then(

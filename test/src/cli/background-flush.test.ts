@@ -167,6 +167,35 @@ t.test('the background flush', async (t) => {
     t.match(after[0], { status: 'success' }, 'and does not reopen this one');
   });
 
+  t.test('a run kept while a flush is at work gets a window of its own when that flush would stop', async (t) => {
+    const m = await api.monitor(account, 'kept late in the window');
+    const { stateHome, spool } = host(t);
+    await proxy.down();
+    t.equal((await run(settings(m, stateHome, '3s'), 'true')).code, 0);
+    const pid = await waitFor(() => lockHolder(spool), { what: 'the background flush to hold the spool' });
+    // Its flush finds the spool held and ends at once: the run is left to the first flush.
+    t.equal((await run(settings(m, stateHome, '3s'), 'false')).code, 1);
+    await waitFor(() => flushers(stateHome).join() === String(pid), { what: 'only the first flush left' });
+    // The first flush's window ends while the server is still down (it says it goes on, or it exits); then the
+    // server is back.
+    const goesOn = () => {
+      try {
+        return /trying for 3s more/.test(log(spool));
+      } catch {
+        return false; // no log yet
+      }
+    };
+    await waitFor(() => goesOn() || flushers(stateHome).length === 0, {
+      timeoutMs: 10_000,
+      what: 'the first window to end',
+    });
+    await proxy.up();
+    await waitFor(() => spooled(spool).length === 0, { timeoutMs: 10_000, what: 'the spool to be empty' });
+    t.same((await runs(m)).map((r: { status: string }) => r.status).sort(), ['failed', 'success']);
+    await waitFor(() => flushers(stateHome).length === 0, { what: 'the background flush to end' });
+    t.match(log(spool), /the spool is empty\n$/);
+  });
+
   t.test('PINGMON_FLUSH_FOR=0 starts none, and a value that is not a duration is said', async (t) => {
     const m = await api.monitor(account, 'no background flush');
     const { stateHome, spool } = host(t);
