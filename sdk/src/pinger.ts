@@ -27,9 +27,9 @@ export interface PingerOptions {
   spool?: string | false;
   /**
    * After a ping went to the spool: `true` (default) tries the spool again in this process, with backoff (1 s
-   * doubling to 15 s, for 30 minutes at most), on timers that never keep the process alive; `false` leaves it to
-   * the next ping, `pingmon run` or `pingmon flush`; a function is called instead (`pingmon run` starts a detached
-   * `pingmon flush` with it).
+   * doubling to 15 s, for 30 minutes at most; 5 pings a try), on timers that never keep the process alive; `false`
+   * leaves it to the next ping, `pingmon run` or `pingmon flush`; a function is called instead (`pingmon run` starts
+   * a detached `pingmon flush` with it).
    */
   retrySpool?: boolean | (() => void);
 }

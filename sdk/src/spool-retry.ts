@@ -68,6 +68,12 @@ export async function flushWithBackoff(spool: Spool, options: BackoffOptions): P
 }
 
 /**
+ * Pings one in-process try delivers: its requests keep the process alive, so a script that is done while a try is
+ * under way waits for a few of them, not for a whole backlog. A full batch delivered calls for the next at once.
+ */
+export const SPOOL_RETRY_PINGS_PER_TRY = 5;
+
+/**
  * Tries a spool again in this process after a ping went to it, with the same backoff and bound as a background
  * flush, on timers that never keep the process alive (a script that is done exits; its spool waits for the next
  * ping). Each try takes the spool's lock for that try only: `pingmon run` on the same host is not kept out.
@@ -107,8 +113,11 @@ export class SpoolRetry {
     this.keptSinceTry = false;
     let left = 0;
     try {
-      this.onReport(await this.spool.flush({ deadline: this.until, timeoutMs: this.timeoutMs }));
+      const limit = SPOOL_RETRY_PINGS_PER_TRY;
+      const report = await this.spool.flush({ deadline: this.until, timeoutMs: this.timeoutMs, limit });
+      this.onReport(report);
       left = (await this.spool.files()).length;
+      if (report.delivered + report.dropped.length >= limit) this.attempt = 0;
     } catch {
       // The spool could not be read (removed, say): the next ping tries again.
     } finally {
