@@ -28,9 +28,9 @@ export interface PingerOptions {
   spool?: string | false;
   /**
    * After a ping went to the spool: `true` (default) tries the spool again in this process, with backoff (1 s
-   * doubling to 15 s, for 30 minutes at most), on timers that never keep the process alive; `false` leaves it to
-   * the next ping, `pingmon run` or `pingmon flush`; a function is called instead (`pingmon run` starts a detached
-   * `pingmon flush` with it).
+   * doubling to 15 s, for 30 minutes at most; 5 pings a try), on timers that never keep the process alive; `false`
+   * leaves it to the next ping, `pingmon run` or `pingmon flush`; a function is called instead (`pingmon run` starts
+   * a detached `pingmon flush` with it).
    */
   retrySpool?: boolean | (() => void);
   /**
@@ -245,11 +245,19 @@ class MonitorPinger implements Pinger {
       // Its start first, ahead of older spooled pings, so that this run is not held up behind a backlog.
       this.spooledStarts.delete(runId);
       const flushed = spool.flush({ deadline, timeoutMs: this.limits.timeoutMs, only: [startFile] });
-      await flushed.then(
-        (report) => this.reportDropped(report),
-        (err: unknown) => this.report(err),
+      const busy = await flushed.then(
+        (report) => {
+          this.reportDropped(report);
+          return report.busy;
+        },
+        (err: unknown) => {
+          this.report(err);
+          return false;
+        },
       );
-      if (await spool.holds(startFile)) {
+      // Another process's flush holds the spool and will deliver the start: the result goes now. The server pairs
+      // the two by runId; a start that comes after its result changes nothing (the run then has no duration).
+      if (!busy && (await spool.holds(startFile))) {
         const why = new PingmonError({
           ...{ status: 0, code: 'start_spooled', method: 'POST', url: '' },
           message: `the ${kind} of run ${runId} follows its start, which could not be delivered`,

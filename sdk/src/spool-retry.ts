@@ -20,16 +20,20 @@ export interface BackoffOptions {
   timeoutMs?: number;
   /** Told what each try did. */
   onTry?: (report: FlushReport) => void;
+  /** Told when a window ends with pings kept during it, and so another begins. */
+  onWindow?: () => void;
 }
 
 /**
- * Tries the spool until it is empty, with backoff (spoolRetryWaitMs), for `forMs` at most, holding its lock the
- * whole time: a second flush started meanwhile finds it held and ends at once, and no ping is sent twice. The
- * lock is given back before a last look at the spool, so that a ping kept after that look finds the lock free for
- * the flush its writer starts. Answers what was done in all; busy when another process held the lock.
+ * Tries the spool until it is empty, with backoff (spoolRetryWaitMs), for `forMs` at most (`forMs` more after each
+ * window in which pings were kept), holding its lock the whole time: a second flush started meanwhile finds it
+ * held and ends at once, and no ping is sent twice. The lock is given back before a last look at the spool, so
+ * that a ping kept after that look finds the lock free for the flush its writer starts. Answers what was done in
+ * all; busy when another process held the lock.
  */
 export async function flushWithBackoff(spool: Spool, options: BackoffOptions): Promise<FlushReport> {
-  const until = Date.now() + options.forMs;
+  let began = Date.now();
+  let until = began + options.forMs;
   const total: FlushReport = { delivered: 0, dropped: [], left: 0, busy: false };
   /** Tries while the lock is held: 'emptied' once the spool is seen empty, 'over' at the bound or the signal. */
   const tries = async (flush: (o: FlushOptions) => Promise<FlushReport>): Promise<'emptied' | 'over'> => {
@@ -50,10 +54,24 @@ export async function flushWithBackoff(spool: Spool, options: BackoffOptions): P
     const ended = await spool.whileHeld(tries);
     total.left = (await spool.files()).length;
     if (!ended) return { ...total, busy: total.left > 0 };
+    if (total.left === 0 || options.signal?.aborted) return total;
+    if (ended === 'over') {
+      // Pings kept during this window were left to it by their writers' flushes, which found the lock held:
+      // they get a window of their own. Once one passes with nothing new kept, the next ping's flush takes over.
+      if (!(await spool.keptSince(began))) return total;
+      began = Date.now();
+      until = began + options.forMs;
+      options.onWindow?.();
+    }
     // Emptied, and pings kept since: their writers' flushes found the lock held and left them to this one.
-    if (ended === 'over' || total.left === 0) return total;
   }
 }
+
+/**
+ * Pings one in-process try delivers: its requests keep the process alive, so a script that is done while a try is
+ * under way waits for a few of them, not for a whole backlog. A full batch delivered calls for the next at once.
+ */
+export const SPOOL_RETRY_PINGS_PER_TRY = 5;
 
 /**
  * Tries a spool again in this process after a ping went to it, with the same backoff and bound as a background
@@ -95,8 +113,11 @@ export class SpoolRetry {
     this.keptSinceTry = false;
     let left = 0;
     try {
-      this.onReport(await this.spool.flush({ deadline: this.until, timeoutMs: this.timeoutMs }));
+      const limit = SPOOL_RETRY_PINGS_PER_TRY;
+      const report = await this.spool.flush({ deadline: this.until, timeoutMs: this.timeoutMs, limit });
+      this.onReport(report);
       left = (await this.spool.files()).length;
+      if (report.delivered + report.dropped.length >= limit) this.attempt = 0;
     } catch {
       // The spool could not be read (removed, say): the next ping tries again.
     } finally {

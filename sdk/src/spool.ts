@@ -73,6 +73,8 @@ export interface FlushOptions {
   only?: string[];
   /** Time one delivery may take (default 10 s). */
   timeoutMs?: number;
+  /** Tries at most this many pings; the rest stays for the next flush. Default: no limit. */
+  limit?: number;
 }
 
 export class Spool {
@@ -89,6 +91,18 @@ export class Spool {
     await writeFile(temporary, JSON.stringify(ping), { mode: 0o600 });
     await rename(temporary, join(this.dir, `${name}.json`));
     return { file: `${name}.json`, dropped: await this.trim() };
+  }
+
+  /** Whether a ping was kept at `at` or later (by its file's time, not the time it stands for). */
+  async keptSince(at: number): Promise<boolean> {
+    for (const file of await this.files()) {
+      const kept = await stat(join(this.dir, file)).then(
+        (s) => s.mtimeMs,
+        () => 0,
+      );
+      if (kept >= at) return true;
+    }
+    return false;
   }
 
   /** Whether `file` is still waiting in the spool. */
@@ -148,8 +162,10 @@ export class Spool {
     const clients = new Map<string, Http>();
     const unreachable = new Set<string>();
     await lock.refresh();
+    let tried = 0;
     for (const file of await this.listed(options)) {
-      if (options.signal?.aborted || (options.deadline !== undefined && Date.now() >= options.deadline)) {
+      const over = options.deadline !== undefined && Date.now() >= options.deadline;
+      if (options.signal?.aborted || over || tried >= (options.limit ?? Infinity)) {
         report.left++;
         continue;
       }
@@ -162,6 +178,7 @@ export class Spool {
       const key = `${ping.url}\n${ping.apiKey}`;
       let http = clients.get(key);
       if (!http) clients.set(key, (http = spoolHttp(ping, options.timeoutMs ?? 10_000)));
+      tried++;
       const err = await deliver(http, ping, options);
       await lock.refresh();
       if (err && !refusedForGood(err)) {

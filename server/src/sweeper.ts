@@ -33,6 +33,8 @@ export class Sweeper {
   private stopped = true;
   /** Until a sweep succeeds (the first, or the first after the database failed), this process was not sweeping. */
   private resuming = true;
+  /** The time of this process's last sweep: its beat, if stored, shows it was sweeping though the sweep failed. */
+  private lastSweepAt: number | null = null;
   private readonly self: SweeperSelf;
 
   constructor(
@@ -93,9 +95,11 @@ export class Sweeper {
 
   private async sweepOnce(): Promise<SweepResult> {
     const outageAfterMs = Math.max(OUTAGE_AFTER_MS, 3 * this.options.intervalMs);
-    const watch = { self: this.self, resuming: this.resuming, outageAfterMs, isGone };
+    const now = this.options.clock();
+    const watch = { self: this.self, resuming: this.resuming, lastSweepAt: this.lastSweepAt, outageAfterMs, isGone };
     this.resuming = true;
-    const result = await sweep(this.db, this.options.clock(), watch);
+    this.lastSweepAt = now;
+    const result = await sweep(this.db, now, watch);
     this.resuming = false;
     if (result.queued > 0) this.options.queued();
     if (result.timedOut > 0) this.options.timedOut?.(result.timedOut);

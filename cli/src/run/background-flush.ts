@@ -49,6 +49,7 @@ export async function flushInBackground(spool: Spool, forMs: number): Promise<Fl
         log(`delivered ${tried.delivered}, dropped ${tried.dropped.length}, left ${tried.left}`, error);
         for (const { file, reason } of tried.dropped) log(`dropped ${file}: ${reason}`);
       },
+      onWindow: () => log(`pings were kept meanwhile: trying for ${formatDuration(forMs / 1000)} more`),
     });
     if (report.busy) return report;
     if (report.left === 0) log('the spool is empty');

@@ -41,6 +41,12 @@ export async function listRunningSweepers(sql: Sql, sweeperId: string): Promise<
   return rows.map(toRecord);
 }
 
+/** When `sweeperId` last beat; null before its first beat. */
+export async function findBeat(sql: Sql, sweeperId: string): Promise<number | null> {
+  const [row] = await sql.rows<{ beat_at: number | string }>('select beat_at from sweepers where id = ?', [sweeperId]);
+  return row === undefined ? null : ms(row.beat_at);
+}
+
 /** When the last sweeper known to have stopped stopped; null when none has. */
 export async function lastStop(sql: Sql): Promise<number | null> {
   const [row] = await sql.rows<{ at: number | string | null }>('select max(stopped_at) as at from sweepers', []);

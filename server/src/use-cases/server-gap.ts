@@ -3,7 +3,7 @@ import { moveMissedDeadlines } from '../db/monitors.js';
 import { moveRunDeadlines } from '../db/runs.js';
 import { beat, saveOutage } from '../db/settings.js';
 import type { SweeperRecord } from '../db/sweepers.js';
-import { beatSweeper, closeSweepers, forgetSweepers, lastStop, listRunningSweepers } from '../db/sweepers.js';
+import { beatSweeper, closeSweepers, findBeat, forgetSweepers, lastStop, listRunningSweepers } from '../db/sweepers.js';
 import type { ServerGap } from '../domain/server-gaps.js';
 import { gapOnResume, MIN_FRESH_GRACE_MS, mayBeSweeping } from '../domain/server-gaps.js';
 
@@ -14,6 +14,11 @@ export interface GapWatch {
   self: SweeperSelf;
   /** Its first sweep, or the first since it could not reach the database: it was not sweeping until now. */
   resuming: boolean;
+  /**
+   * When this process's last sweep began, null before its first. A sweep can fail after its beat was stored (a
+   * later batch): then this process was sweeping, and its beat at that time says so.
+   */
+  lastSweepAt: number | null;
   /** A gap over this since any server's last sweep means none was sweeping (all frozen, or without a database). */
   outageAfterMs: number;
   /** Whether another sweeper's process is known gone: on this host, its pid runs no more (or is this process's). */
@@ -28,7 +33,7 @@ export interface GapWatch {
 export async function beatAndFindGap(sql: TransactionSql, now: number, watch: GapWatch): Promise<ServerGap | null> {
   const previous = await beat(sql, now);
   let gap: ServerGap | null = null;
-  if (watch.resuming) {
+  if (watch.resuming && !(await beatStored(sql, watch))) {
     const running = await listRunningSweepers(sql, watch.self.sweeperId);
     const gone = new Set(running.filter((row) => watch.isGone(row)).map((row) => row.sweeperId));
     await closeSweepers(
@@ -49,4 +54,9 @@ export async function beatAndFindGap(sql: TransactionSql, now: number, watch: Ga
     await moveRunDeadlines(sql, gap, MIN_FRESH_GRACE_MS);
   }
   return gap;
+}
+
+/** Whether this process's last sweep stored its beat, so that it was sweeping until then. */
+async function beatStored(sql: TransactionSql, watch: GapWatch): Promise<boolean> {
+  return watch.lastSweepAt !== null && (await findBeat(sql, watch.self.sweeperId)) === watch.lastSweepAt;
 }

@@ -1,8 +1,9 @@
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
-import { pingmon } from '../helpers/cli.js';
+import { Spool } from '@pingmon/sdk';
+import { finished, pingmon, spawnCli } from '../helpers/cli.js';
 import { switchableProxy } from '../helpers/outage.js';
 import { TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -132,6 +133,67 @@ t.test('the background flush', async (t) => {
     await proxy.up();
     t.equal((await pingmon(['flush'], { XDG_STATE_HOME: stateHome })).code, 0);
     t.equal((await runs(m)).length, 1);
+  });
+
+  t.test('a result whose start waits in a spool another flush holds is sent, not kept behind it', async (t) => {
+    const m = await api.monitor(account, 'result past a held spool');
+    const { stateHome, spool } = host(t);
+    const done = join(stateHome, 'done');
+    await proxy.down();
+    // No background flush of its own: the test holds the spool's lock instead, as a flush between two tries does.
+    const env = settings(m, stateHome, '0');
+    const job = ['sh', '-c', `while [ ! -e ${done} ]; do sleep 0.05; done`];
+    const child = spawnCli(['run', '--ping-timeout', '500ms', '--', ...job], env);
+    const exited = finished(child);
+    t.teardown(() => child.exitCode === null && child.kill('SIGKILL'));
+    await waitFor(() => spooled(spool).length === 1, { what: 'the start to be kept' });
+    let release = (): void => undefined;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const held = new Spool(spool).whileHeld(() => released);
+    await waitFor(() => lockHolder(spool) === process.pid, { what: 'the test to hold the spool' });
+    await proxy.up();
+    writeFileSync(done, '');
+    const { code, stderr } = await exited;
+    t.equal(code, 0);
+    t.notMatch(stderr, /follows its start/, 'no word of a start that could not be delivered');
+    t.match(await runs(m), [{ status: 'success' }], 'the result reached the server');
+    t.equal(spooled(spool).length, 1, 'only the start waits, for the flush that holds the spool');
+    release();
+    await held;
+    t.equal((await pingmon(['flush'], { XDG_STATE_HOME: stateHome })).code, 0);
+    t.equal(spooled(spool).length, 0);
+    const after = await runs(m);
+    t.equal(after.length, 1, 'the late start opens no second run');
+    t.match(after[0], { status: 'success' }, 'and does not reopen this one');
+  });
+
+  t.test('a run kept while a flush is at work gets a window of its own when that flush would stop', async (t) => {
+    const m = await api.monitor(account, 'kept late in the window');
+    const { stateHome, spool } = host(t);
+    await proxy.down();
+    t.equal((await run(settings(m, stateHome, '3s'), 'true')).code, 0);
+    const pid = await waitFor(() => lockHolder(spool), { what: 'the background flush to hold the spool' });
+    // Its flush finds the spool held and ends at once: the run is left to the first flush.
+    t.equal((await run(settings(m, stateHome, '3s'), 'false')).code, 1);
+    await waitFor(() => flushers(stateHome).join() === String(pid), { what: 'only the first flush left' });
+    // The first flush's window ends while the server is still down (it says it goes on, or it exits); then the
+    // server is back.
+    const goesOn = () => {
+      try {
+        return /trying for 3s more/.test(log(spool));
+      } catch {
+        return false; // no log yet
+      }
+    };
+    await waitFor(() => goesOn() || flushers(stateHome).length === 0, {
+      timeoutMs: 10_000,
+      what: 'the first window to end',
+    });
+    await proxy.up();
+    await waitFor(() => spooled(spool).length === 0, { timeoutMs: 10_000, what: 'the spool to be empty' });
+    t.same((await runs(m)).map((r: { status: string }) => r.status).sort(), ['failed', 'success']);
+    await waitFor(() => flushers(stateHome).length === 0, { what: 'the background flush to end' });
+    t.match(log(spool), /the spool is empty\n$/);
   });
 
   t.test('PINGMON_FLUSH_FOR=0 starts none, and a value that is not a duration is said', async (t) => {

@@ -459,6 +459,47 @@ t.test("the pinger's retry timer never keeps a process alive", async (t) => {
   t.equal((await new Spool(dir).files()).length, 2);
 });
 
+t.test('a retry under way when a script is done tries a few pings, not the whole spool, and it exits', async (t) => {
+  const dir = join(t.testdir(), 'spool');
+  const done = join(dir, '..', 'script-done');
+  let up = false;
+  // A server that is back but slow: each ping takes 300 ms.
+  const receiver = await startReceiver(t, (_req, _n, res) => {
+    if (!up) return json(res, 503, { code: 'database_unavailable', message: 'down' });
+    setTimeout(() => json(res, 200, ACK('running')), 300);
+  });
+  const spool = new Spool(dir);
+  const old = Date.now() - 60_000;
+  for (let i = 0; i < 40; i++) {
+    const body = { runId: `backlog-${i}`, timestamp: new Date(old + i).toISOString() };
+    await spool.add({ url: receiver.url, apiKey: 'pm_k', monitorId: 'mon_x', kind: 'start', body });
+  }
+  const script = [
+    "const { existsSync } = await import('node:fs');",
+    "const { createPinger } = await import('@pingmon/sdk');",
+    "const mon = createPinger({ monitorId: 'mon_x', apiKey: 'pm_k', baseUrl: process.argv[1], spool: process.argv[2],",
+    '  retryBudgetMs: 200, onError: () => {} });',
+    'await mon.success().catch(() => undefined);',
+    '// The rest of the script: it works until the test says it is done.',
+    'while (!existsSync(process.argv[3])) await new Promise((resolve) => setTimeout(resolve, 20));',
+  ].join('\n');
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script, receiver.url, dir, done], {
+    cwd: fileURLToPath(new URL('.', import.meta.url)),
+    stdio: 'ignore',
+  });
+  t.teardown(() => child.kill('SIGKILL'));
+  await waitFor(() => receiver.received.length === 1, { what: "the script's ping, answered 503" });
+  up = true;
+  await waitFor(() => receiver.received.length > 1, { timeoutMs: 5_000, what: 'the retry to begin' });
+  writeFileSync(done, '');
+  const doneAt = Date.now();
+  // The whole spool at 300 ms a ping would keep it 12 s more.
+  await waitFor(() => child.exitCode !== null, { timeoutMs: 5_000, what: 'the script to end' });
+  t.comment(`script done to exit: ${Date.now() - doneAt} ms`);
+  t.equal(child.exitCode, 0);
+  t.ok((await spool.files()).length > 30, 'the rest waits for the next ping or flush');
+});
+
 t.test('a flush keeps what only a proxy answered, and takes over the lock of a flush that died', async (t) => {
   const dir = t.testdir();
   let answer: 'proxy' | 'pingmon-404' | 'ok' = 'proxy';

@@ -135,6 +135,18 @@ t.test('pingmon admin create-account tightens a 0644 database too, and warns on 
   t.ok(JSON.parse(created.stdout).apiKey, 'the JSON on standard output is whole');
 });
 
+t.test('pingmon admin set-password tightens a 0644 database too, and warns on standard error', async (t) => {
+  const dataDir = join(scratch(t), 'data');
+  const env = { PINGMON_DATA_DIR: dataDir };
+  await createAccountCli(env, { email: EMAIL, password: PASSWORD });
+  chmodSync(join(dataDir, 'pingmon.db'), 0o644);
+  const set = await pingmon(['admin', 'set-password', '--email', EMAIL, '--password', `${PASSWORD}-new`], env);
+  t.equal(set.code, 0, set.stderr);
+  t.same(modes(dataDir), { '.': '0700', 'pingmon.db': '0600' });
+  t.match(set.stderr, `pingmon: tightened ${join(dataDir, 'pingmon.db')} from 0644 to 0600`);
+  t.match(set.stdout, /^Password of ops@example\.com set; 0 sessions ended\.\n$/);
+});
+
 t.test('a backup is 0600 under umask 022, also when it replaces a 0644 file', async (t) => {
   const dataDir = join(scratch(t), 'data');
   const backups = scratch(t);

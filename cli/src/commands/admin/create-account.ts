@@ -2,6 +2,7 @@ import { Flags } from '@oclif/core';
 import { PLANS } from '@pingmon/sdk/wire';
 import type { NewAccount } from '@pingmon/server';
 import { BaseCommand } from '../../base-command.js';
+import { printDatabaseNotices } from '../../database-notices.js';
 import { databaseFlags } from '../../flags.js';
 import { loadServer } from '../../server-package.js';
 import { serverEnvironment } from '../../settings.js';
@@ -32,7 +33,7 @@ export default class CreateAccount extends BaseCommand {
     const { loadConfig, openDatabase, closeDatabase, createAccount } = await loadServer('pingmon admin create-account');
     const config = loadConfig(serverEnvironment(), { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
     const db = await openDatabase(config);
-    for (const notice of db.notices) process.stderr.write(`pingmon: ${notice}\n`);
+    printDatabaseNotices(db);
     try {
       const { plan } = flags;
       const created = await createAccount(db, { email: flags.email, password: flags.password, plan });

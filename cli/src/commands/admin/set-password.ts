@@ -1,5 +1,6 @@
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
+import { printDatabaseNotices } from '../../database-notices.js';
 import { databaseFlags } from '../../flags.js';
 import { loadServer } from '../../server-package.js';
 import { serverEnvironment } from '../../settings.js';
@@ -22,6 +23,7 @@ export default class SetPassword extends BaseCommand {
     const { loadConfig, openDatabase, closeDatabase, setPassword } = await loadServer('pingmon admin set-password');
     const config = loadConfig(serverEnvironment(), { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
     const db = await openDatabase(config);
+    printDatabaseNotices(db);
     try {
       const { sessionsEnded } = await setPassword(db, { email: flags.email, password: flags.password });
       const email = flags.email.trim().toLowerCase();
