@@ -10,6 +10,9 @@ const UNITS: ReadonlyArray<readonly [string, number]> = [
   ['ms', 1],
 ];
 
+/** The longest delay a Node timer keeps is 2^31 − 1 ms (24.8 days): a longer one fires at once. 24d, to say it. */
+export const LONGEST_TIMER_MS = 24 * 86_400_000;
+
 const PART = /(\d+(?:\.\d+)?)(ms|d|h|m|s)/gy;
 
 const EXAMPLES = 'such as 90s, 10m, 1h30m or 2d';

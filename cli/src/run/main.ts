@@ -1,4 +1,4 @@
-import { DURATION_FORMS, notADuration, parseDurationMs } from '@pingmon/sdk';
+import { DURATION_FORMS, LONGEST_TIMER_MS, notADuration, parseDurationMs } from '@pingmon/sdk';
 import { backgroundFlushFor, readSettings, resolveSetting } from '../settings.js';
 import { backgroundFlusher } from './background-flush.js';
 import type { SettingKey, StoredSettings } from '../settings.js';
@@ -128,5 +128,7 @@ function duration(flags: ReadFlags, name: 'timeout' | 'kill-grace', fallback: st
   const value = flags.values[name] ?? fallback;
   const ms = parseDurationMs(value);
   if (ms === undefined) throw new UsageError(`${notADuration(`--${name}`, value)}; the job was not run`);
+  if (ms > LONGEST_TIMER_MS)
+    throw new UsageError(`--${name} must be at most 24d (got "${value}"); the job was not run`);
   return ms;
 }

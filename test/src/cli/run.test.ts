@@ -246,6 +246,8 @@ t.test('pingmon run', async (t) => {
       [['--timeout', '30m1h'], '--timeout must be a duration such as 90s, 10m, 1h30m or 2d (got "30m1h")'],
       [['--timeout', '-m', 'mon_x'], '--timeout needs a duration such as 90s, 10m, 1h30m or 2d'],
       [['--kill-grace', 'soon'], '--kill-grace must be a duration such as 90s, 10m, 1h30m or 2d (got "soon")'],
+      // Longer than a Node timer holds: it would fire at once and kill the job as it starts.
+      [['--timeout', '30d'], '--timeout must be at most 24d (got "30d")'],
     ];
     for (const [flags, message] of refused) {
       const result = await pingmon(['run', ...flags, '--', 'touch', ran], env('mon_x'));

@@ -41,12 +41,19 @@ t.test('each bad setting is refused in one line naming it and quoting the value 
     [{ PINGMON_DATABASE_POOL_SIZE: '1' }, 'PINGMON_DATABASE_POOL_SIZE must be a whole number of 2 or more (got "1")'],
     [
       { PINGMON_ALERT_TIMEOUT: '0.0001' },
-      `PINGMON_ALERT_TIMEOUT must be a duration longer than 0 ${SUCH_AS} (got "0.0001")`,
+      `PINGMON_ALERT_TIMEOUT must be a duration longer than 0 ${SUCH_AS} (got "0.0001"), at most 24d`,
     ],
-    [{ PINGMON_ALERT_RETRY_BASE: ' ' }, `PINGMON_ALERT_RETRY_BASE must be a duration ${SUCH_AS} (got " ")`],
+    [
+      { PINGMON_ALERT_RETRY_BASE: ' ' },
+      `PINGMON_ALERT_RETRY_BASE must be a duration ${SUCH_AS} (got " "), at most 24d`,
+    ],
+    [
+      { PINGMON_PRUNE_INTERVAL: '30d' },
+      `PINGMON_PRUNE_INTERVAL must be a duration longer than 0 ${SUCH_AS} (got "30d"), at most 24d`,
+    ],
     [
       { PINGMON_SWEEP_INTERVAL: '30m1h' },
-      `PINGMON_SWEEP_INTERVAL must be a duration longer than 0 ${SUCH_AS} (got "30m1h")`,
+      `PINGMON_SWEEP_INTERVAL must be a duration longer than 0 ${SUCH_AS} (got "30m1h"), at most 24d`,
     ],
     [{ PINGMON_ALERT_MAX_ATTEMPTS: '2e-1' }, 'PINGMON_ALERT_MAX_ATTEMPTS must be a positive whole number (got "2e-1")'],
     [{ PINGMON_LOG_LEVEL: '' }, 'PINGMON_LOG_LEVEL must be one of info, warn, error, silent (got "")'],
@@ -89,7 +96,8 @@ t.test('the variables that take a time read the durations of the CLI, and bare n
     pruneIntervalMs: 5_400_000,
     planIntervalsMs: { free: 120_000, pro: 1_500, business: 0, unlimited: 0 },
   });
-  t.equal(loadConfig({ PINGMON_TOKEN_TTL: '2d' }).tokenTtlSeconds, 172_800);
+  t.equal(loadConfig({ PINGMON_TOKEN_TTL: '30d' }).tokenTtlSeconds, 2_592_000, 'no timer: longer than 24d is fine');
+  t.equal(loadConfig({ PINGMON_PRUNE_INTERVAL: '24d' }).pruneIntervalMs, 2_073_600_000);
 });
 
 t.test('empty variables count as unset where a default stands in for them', async (t) => {
