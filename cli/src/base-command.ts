@@ -31,6 +31,9 @@ export function oneLine(message: string): string {
     .filter(
       (line) => line !== '' && !/^The following errors? occurred:?$/.test(line) && !/^See more help with/.test(line),
     );
+  // oclif puts "Parsing --flag" before a flag's own error, which names the flag already.
+  const flag = /^Parsing (--[\w-]+)$/.exec(lines[0] ?? '')?.[1];
+  if (flag && lines[1]?.startsWith(`${flag} `)) lines.shift();
   return lines.join(' ') || 'unknown error';
 }
 

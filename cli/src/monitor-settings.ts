@@ -1,28 +1,12 @@
-import { Errors, Flags } from '@oclif/core';
-import { formatDuration, parseDuration } from '@pingmon/sdk';
+import { Flags } from '@oclif/core';
+import { formatDuration } from '@pingmon/sdk';
 import { FAIL_ALERTS } from '@pingmon/sdk/wire';
 import type { ExpectedTime, FailAlerts, Monitor, MonitorSettings, MonitorStatus, Schedule } from '@pingmon/sdk';
+import { durationFlag } from './duration-flag.js';
 import { plural, when } from './output.js';
 
 // The schedule settings of `pingmon monitors create|update` (docs/schedules.md), and how monitors' statuses and
 // schedules are printed by the commands and `pingmon browse`.
-
-const DURATION_FORM = 'a duration such as 90s, 10m, 2h, 1d or 1h30m (a bare number is seconds)';
-
-/** A flag taking a duration, in seconds; anything else is a usage error that shows the form. */
-function durationFlag(description: string, extra: { exclusive?: string[] } = {}) {
-  return Flags.custom<number>({
-    description,
-    helpValue: 'DURATION',
-    ...extra,
-    parse: async (input) => {
-      const seconds = parseDuration(input);
-      // A CLIError, as oclif's own flag types throw: a usage error, exit 2.
-      if (seconds === undefined || seconds <= 0) throw new Errors.CLIError(`expects ${DURATION_FORM}, got "${input}"`);
-      return seconds;
-    },
-  })();
-}
 
 /** The flags both commands take. */
 export const settingsFlags = {
@@ -35,11 +19,14 @@ export const settingsFlags = {
     description: 'IANA timezone the cron expression is read in, e.g. Europe/Berlin (default UTC)',
     helpValue: 'ZONE',
   }),
-  every: durationFlag('instead of --cron: a run every DURATION, counted from the last run opening', {
+  every: durationFlag({
+    description: 'instead of --cron: a run every DURATION, counted from the last run opening',
     exclusive: ['cron', 'tz'],
   }),
-  grace: durationFlag('how late a run may start before it counts as missed (default 5m)'),
-  'max-runtime': durationFlag('how long a run may stay running before it is timed out (default: no limit)'),
+  grace: durationFlag({ description: 'how late a run may start before it counts as missed (default 5m)' }),
+  'max-runtime': durationFlag({
+    description: 'how long a run may stay running before it is timed out (default: no limit)',
+  }),
   'failure-threshold': Flags.integer({
     description: 'failed, missed or timed-out runs in a row before the monitor is down (default 1)',
     min: 1,
@@ -50,7 +37,7 @@ export const settingsFlags = {
     min: 1,
     max: 100,
   }),
-  renotify: durationFlag('while down, a reminder every DURATION (default: none)'),
+  renotify: durationFlag({ description: 'while down, a reminder every DURATION (default: none)' }),
   'fail-alerts': Flags.option({
     description:
       'which failed runs alert: every one (default), or only the first, that opens an incident (the rest are ' +

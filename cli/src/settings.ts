@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { parseDuration } from './duration.js';
+import { notADuration, parseDurationMs } from '@pingmon/sdk';
 
 // The one module of the CLI that reads process.env (`pingmon server` aside, which hands it to the server's config).
 
@@ -100,9 +100,9 @@ const FLUSH_FOR_DEFAULT = '30m';
  */
 export function backgroundFlushFor(): { ms: number; warning?: string } {
   const given = process.env.PINGMON_FLUSH_FOR;
-  const ms = given === undefined || given === '' ? undefined : parseDuration(given);
+  const ms = given === undefined || given === '' ? undefined : parseDurationMs(given);
   if (ms !== undefined) return { ms };
-  const fallback = parseDuration(FLUSH_FOR_DEFAULT)!;
+  const fallback = parseDurationMs(FLUSH_FOR_DEFAULT)!;
   if (given === undefined || given === '') return { ms: fallback };
-  return { ms: fallback, warning: `PINGMON_FLUSH_FOR must be a duration such as 30m or 0 (got "${given}"): using 30m` };
+  return { ms: fallback, warning: `${notADuration('PINGMON_FLUSH_FOR', given)}, or 0: using 30m` };
 }

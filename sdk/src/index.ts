@@ -6,7 +6,14 @@ export type { PingerOptions, Pinger, SuccessOptions, FailOptions } from './pinge
 export { createClient } from './client.js';
 export type { Client, ClientOptions } from './client.js';
 export { newRunId } from './ids.js';
-export { formatDuration, parseDuration } from './durations.js';
+export {
+  DURATION_FORMS,
+  LONGEST_TIMER_MS,
+  formatDuration,
+  notADuration,
+  parseDuration,
+  parseDurationMs,
+} from './durations.js';
 export { Spool, defaultSpoolDir, SPOOL_MAX_AGE_MS, SPOOL_MAX_BYTES, SPOOL_MAX_PINGS } from './spool.js';
 export type { SpooledPing, FlushReport, FlushOptions, Dropped } from './spool.js';
 export {

@@ -1,7 +1,7 @@
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import Joi from 'joi';
-import { PLANS } from '@pingmon/sdk/wire';
+import { DURATION_FORMS, LONGEST_TIMER_MS, notADuration, parseDuration, PLANS } from '@pingmon/sdk/wire';
 import type { Plan } from '@pingmon/sdk/wire';
 
 export interface Config {
@@ -124,6 +124,30 @@ function port(name: string, got?: string): Joi.NumberSchema {
     .messages(mustBe(name, 'a port number from 0 to 65535', got));
 }
 
+const DURATIONS = {
+  timer: { least: 0.001, what: 'longer than 0' },
+  'timer or 0': { least: 0, what: '' },
+  'whole seconds': { least: 1, what: 'of whole seconds above 0' },
+} as const;
+
+/**
+ * A duration (docs/cli.md#durations), in seconds; a bare number is seconds, as these variables always took.
+ * A timer's least value, 0.001, keeps it at least 1 ms once rounded, and it waits at most 24d (a longer wait
+ * would fire at once). The token's lifetime is whole seconds and no timer.
+ */
+function duration(name: string, kind: keyof typeof DURATIONS): Joi.StringSchema {
+  const { least, what } = DURATIONS[kind];
+  const timer = kind !== 'whole seconds';
+  return text
+    .custom((value: string, helpers) => {
+      const seconds = parseDuration(value);
+      if (seconds === undefined || seconds < least) return helpers.error('any.invalid');
+      const fits = timer ? seconds * 1_000 <= LONGEST_TIMER_MS : Number.isInteger(seconds);
+      return fits ? seconds : helpers.error('any.invalid');
+    })
+    .messages({ '*': `${notADuration(name, `{{$${name}}}`, what)}${timer ? ', at most 24d' : ''}` });
+}
+
 function wholeNumber(name: string): Joi.NumberSchema {
   return Joi.number().integer().min(1).messages(mustBe(name, 'a positive whole number'));
 }
@@ -136,27 +160,27 @@ function keepCount(name: string, what: string): Joi.NumberSchema {
     .messages(mustBe(name, `a whole number of ${what}, or 0 to keep everything`));
 }
 
-/** Fractions allowed. A timeout's least value, 0.001, keeps it at least 1 ms once rounded. */
-function seconds(name: string, least: 0 | 0.001): Joi.NumberSchema {
-  return Joi.number()
-    .min(least)
-    .messages(mustBe(name, `a number of seconds${least > 0 ? ' above 0' : ''}`));
-}
-
 /** An empty variable counts as unset. */
 const text = Joi.string().empty('');
 
 /** A list of [plan, seconds] pairs, not an object: a key such as `__proto__` must be refused, not dropped. */
 const planSeconds = Joi.array<Array<[Plan, number]>>().items(
-  Joi.array().ordered(Joi.valid(...PLANS), Joi.number().min(0)),
+  Joi.array().ordered(Joi.valid(...PLANS), Joi.string().custom(secondsOf)),
 );
 
-/** "free=60,pro=5" (seconds) names only the plans whose interval changes. */
+function secondsOf(value: string): number {
+  const seconds = parseDuration(value);
+  if (seconds === undefined) throw new Error('not a duration');
+  return seconds;
+}
+
+/** "free=1m,pro=5s" (a bare number is seconds) names only the plans whose interval changes. */
 const planIntervals = text
   .custom((value: string): Partial<Record<Plan, number>> => Object.fromEntries(Joi.attempt(pairs(value), planSeconds)))
   .messages({
     '*':
-      `PINGMON_PLAN_INTERVALS must look like "free=60,pro=10" (plans: ${PLANS.join(', ')}; seconds ≥ 0), ` +
+      `PINGMON_PLAN_INTERVALS must look like "free=1m,pro=10s" (plans: ${PLANS.join(', ')}; ` +
+      `each ${DURATION_FORMS}), ` +
       'got "{{$PINGMON_PLAN_INTERVALS}}"',
   });
 
@@ -187,15 +211,15 @@ const ENVIRONMENT = Joi.object<Settings>({
     .messages(mustBe('PINGMON_DATABASE_POOL_SIZE', 'a whole number of 2 or more'))
     .default(10),
   PINGMON_JWT_SECRET: text,
-  PINGMON_TOKEN_TTL: wholeNumber('PINGMON_TOKEN_TTL').default(86_400),
+  PINGMON_TOKEN_TTL: duration('PINGMON_TOKEN_TTL', 'whole seconds').default(86_400),
   PINGMON_BODY_LIMIT: wholeNumber('PINGMON_BODY_LIMIT').default(16 * 1024 * 1024),
   PINGMON_PLAN_INTERVALS: planIntervals.default({}),
   PINGMON_LOG_LEVEL: Joi.string()
     .valid(...LOG_LEVELS)
     .default('info')
     .messages(mustBe('PINGMON_LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`)),
-  PINGMON_ALERT_TIMEOUT: seconds('PINGMON_ALERT_TIMEOUT', 0.001).default(10),
-  PINGMON_ALERT_RETRY_BASE: seconds('PINGMON_ALERT_RETRY_BASE', 0).default(30),
+  PINGMON_ALERT_TIMEOUT: duration('PINGMON_ALERT_TIMEOUT', 'timer').default(10),
+  PINGMON_ALERT_RETRY_BASE: duration('PINGMON_ALERT_RETRY_BASE', 'timer or 0').default(30),
   PINGMON_ALERT_MAX_ATTEMPTS: wholeNumber('PINGMON_ALERT_MAX_ATTEMPTS').default(8),
   PINGMON_CHANNELS_PUBLIC_ONLY: Joi.boolean()
     .truthy('1')
@@ -219,10 +243,10 @@ const ENVIRONMENT = Joi.object<Settings>({
         'PINGMON_SMTP_FROM is set but PINGMON_SMTP_URL is not: set PINGMON_SMTP_URL to send e-mail, ' +
         'or unset PINGMON_SMTP_FROM',
     }),
-  PINGMON_SWEEP_INTERVAL: seconds('PINGMON_SWEEP_INTERVAL', 0.001).default(5),
+  PINGMON_SWEEP_INTERVAL: duration('PINGMON_SWEEP_INTERVAL', 'timer').default(5),
   PINGMON_RETENTION_DAYS: keepCount('PINGMON_RETENTION_DAYS', 'days').default(90),
   PINGMON_RETENTION_RUNS: keepCount('PINGMON_RETENTION_RUNS', 'runs').default(10_000),
-  PINGMON_PRUNE_INTERVAL: seconds('PINGMON_PRUNE_INTERVAL', 0.001).default(60),
+  PINGMON_PRUNE_INTERVAL: duration('PINGMON_PRUNE_INTERVAL', 'timer').default(60),
   PINGMON_METRICS: Joi.boolean()
     .truthy('1')
     .falsy('0')

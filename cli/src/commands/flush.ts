@@ -1,7 +1,6 @@
 import { Flags } from '@oclif/core';
-import { Spool, defaultSpoolDir } from '@pingmon/sdk';
+import { Spool, defaultSpoolDir, notADuration, parseDurationMs } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
-import { parseDuration } from '../duration.js';
 import { flushInBackground } from '../run/background-flush.js';
 
 export default class Flush extends BaseCommand {
@@ -13,7 +12,10 @@ export default class Flush extends BaseCommand {
   static override examples = ['<%= config.bin %> flush', '<%= config.bin %> flush --json'];
   static override enableJsonFlag = true;
   static override flags = {
-    timeout: Flags.string({ description: 'stop after this long (e.g. 30s, 5m); what is left stays', default: '5m' }),
+    timeout: Flags.string({
+      description: 'stop after this long (e.g. 30s, 5m, 1h30m); what is left stays',
+      default: '5m',
+    }),
     // What `pingmon run` starts, detached, after keeping a ping: tries with backoff for this long, logging to
     // flush.log in the spool; --timeout does not apply.
     background: Flags.string({ hidden: true }),
@@ -21,12 +23,12 @@ export default class Flush extends BaseCommand {
 
   async run(): Promise<unknown> {
     const { flags } = await this.parse(Flush);
-    const background = flags.background === undefined ? undefined : parseDuration(flags.background);
+    const background = flags.background === undefined ? undefined : parseDurationMs(flags.background);
     if (flags.background !== undefined && background === undefined) {
-      this.error(`--background must be a duration such as 30m (got "${flags.background}")`, { exit: 2 });
+      this.error(notADuration('--background', flags.background), { exit: 2 });
     }
-    const ms = parseDuration(flags.timeout);
-    if (!ms) this.error(`--timeout must be a duration such as 30s or 5m (got "${flags.timeout}")`, { exit: 2 });
+    const ms = parseDurationMs(flags.timeout);
+    if (!ms) this.error(notADuration('--timeout', flags.timeout, 'longer than 0'), { exit: 2 });
     const spool = new Spool(defaultSpoolDir());
     const report =
       background === undefined

@@ -21,7 +21,10 @@ export const RUN_OPTIONS = {
     choices: ['head-tail', 'head', 'tail'],
     description: 'which part of the output to keep as the log',
   },
-  timeout: { type: 'string', description: 'kill the command after this long (e.g. 90s, 15m, 2h) and report it failed' },
+  timeout: {
+    type: 'string',
+    description: 'kill the command after this long (e.g. 90s, 10m, 1h30m, 2d) and report it failed',
+  },
   'kill-grace': { type: 'string', default: '10s', description: 'after a timeout, time between SIGTERM and SIGKILL' },
   'ping-timeout': {
     type: 'string',

@@ -6,7 +6,7 @@ import { constants, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { execa } from 'execa';
-import { clean, META_MAX_KEYS } from '@pingmon/sdk/wire';
+import { clean, formatDuration, META_MAX_KEYS } from '@pingmon/sdk/wire';
 import type { LogKeep } from './capture.js';
 import { OutputCapture } from './capture.js';
 import { LastLine, withLastLine } from './cause.js';
@@ -267,7 +267,7 @@ export function outcomeOf(job: Pick<Job, 'command' | 'timeoutMs'>, result: ExitF
   if (result.code === 'EACCES') return notStarted(126, `permission denied (not executable?): ${job.command}`);
   if (result.timedOut) {
     const signal = result.signal ?? 'SIGTERM';
-    const after = formatDuration(job.timeoutMs);
+    const after = formatDuration(job.timeoutMs / 1_000);
     return failed(128 + (SIGNALS[signal] ?? 15), `timed out after ${after} and was killed (${signal})`);
   }
   if (result.signal) return failed(128 + (SIGNALS[result.signal] ?? 0), `killed by signal ${result.signal}`);
@@ -330,11 +330,4 @@ function boundedMeta(meta: Record<string, number>): Record<string, number> {
   if (entries.length < META_MAX_KEYS) return Object.fromEntries(entries);
   warn(`meta has ${entries.length} keys besides exitCode; only the first ${META_MAX_KEYS - 1} were sent`);
   return Object.fromEntries(entries.slice(0, META_MAX_KEYS - 1));
-}
-
-export function formatDuration(ms: number): string {
-  if (ms % 3_600_000 === 0) return `${ms / 3_600_000}h`;
-  if (ms % 60_000 === 0) return `${ms / 60_000}m`;
-  if (ms % 1_000 === 0) return `${ms / 1_000}s`;
-  return `${ms}ms`;
 }

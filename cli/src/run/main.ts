@@ -1,4 +1,4 @@
-import { parseDuration } from '../duration.js';
+import { DURATION_FORMS, LONGEST_TIMER_MS, notADuration, parseDurationMs } from '@pingmon/sdk';
 import { backgroundFlushFor, readSettings, resolveSetting } from '../settings.js';
 import { backgroundFlusher } from './background-flush.js';
 import type { SettingKey, StoredSettings } from '../settings.js';
@@ -85,10 +85,10 @@ function reportTo(flags: ReadFlags, cli: string, warnings: string[]): ReportTo |
   const budget = flags.valueless.has('ping-timeout')
     ? ''
     : (flags.values['ping-timeout'] ?? RUN_OPTIONS['ping-timeout'].default);
-  let pingBudgetMs = parseDuration(budget);
+  let pingBudgetMs = parseDurationMs(budget);
   if (!pingBudgetMs) {
     warnings.push(`--ping-timeout must be a duration longer than 0 such as 2s (got "${budget}"): using 2s`);
-    pingBudgetMs = parseDuration(RUN_OPTIONS['ping-timeout'].default)!;
+    pingBudgetMs = parseDurationMs(RUN_OPTIONS['ping-timeout'].default)!;
   }
   const flushFor = backgroundFlushFor();
   if (flushFor.warning) warnings.push(flushFor.warning);
@@ -123,12 +123,12 @@ function storedSettings(warnings: string[]): StoredSettings {
 /** --timeout and --kill-grace say how the job runs: pingmon does not guess them, it refuses to run. */
 function duration(flags: ReadFlags, name: 'timeout' | 'kill-grace', fallback: string): number {
   if (flags.valueless.has(name)) {
-    throw new UsageError(`--${name} needs a duration such as 90s, 15m or 2h; the job was not run`);
+    throw new UsageError(`--${name} needs ${DURATION_FORMS}; the job was not run`);
   }
   const value = flags.values[name] ?? fallback;
-  const ms = parseDuration(value);
-  if (ms === undefined) {
-    throw new UsageError(`--${name} must be a duration such as 90s, 15m or 2h (got "${value}"); the job was not run`);
-  }
+  const ms = parseDurationMs(value);
+  if (ms === undefined) throw new UsageError(`${notADuration(`--${name}`, value)}; the job was not run`);
+  if (ms > LONGEST_TIMER_MS)
+    throw new UsageError(`--${name} must be at most 24d (got "${value}"); the job was not run`);
   return ms;
 }

@@ -205,7 +205,10 @@ t.test('the background flush', async (t) => {
     t.same(flushers(stateHome), []);
     t.equal(lockHolder(spool), undefined);
     const bad = await run(settings(m, stateHome, 'soon'), 'true');
-    t.match(bad.stderr, /PINGMON_FLUSH_FOR must be a duration such as 30m or 0 \(got "soon"\): using 30m/);
+    t.match(
+      bad.stderr,
+      /PINGMON_FLUSH_FOR must be a duration such as 90s, 10m, 1h30m or 2d \(got "soon"\), or 0: using 30m/,
+    );
     await proxy.up();
   });
 });

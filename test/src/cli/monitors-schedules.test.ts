@@ -85,7 +85,16 @@ t.test('schedules from the command line', async (t) => {
 
   const badDuration = await cli('monitors', 'update', id, '--grace', '10 minutes');
   t.equal(badDuration.code, 2, 'a duration that cannot be read is a usage error');
-  t.match(badDuration.stderr, /^pingmon: Parsing --grace expects a duration such as 90s, 10m, 2h/);
+  t.equal(badDuration.stderr, 'pingmon: --grace must be a duration such as 90s, 10m, 1h30m or 2d (got "10 minutes")\n');
+  const fraction = await cli('monitors', 'update', id, '--max-runtime', '1500ms');
+  t.equal(fraction.code, 2, 'the API counts whole seconds');
+  t.match(
+    fraction.stderr,
+    /^pingmon: --max-runtime must be a duration of whole seconds such as 90s, .* \(got "1500ms"\)/,
+  );
+  const days = await cli('monitors', 'create', 'weekly export', '--max-runtime', '2d', '--grace', '1.5h', '--json');
+  t.equal(days.code, 0, days.stderr);
+  t.match(JSON.parse(days.stdout), { maxRuntime: 172_800, startGrace: 5_400 });
   const nothing = await cli('monitors', 'update', id);
   t.equal(nothing.code, 2);
   t.match(nothing.stderr, /^pingmon: say what to change: --name, --cron/);

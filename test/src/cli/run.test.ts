@@ -197,6 +197,19 @@ t.test('pingmon run', async (t) => {
     t.match((await lastRun(m)).errorMessage, /^timed out after 1s and was killed \(SIGKILL\)$/);
   });
 
+  t.test('--timeout and --kill-grace read every duration the other flags read (1h30m, 2d)', async (t) => {
+    const m = await api.monitor(account, 'long');
+    for (const [timeout, grace] of [
+      ['1h30m', '1m30s'],
+      ['2d', '500ms'],
+    ]) {
+      const result = await pingmon(['run', '--timeout', timeout!, '--kill-grace', grace!, '--', 'true'], env(m));
+      t.equal(result.code, 0, `--timeout ${timeout} --kill-grace ${grace}: ${result.stderr}`);
+      t.equal(result.stderr, '');
+      t.match(await lastRun(m), { status: 'success' });
+    }
+  });
+
   t.test('SIGTERM is forwarded to the command, and the result is still sent', async (t) => {
     const m = await api.monitor(account, 'stopped');
     const child = spawnCli(
@@ -229,9 +242,12 @@ t.test('pingmon run', async (t) => {
     t.equal(noDash.stdout, '');
     const ran = join(dir, 'ran-although-refused');
     const refused: Array<[string[], string]> = [
-      [['--timeout', '5x'], '--timeout must be a duration such as 90s, 15m or 2h (got "5x")'],
-      [['--timeout', '-m', 'mon_x'], '--timeout needs a duration such as 90s, 15m or 2h'],
-      [['--kill-grace', 'soon'], '--kill-grace must be a duration such as 90s, 15m or 2h (got "soon")'],
+      [['--timeout', '5x'], '--timeout must be a duration such as 90s, 10m, 1h30m or 2d (got "5x")'],
+      [['--timeout', '30m1h'], '--timeout must be a duration such as 90s, 10m, 1h30m or 2d (got "30m1h")'],
+      [['--timeout', '-m', 'mon_x'], '--timeout needs a duration such as 90s, 10m, 1h30m or 2d'],
+      [['--kill-grace', 'soon'], '--kill-grace must be a duration such as 90s, 10m, 1h30m or 2d (got "soon")'],
+      // Longer than a Node timer holds: it would fire at once and kill the job as it starts.
+      [['--timeout', '30d'], '--timeout must be at most 24d (got "30d")'],
     ];
     for (const [flags, message] of refused) {
       const result = await pingmon(['run', ...flags, '--', 'touch', ran], env('mon_x'));

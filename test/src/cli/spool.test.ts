@@ -103,7 +103,13 @@ t.test('the spool', async (t) => {
       ...{ url, apiKey: account.apiKey, monitorId: 'mon_deleted00000', kind: 'start' },
       body: { runId: 'gone-run-01', timestamp: new Date().toISOString() },
     });
-    const flushed = await pingmon(['flush'], { XDG_STATE_HOME: stateHome });
+    const badTimeout = await pingmon(['flush', '--timeout', '30m1h'], { XDG_STATE_HOME: stateHome });
+    t.equal(badTimeout.code, 2);
+    t.equal(
+      badTimeout.stderr,
+      'pingmon: --timeout must be a duration longer than 0 such as 90s, 10m, 1h30m or 2d (got "30m1h")\n',
+    );
+    const flushed = await pingmon(['flush', '--timeout', '1h30m'], { XDG_STATE_HOME: stateHome });
     t.equal(flushed.code, 0, flushed.stderr);
     t.match(flushed.stdout, /^Delivered 2, dropped 1, left 0/);
     t.match(flushed.stdout, /dropped .*: the server refused it: No monitor mon_deleted00000/);

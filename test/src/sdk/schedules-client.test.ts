@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { PingmonError } from '@pingmon/sdk';
-import { createClient, formatDuration, parseDuration } from '@pingmon/sdk';
+import { createClient } from '@pingmon/sdk';
 import { TestClock } from '../helpers/clock.js';
 import { TestServer } from '../helpers/server.js';
 
@@ -48,26 +48,4 @@ t.test('the management client covers schedules, pause and the expected times', a
     .updateMonitor(created.monitorId, { schedule: { cron: '0 3 * * *', timezone: 'Berlin' } })
     .catch((err: unknown) => err)) as PingmonError;
   t.match(refused, { status: 400, code: 'invalid_schedule', message: /unknown timezone "Berlin"/ });
-});
-
-t.test('durations read and print alike', async (t) => {
-  t.equal(parseDuration('90'), 90);
-  t.equal(parseDuration('10m'), 600);
-  t.equal(parseDuration('1h30m'), 5400);
-  t.equal(parseDuration('2D'), 172_800);
-  t.equal(parseDuration('10 minutes'), undefined);
-  t.equal(parseDuration('-5m'), undefined);
-  t.equal(formatDuration(7200), '2h');
-  t.equal(formatDuration(5400), '1h30m');
-  t.equal(formatDuration(93_784), '1d2h3m4s');
-  t.equal(formatDuration(0), '0s');
-});
-
-t.test('a duration under half a second prints in seconds with its fraction, never as nothing', async (t) => {
-  // A recovery within half a second read "Up again after  down."
-  t.equal(formatDuration(0.4), '0.4s');
-  t.equal(formatDuration(0.123), '0.123s');
-  t.equal(formatDuration(0.0004), '0.001s', 'under a millisecond is not 0s: the time was not zero');
-  t.equal(formatDuration(0.5), '1s');
-  t.equal(formatDuration(1.4), '1s');
 });

@@ -26,21 +26,41 @@ t.test('loadConfig refuses bad values with a message naming the setting', async 
 });
 
 const PLANS_SHAPE =
-  'PINGMON_PLAN_INTERVALS must look like "free=60,pro=10" (plans: free, pro, business, unlimited; seconds ≥ 0)';
+  'PINGMON_PLAN_INTERVALS must look like "free=1m,pro=10s" (plans: free, pro, business, unlimited; ' +
+  'each a duration such as 90s, 10m, 1h30m or 2d)';
+const SUCH_AS = 'such as 90s, 10m, 1h30m or 2d';
 
 t.test('each bad setting is refused in one line naming it and quoting the value as written', async (t) => {
   const cases: Array<[Record<string, string>, string]> = [
     [{ PINGMON_PORT: ' 70000 ' }, 'PINGMON_PORT must be a port number from 0 to 65535 (got " 70000 ")'],
-    [{ PINGMON_TOKEN_TTL: '1.5' }, 'PINGMON_TOKEN_TTL must be a positive whole number (got "1.5")'],
+    [
+      { PINGMON_TOKEN_TTL: '1.5' },
+      `PINGMON_TOKEN_TTL must be a duration of whole seconds above 0 ${SUCH_AS} (got "1.5")`,
+    ],
     [{ PINGMON_BODY_LIMIT: '0' }, 'PINGMON_BODY_LIMIT must be a positive whole number (got "0")'],
     [{ PINGMON_DATABASE_POOL_SIZE: '1' }, 'PINGMON_DATABASE_POOL_SIZE must be a whole number of 2 or more (got "1")'],
-    [{ PINGMON_ALERT_TIMEOUT: '0.0001' }, 'PINGMON_ALERT_TIMEOUT must be a number of seconds above 0 (got "0.0001")'],
-    [{ PINGMON_ALERT_RETRY_BASE: ' ' }, 'PINGMON_ALERT_RETRY_BASE must be a number of seconds (got " ")'],
+    [
+      { PINGMON_ALERT_TIMEOUT: '0.0001' },
+      `PINGMON_ALERT_TIMEOUT must be a duration longer than 0 ${SUCH_AS} (got "0.0001"), at most 24d`,
+    ],
+    [
+      { PINGMON_ALERT_RETRY_BASE: ' ' },
+      `PINGMON_ALERT_RETRY_BASE must be a duration ${SUCH_AS} (got " "), at most 24d`,
+    ],
+    [
+      { PINGMON_PRUNE_INTERVAL: '30d' },
+      `PINGMON_PRUNE_INTERVAL must be a duration longer than 0 ${SUCH_AS} (got "30d"), at most 24d`,
+    ],
+    [
+      { PINGMON_SWEEP_INTERVAL: '30m1h' },
+      `PINGMON_SWEEP_INTERVAL must be a duration longer than 0 ${SUCH_AS} (got "30m1h"), at most 24d`,
+    ],
     [{ PINGMON_ALERT_MAX_ATTEMPTS: '2e-1' }, 'PINGMON_ALERT_MAX_ATTEMPTS must be a positive whole number (got "2e-1")'],
     [{ PINGMON_LOG_LEVEL: '' }, 'PINGMON_LOG_LEVEL must be one of info, warn, error, silent (got "")'],
     [{ PINGMON_CHANNELS_PUBLIC_ONLY: 'yes' }, 'PINGMON_CHANNELS_PUBLIC_ONLY must be true, false, 1 or 0 (got "yes")'],
     [{ PINGMON_PLAN_INTERVALS: 'free=1,__proto__=2' }, `${PLANS_SHAPE}, got "free=1,__proto__=2"`],
     [{ PINGMON_PLAN_INTERVALS: 'free=' }, `${PLANS_SHAPE}, got "free="`],
+    [{ PINGMON_PLAN_INTERVALS: 'free=-1' }, `${PLANS_SHAPE}, got "free=-1"`],
     [
       { PINGMON_LOG_LEVEL: 'loud', PINGMON_PORT: 'http' },
       'PINGMON_PORT must be a port number from 0 to 65535 (got "http")',
@@ -57,6 +77,27 @@ t.test('each bad setting is refused in one line naming it and quoting the value 
       'database URL must start with postgres:// (got "mysql://u:***@h/db"); leave it unset to use embedded SQLite',
     ),
   );
+});
+
+t.test('the variables that take a time read the durations of the CLI, and bare numbers as seconds', async (t) => {
+  const config = loadConfig({
+    PINGMON_TOKEN_TTL: '12h',
+    PINGMON_ALERT_TIMEOUT: '1m30s',
+    PINGMON_ALERT_RETRY_BASE: '500ms',
+    PINGMON_SWEEP_INTERVAL: '2.5',
+    PINGMON_PRUNE_INTERVAL: '1h30m',
+    PINGMON_PLAN_INTERVALS: 'free=2m, pro=1.5s, business=0',
+  });
+  t.match(config, {
+    tokenTtlSeconds: 43_200,
+    alertTimeoutMs: 90_000,
+    alertRetryBaseMs: 500,
+    sweepIntervalMs: 2_500,
+    pruneIntervalMs: 5_400_000,
+    planIntervalsMs: { free: 120_000, pro: 1_500, business: 0, unlimited: 0 },
+  });
+  t.equal(loadConfig({ PINGMON_TOKEN_TTL: '30d' }).tokenTtlSeconds, 2_592_000, 'no timer: longer than 24d is fine');
+  t.equal(loadConfig({ PINGMON_PRUNE_INTERVAL: '24d' }).pruneIntervalMs, 2_073_600_000);
 });
 
 t.test('empty variables count as unset where a default stands in for them', async (t) => {

@@ -1,7 +1,8 @@
-import { Errors, Flags } from '@oclif/core';
-import { formatDuration, parseDuration } from '@pingmon/sdk';
+import { Flags } from '@oclif/core';
+import { formatDuration } from '@pingmon/sdk';
 import type { MaintenanceWindow } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
+import { durationFlag } from '../../duration-flag.js';
 import { loggedInClient, serverFlags } from '../../client.js';
 import { when } from '../../output.js';
 
@@ -23,18 +24,7 @@ export default class MaintenanceAdd extends BaseCommand {
       required: true,
     }),
     tz: Flags.string({ description: 'IANA timezone the cron expression is read in (default UTC)', helpValue: 'ZONE' }),
-    for: Flags.custom<number>({
-      description: 'how long each window lasts: 30m, 2h, 1d, 1h30m',
-      helpValue: 'DURATION',
-      required: true,
-      parse: async (input) => {
-        const seconds = parseDuration(input);
-        if (seconds === undefined || seconds <= 0) {
-          throw new Errors.CLIError(`--for expects a duration such as 30m, 2h or 1h30m, got "${input}"`);
-        }
-        return seconds;
-      },
-    })(),
+    for: durationFlag({ description: 'how long each window lasts: 30m, 2h, 1d, 1h30m', required: true }),
     monitor: Flags.string({
       description: 'only for this monitor (repeat for several; default: every monitor)',
       helpValue: 'MON',

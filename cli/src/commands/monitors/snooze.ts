@@ -1,11 +1,11 @@
 import { Args, Errors, Flags } from '@oclif/core';
-import { parseDuration } from '@pingmon/sdk';
+import { DURATION_FORMS, notADuration, parseDuration } from '@pingmon/sdk';
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
 import { when } from '../../output.js';
 
-const DURATION_FORM = 'a duration such as 30m, 2h, 1d or 1h30m (0 ends the snooze)';
+const DURATION_FORM = `${DURATION_FORMS} (0 ends the snooze)`;
 
 export default class MonitorsSnooze extends BaseCommand {
   static override summary = 'Snooze a monitor: no alert for a while (runs are still recorded); 0 ends the snooze';
@@ -53,6 +53,6 @@ function snoozeUntil(duration: string | undefined, until: string | undefined, no
   }
   if (duration === undefined) throw new Errors.CLIError(`give how long: ${DURATION_FORM}, or --until TIME`);
   const seconds = parseDuration(duration);
-  if (seconds === undefined) throw new Errors.CLIError(`expects ${DURATION_FORM}, got "${duration}"`);
+  if (seconds === undefined) throw new Errors.CLIError(`${notADuration('DURATION', duration)}, or 0 to end the snooze`);
   return seconds === 0 ? null : new Date(now + seconds * 1000).toISOString();
 }

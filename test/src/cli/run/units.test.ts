@@ -2,7 +2,6 @@ import t from 'tap';
 import { OutputCapture } from '../../../../cli/dist/run/capture.js';
 import { outcomeOf } from '../../../../cli/dist/run/job.js';
 import { parseMetaLines } from '../../../../cli/dist/run/meta.js';
-import { parseDuration } from '../../../../cli/dist/duration.js';
 import { printTable } from '../../../../cli/dist/output.js';
 
 const feed = (capture: OutputCapture, text: string, chunk = 333) => {
@@ -111,20 +110,6 @@ t.test('parseMetaLines', async (t) => {
   for (const bad of ['rows', 'rows=', '=3', 'rows=many', 'rows=Infinity', `${'k'.repeat(65)}=1`]) {
     t.match(parseMetaLines([bad], '--meta'), { ok: false, error: /--meta: .* is not key=number/ }, bad);
   }
-});
-
-t.test('parseDuration', async (t) => {
-  const cases: Array<[string, number | undefined]> = [
-    ['90', 90_000],
-    ['500ms', 500],
-    ['30s', 30_000],
-    ['15m', 900_000],
-    ['2h', 7_200_000],
-    ['1.5s', 1_500],
-    ['soon', undefined],
-    ['-1s', undefined],
-  ];
-  for (const [text, ms] of cases) t.equal(parseDuration(text), ms, text);
 });
 
 t.test('outcomeOf names the three outcomes and the exit code passed on', async (t) => {

@@ -365,7 +365,7 @@ t.test('alert delivery settings come from PINGMON_ALERT_* in seconds', async (t)
   t.match(set, { alertTimeoutMs: 2_500, alertRetryBaseMs: 50, alertMaxAttempts: 3 });
   t.throws(
     () => loadConfig({ PINGMON_ALERT_TIMEOUT: '0' }),
-    /PINGMON_ALERT_TIMEOUT must be a number of seconds above 0/,
+    /PINGMON_ALERT_TIMEOUT must be a duration longer than 0 such as 90s/,
   );
   t.throws(() => loadConfig({ PINGMON_ALERT_RETRY_BASE: 'soon' }), /PINGMON_ALERT_RETRY_BASE/);
   t.throws(() => loadConfig({ PINGMON_ALERT_MAX_ATTEMPTS: '0' }), /PINGMON_ALERT_MAX_ATTEMPTS/);
