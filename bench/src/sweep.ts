@@ -20,6 +20,7 @@ const BASE = Date.parse('2027-01-04T00:00:00Z');
 const NO_OUTAGE = {
   self: { sweeperId: 'swp_bench', host: 'bench', pid: 0, processStartedAt: 0, intervalMs: STEP_MS },
   resuming: false,
+  lastSweepAt: null,
   outageAfterMs: Number.MAX_SAFE_INTEGER,
   isGone: () => false,
 };
