@@ -56,7 +56,47 @@ export function falseAlertScenario(kind: DatabaseKind, options: FalseAlertOption
 
 async function scheduledLoad(setup: Setup, options: FalseAlertOptions): Promise<FalseAlertResult> {
   const began = performance.now();
-  const { server, account, cleanup } = setup;
+  const { server, account } = setup;
+  const { alerts, hosts } = await scheduledMonitors(setup, options);
+  const load = new SlotLoad(hosts, account.monitorIds, options);
+  const faults = await faultsAroundSlots(setup, load, options);
+  const [stoppedId] = account.monitorIds as [string];
+  const lastStarts = () => new Map(account.monitorIds.map((id) => [id, hostLastStart(hosts, id)]));
+  // Its alert, not a false one about a slot it ran.
+  const stopped = () =>
+    alerts.find(
+      (a) =>
+        a.event === 'missed' && a.monitorId === stoppedId && !falseAlerts([a], lastStarts(), options.everySeconds)[0],
+    );
+  // Bounded by the longest the contract allows: the job's slot, then a fresh grace after the last fault.
+  const stoppedWaitMs = (options.everySeconds + Math.max(options.startGraceSeconds, 120)) * 1000;
+  const stoppedWait = { timeoutMs: stoppedWaitMs + slackMs(options.sweepSeconds), what: 'the missed alert' };
+  await waitFor(stopped, stoppedWait).catch(() => undefined);
+  const spooled = () => hosts.every((host) => host.spooled() === 0);
+  await waitFor(spooled, { timeoutMs: 60_000, what: 'the spools to be empty' });
+  const results = (await load.end()).flat();
+  await waitFor(spooled, { timeoutMs: 60_000, what: 'the spools to be empty' });
+  await allDelivered(server.url, account.token, alerts);
+
+  const alert = stopped();
+  // The stopped job's next run was expected a slot after its last opening, as the server recorded it.
+  const last = (await api(server.url, 'GET', `/monitors/${stoppedId}/runs?limit=1`, account.token)) as {
+    runs: Array<{ startedAt: string }>;
+  };
+  const expectedAt = Date.parse(last.runs[0]!.startedAt) + options.everySeconds * 1000;
+  return {
+    ...{ slots: load.slots, runs: results.length, faults, alerts },
+    spooledRuns: results.filter((r) => /kept in the spool/.test(r.stderr)).length,
+    storedRuns: await storedRuns(setup),
+    failedRuns: results.filter((r) => r.code !== 0).length,
+    falseAlerts: falseAlerts(alerts, lastStarts(), options.everySeconds),
+    stopped: { alert, expectedAt, dueBy: dueBy(expectedAt, faults, options) + slackMs(options.sweepSeconds) },
+    seconds: (performance.now() - began) / 1000,
+  };
+}
+
+/** The monitors scheduled, a webhook channel to a local receiver, and the two job hosts. */
+async function scheduledMonitors({ server, account, cleanup }: Setup, options: FalseAlertOptions) {
   const alerts: Alert[] = [];
   const receiver = await startReceiver(cleanup, (req, _n, res) => {
     alerts.push({ ...(JSON.parse(req.body) as Omit<Alert, 'receivedAt'>), receivedAt: Date.now() });
@@ -69,38 +109,7 @@ async function scheduledLoad(setup: Setup, options: FalseAlertOptions): Promise<
   for (const id of account.monitorIds) await api(server.url, 'PATCH', `/monitors/${id}`, account.token, settings);
   const hosts = [0, 1].map(() => new JobHost(server.url, account.apiKey));
   for (const host of hosts) cleanup.teardown(() => host.close());
-
-  const load = new SlotLoad(hosts, account.monitorIds, options);
-  const faults = await faultsAroundSlots(setup, load, options);
-  const [stoppedId] = account.monitorIds as [string];
-  const stopped = () => alerts.find((a) => a.event === 'missed' && a.monitorId === stoppedId);
-  // Bounded by the longest the contract allows: the job's slot, then a fresh grace after the last fault.
-  const stoppedWaitMs = (options.everySeconds + Math.max(options.startGraceSeconds, 120)) * 1000;
-  await waitFor(stopped, { timeoutMs: stoppedWaitMs + slackMs(options.sweepSeconds), what: 'the missed alert' }).catch(
-    () => undefined,
-  );
-  const spooled = () => hosts.every((host) => host.spooled() === 0);
-  await waitFor(spooled, { timeoutMs: 60_000, what: 'the spools to be empty' });
-  const results = (await load.end()).flat();
-  await waitFor(spooled, { timeoutMs: 60_000, what: 'the spools to be empty' });
-  await allDelivered(server.url, account.token, alerts);
-
-  const alert = stopped();
-  const lastStarts = new Map(account.monitorIds.map((id) => [id, hostLastStart(hosts, id)]));
-  // The stopped job's next run was expected a slot after its last opening, as the server recorded it.
-  const last = (await api(server.url, 'GET', `/monitors/${stoppedId}/runs?limit=1`, account.token)) as {
-    runs: Array<{ startedAt: string }>;
-  };
-  const expectedAt = Date.parse(last.runs[0]!.startedAt) + options.everySeconds * 1000;
-  return {
-    ...{ slots: load.slots, runs: results.length, faults, alerts },
-    spooledRuns: results.filter((r) => /kept in the spool/.test(r.stderr)).length,
-    storedRuns: await storedRuns(setup),
-    failedRuns: results.filter((r) => r.code !== 0).length,
-    falseAlerts: falseAlerts(alerts, lastStarts, options.everySeconds),
-    stopped: { alert, expectedAt, dueBy: dueBy(expectedAt, faults, options) + slackMs(options.sweepSeconds) },
-    seconds: (performance.now() - began) / 1000,
-  };
+  return { alerts, hosts };
 }
 
 function hostLastStart(hosts: JobHost[], monitorId: string): number {
