@@ -9,7 +9,7 @@ for (const kind of DATABASE_KINDS) {
   t.test(`no false alert while pingmon restarts around the slots, on ${kind}`, async (t) => {
     const seed = Number(process.env.SOAK_SEED ?? Date.now() % 2 ** 31);
     const result = await falseAlertScenario(kind, {
-      ...{ monitors: 4, everySeconds: 3, startGraceSeconds: 5, maxRuntimeSeconds: 5, sweepSeconds: 0.5 },
+      ...{ monitors: 4, everySeconds: 3, startGraceSeconds: 5, maxRuntimeSeconds: 20, sweepSeconds: 0.5 },
       ...{ faults: 5, shortGapMs: 2_000, longGapMs: 6_000, outageMs: 6_000, stopJob: 'after-faults', seed },
     });
     for (const line of falseAlertFigures(result, seed)) t.comment(line);

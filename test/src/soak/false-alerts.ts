@@ -220,8 +220,12 @@ export function falseAlertFigures(result: FalseAlertResult, seed: number): strin
     `seed ${seed}: ${result.slots} slots, ${result.runs} runs (${result.spooledRuns} spooled a ping), ` +
       `${result.storedRuns} stored, ${result.failedRuns} failed; ${result.seconds.toFixed(0)} s`,
     `faults: ${countLine(result.faults.map((f) => f.kind))}: ${result.faults.map(fault).join(', ')}`,
-    `alerts: ${countLine(result.alerts.map((a) => a.event))}; false: ${result.falseAlerts.length}` +
-      result.falseAlerts.map((a) => ` ${a.event} ${a.monitorId} ${a.expectedAt ?? a.runId}`).join(''),
+    `alerts: ${countLine(result.alerts.map((a) => a.event))}; false: ${result.falseAlerts.length}`,
+    ...result.alerts.map(
+      (a) =>
+        `  ${result.falseAlerts.includes(a) ? 'FALSE ' : ''}${a.event} ${a.monitorId} ` +
+        `${a.expectedAt ? `expected ${at(Date.parse(a.expectedAt))}` : (a.runId ?? '')} received ${at(a.receivedAt)}`,
+    ),
     `stopped job: ${stopped}`,
   ];
 }
