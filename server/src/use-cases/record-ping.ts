@@ -205,7 +205,7 @@ async function finish(sql: TransactionSql, run: RunRecord, ping: Ping, monitor: 
   if (finished.hasLog) {
     await insertRunLog(sql, { monitorId: run.monitorId, runId: run.runId, content: ping.input.logOutput! });
   }
-  const event = await settleMonitor(sql, monitor, finished, ping.now, false);
+  const event = await settleMonitor(sql, monitor, finished, ping.now, 'finished');
   return { kind: 'recorded', run: finished, queued: await raiseAlerts(sql, finished, ping, monitor, event) };
 }
 
@@ -237,7 +237,7 @@ async function openRun(sql: TransactionSql, ping: Ping, monitor: Held): Promise<
     return settle(sql, ping, monitor, existing);
   }
   if (run.hasLog) await insertRunLog(sql, { monitorId, runId: run.runId, content: input.logOutput! });
-  const event = await settleMonitor(sql, monitor, run, ping.now, true);
+  const event = await settleMonitor(sql, monitor, run, ping.now, isLate(ping) ? 'late' : 'opened');
   return { kind: 'recorded', run, queued: await raiseAlerts(sql, run, ping, monitor, event) };
 }
 
@@ -261,20 +261,24 @@ function runDeadline(ping: Ping, maxRuntimeSeconds: number): number {
  * a late ping's opening is older than the one that set it), and a finished run its health. Answers the alert
  * the health change raises (fail or recovered), if any. A paused monitor is left as it is. Health goes by
  * arrival (`now`), a late ping's included: an incident it opens, and its reminders, start when it arrives.
+ * A late opening (from a spool) never brings the deadline nearer: the fresh grace a gap gave is for the whole
+ * spool, whose later runs are on their way behind it.
  */
 async function settleMonitor(
   sql: TransactionSql,
   monitor: Held,
   run: RunRecord,
   now: number,
-  opened: boolean,
+  how: 'opened' | 'late' | 'finished',
 ): Promise<'fail' | 'recovered' | null> {
   if (monitor.paused) return null;
   let { nextExpectedAt, missedAt } = monitor;
-  const next = opened && monitor.schedule !== null ? expectedAfterOpening(monitor.schedule, run.startedAt) : null;
+  const next =
+    how !== 'finished' && monitor.schedule !== null ? expectedAfterOpening(monitor.schedule, run.startedAt) : null;
   if (next !== null && (nextExpectedAt === null || next > nextExpectedAt)) {
     nextExpectedAt = next;
-    missedAt = next + monitor.startGrace * 1000;
+    const due = next + monitor.startGrace * 1000;
+    missedAt = how === 'late' && missedAt !== null ? Math.max(missedAt, due) : due;
   }
   let { health } = monitor;
   let event: 'fail' | 'recovered' | null = null;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import t from 'tap';
 import { Spool } from '@pingmon/sdk';
-import { finished, pingmon, spawnCli } from '../helpers/cli.js';
+import { backgroundFlushers as flushers, finished, pingmon, spawnCli } from '../helpers/cli.js';
 import { switchableProxy } from '../helpers/outage.js';
 import { TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
@@ -11,22 +11,6 @@ import { waitFor } from '../helpers/wait.js';
 // The background flush `pingmon run` starts after keeping a ping (issue 25): real `pingmon run` processes, the
 // detached `pingmon flush` they start, a real server behind a proxy the test switches off and on (its port stays
 // the same), and the spool on disk. Every flush started here is killed at the end of its test.
-
-/** Live `pingmon flush --background` processes of the host whose XDG_STATE_HOME is `stateHome` (zombies aside). */
-function flushers(stateHome: string): number[] {
-  const pids: number[] = [];
-  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
-    try {
-      const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
-      if (!args.includes('flush') || !args.includes('--background')) continue;
-      const environ = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
-      if (environ.includes(`XDG_STATE_HOME=${stateHome}`)) pids.push(Number(name));
-    } catch {
-      // Gone meanwhile, or another user's.
-    }
-  }
-  return pids;
-}
 
 t.test('the background flush', async (t) => {
   const api = await TestServer.start(t, 'sqlite');

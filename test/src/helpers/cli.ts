@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -130,4 +130,20 @@ export function pingmonRaw(args: string[], env: Record<string, string>, input?: 
       resolve({ code, stdout: Buffer.concat(out), stderr, peakRss });
     });
   });
+}
+
+/** Live `pingmon flush --background` processes of the host whose XDG_STATE_HOME is `stateHome` (zombies aside). */
+export function backgroundFlushers(stateHome: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc').filter((n) => /^\d+$/.test(n))) {
+    try {
+      const args = readFileSync(`/proc/${name}/cmdline`, 'utf8').split('\0');
+      if (!args.includes('flush') || !args.includes('--background')) continue;
+      const environ = readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
+      if (environ.includes(`XDG_STATE_HOME=${stateHome}`)) pids.push(Number(name));
+    } catch {
+      // Gone meanwhile, or another user's.
+    }
+  }
+  return pids;
 }

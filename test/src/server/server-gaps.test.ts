@@ -104,6 +104,33 @@ for (const kind of DATABASE_KINDS) {
       t.ok(hook.errorMessage.includes(gap));
     });
 
+    t.test('a long gap whose runs come from the spool one by one: no missed alert between them', async (t) => {
+      // Found by the false-alert soak (issue 25): each spooled opening set the next deadline from its own old time,
+      // already past, and a sweep between two deliveries raised missed for the run the spool was about to deliver.
+      const s = await setup(t, kind);
+      s.clock.set('2027-03-27T12:00:55.000Z');
+      await s.first.server.app.sweeper.sweepNow();
+      s.clock.set('2027-03-27T12:00:58.000Z');
+      await s.first.server.stop();
+      s.clock.set('2027-03-27T12:03:30.000Z');
+      const second = await TestServer.on(t, s.first.database, { ...TEST_TIME, clock: s.clock.read });
+      await second.server.app.sweeper.sweepNow();
+      // The 12:01, 12:02 and 12:03 runs ran while no server answered; the host's flush sends them in order.
+      for (const [i, minute] of ['01', '02', '03'].entries()) {
+        s.clock.set(`2027-03-27T12:03:4${i}.000Z`);
+        const runId = `spooled-${minute}`;
+        for (const kind of ['start', 'success'] as const) {
+          const timestamp = `2027-03-27T12:${minute}:0${kind === 'start' ? 0 : 2}.000Z`;
+          const ping = await second.ping(s.account, s.monitorId, kind, { runId, timestamp });
+          t.equal(ping.status, 200);
+        }
+        t.match(await second.server.app.sweeper.sweepNow(), { missed: 0 }, `no miss after the 12:${minute} run`);
+      }
+      t.same(await alertsOf(second, s), []);
+      const monitor = (await second.request<Monitor>(`/monitors/${s.monitorId}`, { token: s.account.token })).body;
+      t.equal(monitor.nextExpectedAt, '2027-03-27T12:04:00.000Z');
+    });
+
     t.test('two servers on one database, one stopped and started again: no gap while the other sweeps', async (t) => {
       const s = await setup(t, kind);
       const other = await TestServer.on(t, s.first.database, { ...TEST_TIME, clock: s.clock.read });

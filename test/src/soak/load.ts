@@ -78,7 +78,8 @@ export async function accountWithMonitors(
   return { apiKey, token, monitorIds };
 }
 
-async function api(url: string, method: string, path: string, token?: string, body?: unknown): Promise<unknown> {
+/** One call of the API as a user makes it; answers its data. */
+export async function api(url: string, method: string, path: string, token?: string, body?: unknown): Promise<unknown> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
   const reply = await fetch(`${url}/api/v1${path}`, { method, headers, body: JSON.stringify(body) });

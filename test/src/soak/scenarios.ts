@@ -12,7 +12,7 @@ import { ServerProcess, accountWithMonitors, ackedPings, pairLoad, runIdOf, stor
 // process and removes them; the sizes are the caller's: npm run soak runs them large, npm test small.
 
 /** What a scenario leaves to clean up, run last first. */
-class Cleanup {
+export class Cleanup {
   private readonly fns: Array<() => unknown> = [];
   teardown(fn: () => unknown): void {
     this.fns.push(fn);
@@ -22,7 +22,7 @@ class Cleanup {
   }
 }
 
-interface Setup {
+export interface Setup {
   server: ServerProcess;
   account: Awaited<ReturnType<typeof accountWithMonitors>>;
   database: TestDatabase;
@@ -30,6 +30,8 @@ interface Setup {
   dataDir: string;
   /** Set when asked for: an outage of the server's database, begun and ended by the scenario. */
   outage?: Outage;
+  /** What the scenario leaves to clean up, run before the server is stopped and the database dropped. */
+  cleanup: Cleanup;
 }
 
 /**
@@ -53,7 +55,7 @@ export async function withServer<T>(
     const server = await ServerProcess.start(env);
     cleanup.teardown(() => server.stop());
     const account = await accountWithMonitors(env, server.url, monitors);
-    return await work({ server, account, database, outage, dataDir: env.PINGMON_DATA_DIR! });
+    return await work({ server, account, database, outage, cleanup, dataDir: env.PINGMON_DATA_DIR! });
   } finally {
     await cleanup.run();
   }
