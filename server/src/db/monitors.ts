@@ -375,6 +375,27 @@ export async function moveMissedDeadlines(
   );
 }
 
+/**
+ * After a gap in sweeping, a held alert due to be released in it or within the fresh grace waits out that grace:
+ * the runs of its quiet time may still be in job hosts' spools, and one of them may be the recovery.
+ */
+export async function moveHeldAlerts(
+  sql: TransactionSql,
+  gap: { from: number; to: number },
+  minGraceMs: number,
+): Promise<number> {
+  const until = `cast(? as bigint) + ${FRESH_GRACE}`;
+  return sql.changes(`update monitors set held_until = ${until} where held_until > ? and held_until < ${until}`, [
+    gap.to,
+    minGraceMs,
+    minGraceMs,
+    gap.from,
+    gap.to,
+    minGraceMs,
+    minGraceMs,
+  ]);
+}
+
 /** Stores where several monitors stand, in one statement (the sweeper's batches); their rows are the caller's. */
 export async function saveMonitorStates(
   sql: TransactionSql,

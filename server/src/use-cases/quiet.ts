@@ -144,16 +144,20 @@ function releasedAlert(
  */
 export async function holdPing(
   sql: TransactionSql,
-  monitor: Quietable,
+  monitor: Quietable & Pick<MonitorRecord, 'health'>,
   event: AlertEvent | null,
   now: number,
 ): Promise<boolean> {
   const quiet = (await findQuiet(sql, [monitor])).get(monitor.monitorId)!;
   const end = quietUntil(quiet, now);
-  const { monitorId } = monitor;
+  const { monitorId, hold } = monitor;
   if (end === null) {
-    if (event === 'fail' && monitor.hold !== null) await saveHolds(sql, [{ monitorId, hold: null }]);
-    return false;
+    if (hold === null) return false;
+    // A hold not yet released: a failure now is told instead, and an incident opened under it was never told, so
+    // neither is its recovery.
+    const untold = event === 'recovered' && (monitor.health.incident?.openedAt ?? -Infinity) >= hold.since;
+    if (event === 'fail' || untold) await saveHolds(sql, [{ monitorId, hold: null }]);
+    return untold;
   }
   if (event === 'fail') await saveHolds(sql, [{ monitorId, hold: holdAlert(monitor.hold, end, now) }]);
   return true;

@@ -1,5 +1,5 @@
 import type { TransactionSql } from '../db/sql.js';
-import { moveMissedDeadlines } from '../db/monitors.js';
+import { moveHeldAlerts, moveMissedDeadlines } from '../db/monitors.js';
 import { moveRunDeadlines } from '../db/runs.js';
 import { beat, saveOutage } from '../db/settings.js';
 import type { SweeperRecord } from '../db/sweepers.js';
@@ -52,6 +52,7 @@ export async function beatAndFindGap(sql: TransactionSql, now: number, watch: Ga
     await saveOutage(sql, gap);
     await moveMissedDeadlines(sql, gap, MIN_FRESH_GRACE_MS);
     await moveRunDeadlines(sql, gap, MIN_FRESH_GRACE_MS);
+    await moveHeldAlerts(sql, gap, MIN_FRESH_GRACE_MS);
   }
   return gap;
 }

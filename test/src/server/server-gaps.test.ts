@@ -148,6 +148,35 @@ for (const kind of DATABASE_KINDS) {
       );
       t.equal(hook.serverGap, null);
     });
+
+    t.test(
+      'a snooze that ended while no server ran: its held alert waits for the spool, which recovers it',
+      async (t) => {
+        const s = await setup(t, kind);
+        const token = s.account.token;
+        const held = (await s.first.request<Monitor>('/monitors', { token, body: { name: 'held' } })).body.monitorId;
+        const snooze = { snoozedUntil: '2027-03-27T12:10:00.000Z' };
+        t.equal((await s.first.request(`/monitors/${held}`, { method: 'PATCH', token, body: snooze })).status, 200);
+        s.clock.set('2027-03-27T12:01:00.000Z');
+        t.equal((await s.first.ping(s.account, held, 'fail')).status, 200, 'a failure while snoozed: held back');
+        s.clock.set('2027-03-27T12:03:00.000Z');
+        await s.first.server.app.sweeper.sweepNow();
+        await s.first.server.stop();
+        // No server from 12:03 to 12:12; the job succeeded at 12:09, in the snooze, and its ping waits in a spool.
+        s.clock.set('2027-03-27T12:12:00.000Z');
+        const second = await TestServer.on(t, s.first.database, { ...TEST_TIME, clock: s.clock.read });
+        await second.server.app.sweeper.sweepNow();
+        const heldAlerts = async () =>
+          (await second.request<{ alerts: Alert[] }>(`/alerts?monitorId=${held}`, { token })).body.alerts;
+        t.same(await heldAlerts(), [], 'the held alert waits out the fresh grace');
+        const spooled = { timestamp: '2027-03-27T12:09:00.000Z' };
+        t.equal((await second.ping(s.account, held, 'success', spooled)).status, 200);
+        t.same(await heldAlerts(), [], 'the recovery of an incident never told is not told either');
+        s.clock.set('2027-03-27T12:20:00.000Z');
+        await second.server.app.sweeper.sweepNow();
+        t.same(await heldAlerts(), [], 'nothing at the end of the fresh grace: it recovered');
+      },
+    );
   });
 
   t.test(`a pingmon server killed with SIGKILL across a slot on ${kind}: no missed alert`, async (t) => {

@@ -10,6 +10,15 @@ export async function up(knex: Knex): Promise<void> {
     t.integer('incident_failed_runs').notNullable().defaultTo(0);
     t.integer('incident_missed_runs').notNullable().defaultTo(0);
   });
+  // An incident open at the upgrade counts the run that opened it, as one opened after does.
+  await knex('monitors')
+    .whereNotNull('incident_opened_at')
+    .whereIn('incident_cause', ['fail', 'timed_out'])
+    .update({ incident_failed_runs: 1 });
+  await knex('monitors')
+    .whereNotNull('incident_opened_at')
+    .where('incident_cause', 'missed')
+    .update({ incident_missed_runs: 1 });
   await knex.schema.alterTable('runs', (t) => {
     t.string('host', 255).nullable();
   });
