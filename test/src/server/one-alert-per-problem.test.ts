@@ -3,39 +3,19 @@ import t from 'tap';
 import type { Test } from 'tap';
 import type { Alert, Monitor, Run, RunList } from '@pingmon/sdk';
 import { pingmon } from '../helpers/cli.js';
-import { TestClock } from '../helpers/clock.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
-import type { DatabaseKind } from '../helpers/databases.js';
 import { json, startReceiver } from '../helpers/receiver.js';
 import type { Received } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
-import type { TestAccount } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
+import { startOnTestTime as setup } from '../helpers/test-time.js';
+import type { OnTestTime as Setup } from '../helpers/test-time.js';
 
 // Issue 25, point 3 (docs/alerts.md#one-alert-per-problem): failAlerts first, the incident's counts in its reminders
 // and recovery, the host of a run, and one message for the missed monitors of one host.
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-/** Sweeps when the test says; its own loop once an hour of real time (a test-time gap under 3 h is no outage). */
-const TEST_TIME = { sweepIntervalMs: HOUR, alertPollMs: 50, alertRetryBaseMs: 20, alertTimeoutMs: 30_000 };
-
-interface Setup {
-  api: TestServer;
-  clock: TestClock;
-  account: TestAccount;
-  /** What the account's webhook channel (every monitor) received. */
-  hooks: Received[];
-}
-
-async function setup(t: Test, kind: DatabaseKind): Promise<Setup> {
-  const clock = new TestClock();
-  const api = await TestServer.start(t, kind, { ...TEST_TIME, clock: clock.read });
-  const account = await api.account();
-  const hooks = await channel({ api, account }, t, {});
-  return { api, clock, account, hooks };
-}
-
 /** A webhook channel on a local receiver; answers what it receives. */
 async function channel(s: Pick<Setup, 'api' | 'account'>, t: Test, fields: object): Promise<Received[]> {
   const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, {}));

@@ -1,42 +1,14 @@
 import t from 'tap';
-import type { Test } from 'tap';
 import type { Alert, MaintenanceWindow, Monitor } from '@pingmon/sdk';
-import { TestClock } from '../helpers/clock.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
-import { json, startReceiver } from '../helpers/receiver.js';
-import type { Received } from '../helpers/receiver.js';
-import { TestServer } from '../helpers/server.js';
-import type { TestAccount } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
+import { startOnTestTime as setup } from '../helpers/test-time.js';
+import type { OnTestTime as Setup } from '../helpers/test-time.js';
 
 // Quiet on purpose (docs/schedules.md#snooze-and-maintenance-windows): snoozes and maintenance windows hold alerts
 // back, a slot expected in them does not count, and at their end one alert goes out if the problem is still there.
 
 const MINUTE = 60_000;
-const HOUR = 60 * MINUTE;
-
-/** Swept when the test says; a gap over three sweep intervals (3 h of test time) would be an outage of pingmon. */
-const TEST_TIME = { sweepIntervalMs: HOUR, alertPollMs: 50, alertRetryBaseMs: 20, alertTimeoutMs: 30_000 };
-
-interface Setup {
-  api: TestServer;
-  clock: TestClock;
-  account: TestAccount;
-  hooks: Received[];
-}
-
-async function setup(t: Test, kind: (typeof DATABASE_KINDS)[number]): Promise<Setup> {
-  const clock = new TestClock(Date.parse('2027-03-27T12:00:00.000Z'));
-  const api = await TestServer.start(t, kind, { ...TEST_TIME, clock: clock.read });
-  const account = await api.account();
-  const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, {}));
-  const channel = await api.request('/channels', {
-    token: account.token,
-    body: { type: 'webhook', name: 'hook', url: `${receiver.url}/hook` },
-  });
-  t.equal(channel.status, 201, channel.text);
-  return { api, clock, account, hooks: receiver.received };
-}
 
 async function createMonitor(s: Setup, body: object = {}): Promise<Monitor> {
   const reply = await s.api.request<Monitor>('/monitors', { token: s.account.token, body: { name: 'job', ...body } });

@@ -1,43 +1,16 @@
 import { spawn } from 'node:child_process';
 import t from 'tap';
-import type { Test } from 'tap';
 import type { Alert, Monitor } from '@pingmon/sdk';
 import { TestClock } from '../helpers/clock.js';
 import { CLI } from '../helpers/cli.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
-import { json, startReceiver } from '../helpers/receiver.js';
-import type { Received } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
-import type { TestAccount } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
+import { startOnTestTime as setup, TEST_TIME } from '../helpers/test-time.js';
+import type { OnTestTime as Setup } from '../helpers/test-time.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-
-/**
- * A server on test time: the sweeper sweeps when the test says (sweepNow), its own loop once an hour of real
- * time; a gap in test time over three sweep intervals (3 h) would count as an outage of pingmon.
- */
-const TEST_TIME = { sweepIntervalMs: HOUR, alertPollMs: 50, alertRetryBaseMs: 20, alertTimeoutMs: 30_000 };
-
-interface Setup {
-  api: TestServer;
-  clock: TestClock;
-  account: TestAccount;
-  hooks: Received[];
-}
-
-async function setup(t: Test, kind: (typeof DATABASE_KINDS)[number], clock = new TestClock()): Promise<Setup> {
-  const api = await TestServer.start(t, kind, { ...TEST_TIME, clock: clock.read });
-  const account = await api.account();
-  const receiver = await startReceiver(t, (_req, _n, res) => json(res, 200, {}));
-  const channel = await api.request('/channels', {
-    token: account.token,
-    body: { type: 'webhook', name: 'hook', url: `${receiver.url}/hook` },
-  });
-  t.equal(channel.status, 201, channel.text);
-  return { api, clock, account, hooks: receiver.received };
-}
 
 async function createMonitor(s: Setup, body: object): Promise<Monitor> {
   const reply = await s.api.request<Monitor>('/monitors', { token: s.account.token, body: { name: 'job', ...body } });
