@@ -8,6 +8,13 @@ import tseslint from 'typescript-eslint';
 /** The server imports the SDK's wire types only (STYLE.md: dependencies point one way). */
 const WIRE_TYPES_ONLY = { name: '@pingmon/sdk', message: 'The server imports wire types only: @pingmon/sdk/wire.' };
 const KNEX_IN_DB = { name: 'knex', message: 'knex stays in server/src/db/.' };
+const NO_DEFAULT_EXPORT = {
+  selector: 'ExportDefaultDeclaration',
+  message: 'Use a named export (default only where oclif requires it).',
+};
+/** A build of ours by path (`../../server/dist/…`, `pingmon/dist/…`); `ajv/dist/2020.js` is someone else's. `\x2F`
+ *  is `/`, which a selector's /regex/ cannot hold. */
+const OUR_BUILDS = String.raw`^((\.\.?\x2F)+(sdk|server|cli|bench)|@pingmon\x2F[^\x2F]+|pingmon)\x2Fdist(\x2F|$)`;
 
 export default defineConfig(
   globalIgnores(['**/dist/', '**/node_modules/', '**/.tap/', '**/coverage/']),
@@ -16,10 +23,7 @@ export default defineConfig(
   {
     rules: {
       // Named exports only; oclif's commands and hooks are the exception it requires (below).
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'ExportDefaultDeclaration', message: 'Use a named export (default only where oclif requires it).' },
-      ],
+      'no-restricted-syntax': ['error', NO_DEFAULT_EXPORT],
       '@typescript-eslint/consistent-type-imports': 'error',
       // Control characters in patterns are this project's business: terminal escapes, NUL, C0 codes in logs.
       'no-control-regex': 'off',
@@ -101,6 +105,32 @@ export default defineConfig(
               message: 'domain/ is pure: no storage, HTTP or validation library.',
             },
           ],
+        },
+      ],
+    },
+  },
+  {
+    // Tests import our packages by their entry points or their declared internal entry (docs/testing.md),
+    // never a build by path: a module moved then breaks one line of the internal entry, not the tests.
+    files: ['test/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: OUR_BUILDS,
+              message: 'Import @pingmon/server/internal, pingmon/internal or the package, not a dist path.',
+            },
+          ],
+        },
+      ],
+      'no-restricted-syntax': [
+        'error',
+        NO_DEFAULT_EXPORT,
+        {
+          selector: `ImportExpression[source.value=/${OUR_BUILDS}/]`,
+          message: 'import() @pingmon/server/internal, pingmon/internal or the package, not a dist path.',
         },
       ],
     },

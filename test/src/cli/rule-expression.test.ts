@@ -1,5 +1,5 @@
 import t from 'tap';
-import { formatRule, parseRuleExpression } from '../../../cli/dist/rule-expression.js';
+import { formatRule, parseRuleExpression } from 'pingmon/internal';
 
 t.test('a rule expression: metric, operator (symbol or word), number', async (t) => {
   const cases: Array<[string, string, string, number]> = [

@@ -1,4 +1,4 @@
-import type { AlertContent } from '../../../server/dist/alerts/payloads.js';
+import type { AlertContent } from '@pingmon/server/internal';
 
 /** A job's log as it usually is: a banner and progress first, the cause at the end. */
 const LONG_LOG = [

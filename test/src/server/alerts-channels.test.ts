@@ -3,7 +3,7 @@ import t from 'tap';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 import { createServer } from '@pingmon/server';
-import { send } from '../../../server/dist/alerts/deliver.js';
+import { send } from '@pingmon/server/internal';
 import { request } from '../helpers/http.js';
 import { TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';

@@ -1,7 +1,7 @@
 import type { Request } from '@hapi/hapi';
 import t from 'tap';
 import { ConfigError, loadConfig } from '@pingmon/server';
-import { clientAddressOf } from '../../../server/dist/client-address.js';
+import { clientAddressOf } from '@pingmon/server/internal';
 import { createTestDatabase } from '../helpers/databases.js';
 import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
 import { request } from '../helpers/http.js';

@@ -1,5 +1,5 @@
 import t from 'tap';
-import { newId } from '../../../server/dist/ids.js';
+import { newId } from '@pingmon/server/internal';
 
 // Lists are ordered by time, then id: ids made in one millisecond must sort in the order they were made.
 

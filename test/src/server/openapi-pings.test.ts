@@ -1,5 +1,5 @@
 import t from 'tap';
-import { parsePingBody } from '../../../server/dist/domain/ping-body.js';
+import { parsePingBody } from '@pingmon/server/internal';
 import { DocumentChecker } from '../helpers/openapi.js';
 import type { OpenApiDocument } from '../helpers/openapi.js';
 import { TestServer } from '../helpers/server.js';

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { DatabaseUnavailableError } from '@pingmon/server';
-import { OutageLog } from '../../../server/dist/outage-log.js';
+import { OutageLog } from '@pingmon/server/internal';
 import { waitFor } from '../helpers/wait.js';
 
 const INTERVAL_MS = 50;

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
-import { LastLine, withLastLine } from '../../../../cli/dist/run/cause.js';
+import { LastLine, withLastLine } from 'pingmon/internal';
 import { CLI, cliEnv, pingmon } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/databases.js';
 import { TestServer } from '../../helpers/server.js';

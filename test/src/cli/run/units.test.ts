@@ -1,8 +1,5 @@
 import t from 'tap';
-import { OutputCapture } from '../../../../cli/dist/run/capture.js';
-import { outcomeOf } from '../../../../cli/dist/run/job.js';
-import { parseMetaLines } from '../../../../cli/dist/run/meta.js';
-import { printTable } from '../../../../cli/dist/output.js';
+import { outcomeOf, OutputCapture, parseMetaLines, printTable } from 'pingmon/internal';
 
 const feed = (capture: OutputCapture, text: string, chunk = 333) => {
   const bytes = Buffer.from(text);

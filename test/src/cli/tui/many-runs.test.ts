@@ -1,7 +1,6 @@
 import t from 'tap';
 import { createClient } from '@pingmon/sdk';
-import { App } from '../../../../cli/dist/tui/app.js';
-import { createSource } from '../../../../cli/dist/tui/source.js';
+import { App, createSource } from 'pingmon/internal';
 import { TestServer } from '../../helpers/server.js';
 import { KEYS, lines, renderScreen } from './ink.js';
 

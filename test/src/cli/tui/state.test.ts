@@ -1,9 +1,7 @@
 import t from 'tap';
 import type { Run } from '@pingmon/sdk';
-import type { Action, State } from '../../../../cli/dist/tui/state.js';
-import { initialState, nextSnooze, reduce } from '../../../../cli/dist/tui/state.js';
-import type { MonitorRow } from '../../../../cli/dist/tui/source.js';
-import { listRows } from '../../../../cli/dist/tui/layout.js';
+import { initialState, listRows, nextSnooze, reduce } from 'pingmon/internal';
+import type { Action, MonitorRow, State } from 'pingmon/internal';
 
 const SIZE = { columns: 100, rows: 30 };
 const HEIGHT = listRows(SIZE);

@@ -1,11 +1,24 @@
 import t from 'tap';
 import { PingmonError } from '@pingmon/sdk';
-import { NotLoggedInError } from '../../../../cli/dist/client.js';
-import { COLLAPSE_OVER, detailFields, logView, windowStart } from '../../../../cli/dist/tui/layout.js';
-import { ago, exactDuration, exactWhen, matchedRules, statusText } from '../../../../cli/dist/tui/format.js';
-import { problemOf } from '../../../../cli/dist/tui/problem.js';
-import { capRows, clean, firstLine, wrap } from '../../../../cli/dist/tui/text.js';
-import { fit, textWidth } from '../../../../cli/dist/width.js';
+import {
+  ago,
+  capRows,
+  clean,
+  COLLAPSE_OVER,
+  detailFields,
+  exactDuration,
+  exactWhen,
+  firstLine,
+  fit,
+  logView,
+  matchedRules,
+  NotLoggedInError,
+  problemOf,
+  statusText,
+  textWidth,
+  windowStart,
+  wrap,
+} from 'pingmon/internal';
 
 t.test(
   'clean leaves no escape sequence or control character that could move the cursor or colour the screen',

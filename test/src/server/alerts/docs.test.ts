@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import t from 'tap';
-import { discordPayload, slackPayload, webhookPayload } from '../../../../server/dist/alerts/payloads.js';
-import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
+import { discordPayload, slackPayload, webhookPayload } from '@pingmon/server/internal';
+import type { AlertContent } from '@pingmon/server/internal';
 import { ALERT_FIXTURES } from '../../helpers/alert-fixtures.js';
 
 const docs = (name: string) => readFileSync(new URL(`../../../../docs/${name}`, import.meta.url), 'utf8');

@@ -2,16 +2,17 @@ import { readFileSync } from 'node:fs';
 import t from 'tap';
 import { ConfigError, loadConfig } from '@pingmon/server';
 import {
-  SMTP_NOT_CONFIGURED,
   domainOf,
   emailMessage,
+  maskUrl,
+  recipientsOf,
   sendEmail,
+  SMTP_NOT_CONFIGURED,
+  testContent,
+  verdictOf,
   withoutRelay,
-} from '../../../../server/dist/alerts/email.js';
-import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
-import { testContent } from '../../../../server/dist/alerts/payloads.js';
-import { maskUrl, recipientsOf } from '../../../../server/dist/domain/channels.js';
-import { verdictOf } from '../../../../server/dist/domain/delivery.js';
+} from '@pingmon/server/internal';
+import type { AlertContent } from '@pingmon/server/internal';
 import { ALERT_FIXTURES } from '../../helpers/alert-fixtures.js';
 
 const docs = readFileSync(new URL('../../../../docs/alerts.md', import.meta.url), 'utf8');

@@ -1,20 +1,21 @@
 import { createHmac } from 'node:crypto';
 import t from 'tap';
 import { loadConfig } from '@pingmon/server';
-import { matchRules } from '../../../../server/dist/domain/rules.js';
-import type { RuleCondition } from '../../../../server/dist/domain/rules.js';
-import { afterAttempt, backoffMs, parseRetryAfter, verdictOf } from '../../../../server/dist/domain/delivery.js';
-import type { AttemptResult, RetryPolicy } from '../../../../server/dist/domain/delivery.js';
-import { maskUrl } from '../../../../server/dist/domain/channels.js';
 import {
+  afterAttempt,
+  backoffMs,
   breakFences,
   buildRequest,
   discordPayload,
+  logTail,
+  maskUrl,
+  matchRules,
+  parseRetryAfter,
   signature,
   slackPayload,
-} from '../../../../server/dist/alerts/payloads.js';
-import type { AlertContent } from '../../../../server/dist/alerts/payloads.js';
-import { logTail } from '../../../../server/dist/domain/log-tail.js';
+  verdictOf,
+} from '@pingmon/server/internal';
+import type { AlertContent, AttemptResult, RetryPolicy, RuleCondition } from '@pingmon/server/internal';
 import type { RuleOp } from '@pingmon/sdk';
 
 const rule = (op: RuleOp, value: number, metric = 'rows'): RuleCondition => ({

@@ -1,6 +1,6 @@
 import t from 'tap';
 import { closeDatabase, openDatabase } from '@pingmon/server';
-import { DeliveryWorker } from '../../../../server/dist/alerts/worker.js';
+import { DeliveryWorker } from '@pingmon/server/internal';
 import { DATABASE_KINDS } from '../../helpers/databases.js';
 import { json, startReceiver } from '../../helpers/receiver.js';
 import { TestServer } from '../../helpers/server.js';

@@ -3,7 +3,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import knexFactory from 'knex';
 import { closeDatabase, DatabaseUnavailableError, loadConfig, openDatabase } from '@pingmon/server';
-import { outageCause, outageClassifier } from '../../../../server/dist/db/unavailable.js';
+import { outageCause, outageClassifier } from '@pingmon/server/internal';
 import { POSTGRES_URL, createTestDatabase, knexOf } from '../../helpers/databases.js';
 import { waitFor } from '../../helpers/wait.js';
 

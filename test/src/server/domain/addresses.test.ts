@@ -1,5 +1,5 @@
 import t from 'tap';
-import { isPublicAddress, nonPublicAddressIn, nonPublicHostOf } from '../../../../server/dist/domain/addresses.js';
+import { isPublicAddress, nonPublicAddressIn, nonPublicHostOf } from '@pingmon/server/internal';
 
 t.test(
   'isPublicAddress refuses every private, loopback, link-local, unique-local and unspecified address',

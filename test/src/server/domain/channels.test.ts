@@ -1,9 +1,5 @@
 import t from 'tap';
-import {
-  CHANNEL_TESTS_PER_WINDOW,
-  CHANNEL_TEST_WINDOW_MS,
-  channelTestDecision,
-} from '../../../../server/dist/domain/channels.js';
+import { CHANNEL_TEST_WINDOW_MS, CHANNEL_TESTS_PER_WINDOW, channelTestDecision } from '@pingmon/server/internal';
 
 t.test('a channel may be tested a few times per window; then it waits for the window to end', async (t) => {
   t.equal(CHANNEL_TESTS_PER_WINDOW, 5);

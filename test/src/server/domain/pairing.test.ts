@@ -1,8 +1,7 @@
 import t from 'tap';
 import type { PingKind, RunStatus } from '@pingmon/sdk';
-import { pairPing } from '../../../../server/dist/domain/pairing.js';
-import type { Pairing, PairingState } from '../../../../server/dist/domain/pairing.js';
-import type { RunRecord } from '../../../../server/dist/domain/runs.js';
+import { pairPing } from '@pingmon/server/internal';
+import type { Pairing, PairingState, RunRecord } from '@pingmon/server/internal';
 
 const NOW = 1_000_000;
 

@@ -1,8 +1,6 @@
 import t from 'tap';
 import { isStorable, storableText, truncate } from '@pingmon/sdk';
-import { parsePingBody } from '../../../../server/dist/domain/ping-body.js';
-import { enforcedIntervalMs, rateDecision } from '../../../../server/dist/domain/pairing.js';
-import { newRun, finishedRun } from '../../../../server/dist/domain/runs.js';
+import { enforcedIntervalMs, finishedRun, newRun, parsePingBody, rateDecision } from '@pingmon/server/internal';
 
 t.test('truncate keeps the first characters and never splits a surrogate pair', async (t) => {
   const cases: Array<[string, number, string]> = [

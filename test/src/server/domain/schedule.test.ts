@@ -1,15 +1,17 @@
 import t from 'tap';
 import {
   afterMiss,
+  afterOutcome,
   checkSchedule,
   expectedAfterOpening,
+  HEALTHY,
+  incidentSummary,
   localTime,
+  monitorStatus,
   slotAfter,
   upcoming,
-} from '../../../../server/dist/domain/schedule.js';
-import type { StoredSchedule } from '../../../../server/dist/domain/schedule.js';
-import { afterOutcome, HEALTHY, incidentSummary, monitorStatus } from '../../../../server/dist/domain/incidents.js';
-import type { Health } from '../../../../server/dist/domain/incidents.js';
+} from '@pingmon/server/internal';
+import type { Health, StoredSchedule } from '@pingmon/server/internal';
 
 const at = (iso: string) => Date.parse(iso);
 const isoList = (times: number[]) => times.map((x) => new Date(x).toISOString());

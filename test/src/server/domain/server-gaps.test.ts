@@ -1,6 +1,6 @@
 import t from 'tap';
-import { freshGraceMs, gapOfExpected, gapOnResume } from '../../../../server/dist/domain/server-gaps.js';
-import type { SweeperRow } from '../../../../server/dist/domain/server-gaps.js';
+import { freshGraceMs, gapOfExpected, gapOnResume } from '@pingmon/server/internal';
+import type { SweeperRow } from '@pingmon/server/internal';
 
 const NOW = Date.parse('2027-03-27T12:01:02.000Z');
 const row = (sweeperId: string, beatAgoMs: number, intervalMs = 5_000): SweeperRow => ({

@@ -1,0 +1,17 @@
+// pingmon/internal: the modules the tests reach into, one line per module, so that a module moved or renamed is
+// fixed here once. Not a public API (docs/testing.md): nothing outside this repository may import it.
+export { NotLoggedInError } from './client.js';
+export { printTable } from './output.js';
+export { formatRule, parseRuleExpression } from './rule-expression.js';
+export { OutputCapture } from './run/capture.js';
+export { LastLine, withLastLine } from './run/cause.js';
+export { outcomeOf } from './run/job.js';
+export { parseMetaLines } from './run/meta.js';
+export { App } from './tui/app.js';
+export { ago, exactDuration, exactWhen, matchedRules, statusText } from './tui/format.js';
+export { COLLAPSE_OVER, detailFields, listRows, logView, windowStart } from './tui/layout.js';
+export { problemOf } from './tui/problem.js';
+export { createSource, type BrowseSource, type MonitorRow } from './tui/source.js';
+export { initialState, nextSnooze, reduce, type Action, type State } from './tui/state.js';
+export { capRows, clean, firstLine, wrap } from './tui/text.js';
+export { fit, textWidth } from './width.js';

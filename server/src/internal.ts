@@ -1,0 +1,51 @@
+// @pingmon/server/internal: the modules the tests reach into, one line per module, so that a module moved or
+// renamed is fixed here once. Not a public API (docs/testing.md): nothing outside this repository may import it.
+export {
+  breakFences,
+  buildRequest,
+  discordPayload,
+  signature,
+  slackPayload,
+  testContent,
+  webhookPayload,
+  type AlertContent,
+} from './alerts/payloads.js';
+export { send } from './alerts/deliver.js';
+export { SMTP_NOT_CONFIGURED, domainOf, emailMessage, sendEmail, withoutRelay } from './alerts/email.js';
+export { DeliveryWorker } from './alerts/worker.js';
+export { clientAddressOf } from './client-address.js';
+export { outageCause, outageClassifier } from './db/unavailable.js';
+export { isPublicAddress, nonPublicAddressIn, nonPublicHostOf } from './domain/addresses.js';
+export {
+  CHANNEL_TESTS_PER_WINDOW,
+  CHANNEL_TEST_WINDOW_MS,
+  channelTestDecision,
+  maskUrl,
+  recipientsOf,
+} from './domain/channels.js';
+export {
+  afterAttempt,
+  backoffMs,
+  parseRetryAfter,
+  verdictOf,
+  type AttemptResult,
+  type RetryPolicy,
+} from './domain/delivery.js';
+export { afterOutcome, HEALTHY, incidentSummary, monitorStatus, type Health } from './domain/incidents.js';
+export { logTail } from './domain/log-tail.js';
+export { enforcedIntervalMs, pairPing, rateDecision, type Pairing, type PairingState } from './domain/pairing.js';
+export { parsePingBody } from './domain/ping-body.js';
+export { matchRules, type RuleCondition } from './domain/rules.js';
+export { finishedRun, newRun, type RunRecord } from './domain/runs.js';
+export {
+  afterMiss,
+  checkSchedule,
+  expectedAfterOpening,
+  localTime,
+  slotAfter,
+  upcoming,
+  type StoredSchedule,
+} from './domain/schedule.js';
+export { freshGraceMs, gapOfExpected, gapOnResume, type SweeperRow } from './domain/server-gaps.js';
+export { newId } from './ids.js';
+export { OutageLog } from './outage-log.js';
