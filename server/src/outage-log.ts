@@ -1,4 +1,4 @@
-import type { DatabaseUnavailableError } from './db/index.js';
+import { DatabaseUnavailableError } from './db/index.js';
 
 /** What failed for want of the database: a request (answered 503) or the alert sender's work. */
 export type OutageSource = 'request' | 'alerts' | 'sweeper' | 'pruner' | 'metrics';
@@ -22,6 +22,9 @@ const COUNTED: Readonly<Record<OutageSource, (n: number) => string>> = {
 };
 
 export type Log = (tags: string[], message: string) => void;
+
+/** How background work reports a failure: `err` is the failure the message reports, when there is one. */
+export type FailureLog = (tags: string[], message: string, err?: unknown) => void;
 
 /**
  * A database outage in the log without a line per failure, however many requests fail: the first failure
@@ -56,6 +59,14 @@ export class OutageLog {
       `${err.message} (${FIRST[source]}; more failures are counted, a line per ${this.seconds} s)`,
     );
     this.arm();
+  }
+
+  /** The one way background work logs its failures: those for want of the database are counted, as `source`. */
+  failures(source: OutageSource): FailureLog {
+    return (tags, message, err) => {
+      if (err instanceof DatabaseUnavailableError) this.failed(source, err);
+      else this.log(tags, message);
+    };
   }
 
   /** Writes what is counted and not yet logged; the server calls it when it stops. */

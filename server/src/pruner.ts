@@ -4,13 +4,14 @@ import type { Database } from './db/index.js';
 import { listMonitorIds } from './db/monitors.js';
 import type { Deleted } from './db/runs.js';
 import { deleteRunsAfter, deleteRunsBefore, findNthRun } from './db/runs.js';
+import type { FailureLog } from './outage-log.js';
 
 export interface PrunerOptions {
   intervalMs: number;
   retentionMs: number | null;
   retentionRuns: number | null;
   clock: () => number;
-  log: (tags: string[], message: string, err: unknown) => void;
+  log: FailureLog;
 }
 
 export interface PruneResult {
