@@ -27,9 +27,8 @@ export type Log = (tags: string[], message: string) => void;
 export type FailureLog = (tags: string[], message: string, err?: unknown) => void;
 
 /**
- * A database outage in the log without a line per failure, however many requests fail: the first failure
- * at once, with its cause; while failures go on, one line per interval counting them; and one line once an
- * interval passes without any. All at `warn`.
+ * A database outage in the log without a line per failure: the first at once with its cause, then a line per
+ * interval counting them while they go on, and one once an interval passes without any. All at `warn`.
  */
 export class OutageLog {
   private readonly counts = new Map<OutageSource, number>();

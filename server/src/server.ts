@@ -34,10 +34,7 @@ import { registerDashboard } from './web.js';
 
 export const API_PREFIX = '/api/v1';
 
-/**
- * Builds the API server on the configured database (migrated on the way). Stopping the server
- * closes the database once in-flight requests have finished.
- */
+/** Builds the API server on the configured database (migrated on the way); stopping the server closes it. */
 export async function createServer(config: Config, options: ServerOptions = {}): Promise<Server> {
   const db = await openDatabase(config);
   try {
@@ -49,7 +46,7 @@ export async function createServer(config: Config, options: ServerOptions = {}):
 }
 
 export interface ServerOptions {
-  /** In a worker of `pingmon server --workers`: what /metrics serves, every worker's metrics (metrics-route.ts). */
+  /** In a worker of `pingmon server --workers`: what /metrics serves, every worker's metrics. */
   gatherMetrics?: GatherMetrics;
 }
 
@@ -84,9 +81,8 @@ function hapiOptions(config: Config): Hapi.ServerOptions {
     router: { stripTrailingSlash: true },
     routes: {
       payload: { maxBytes: config.bodyLimitBytes },
-      // Responses carry accounts' data: never stored by a cache (hapi's default is no-cache, kept and revalidated),
-      // never sniffed as another type, never framed. The dashboard's routes set their own cache-control (web.ts).
-      // No HSTS: whether the server is reached over HTTPS is the deployer's proxy's to say.
+      // Responses carry accounts' data: never stored (hapi's no-cache keeps them), sniffed or framed. No HSTS:
+      // whether the server is reached over HTTPS is the deployer's proxy's to say.
       cache: { otherwise: 'no-store' },
       security: { hsts: false, xframe: 'deny', xss: false, noOpen: false, noSniff: true, referrer: false },
     },
@@ -131,9 +127,8 @@ async function registerRequestLog(server: Server, config: Config, clientAddress:
 }
 
 /**
- * One line per request, with nothing secret in it: the serializers keep method, path, status and
- * time, never headers, bodies or query strings. (No pino redaction: it would cost more than the
- * request, and there is nothing left to redact.)
+ * One line per request, with nothing secret in it: method, path, status and time, never headers, bodies or query
+ * strings. (No pino redaction: it would cost more than the request, and nothing is left to redact.)
  */
 function requestLogOptions(config: Config, clientAddress: (request: Request) => string): HapiPino.Options {
   return {

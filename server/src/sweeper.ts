@@ -25,8 +25,8 @@ const OUTAGE_AFTER_MS = 60_000;
 const PROCESS_STARTED_AT = Math.round(performance.timeOrigin);
 
 /**
- * Runs use-cases/sweep.ts every `intervalMs` in this process, one sweep at a time. Every server runs one;
- * the database decides which of them handles each due row.
+ * Sweeps every `intervalMs` in this process, one sweep at a time. Every server runs one; the database decides which
+ * of them handles each due row.
  */
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
