@@ -1,6 +1,6 @@
 import { DatabaseUnavailableError } from './db/index.js';
 
-/** What failed for want of the database: a request (answered 503) or the alert sender's work. */
+/** What failed for want of the database: a request (answered 503), or background work. */
 export type OutageSource = 'request' | 'alerts' | 'sweeper' | 'pruner' | 'metrics';
 
 const FIRST: Readonly<Record<OutageSource, string>> = {
