@@ -1,6 +1,6 @@
-import type { DatabaseUnavailableError } from './db/index.js';
+import { DatabaseUnavailableError } from './db/index.js';
 
-/** What failed for want of the database: a request (answered 503) or the alert sender's work. */
+/** What failed for want of the database: a request (answered 503), or background work. */
 export type OutageSource = 'request' | 'alerts' | 'sweeper' | 'pruner' | 'metrics';
 
 const FIRST: Readonly<Record<OutageSource, string>> = {
@@ -23,10 +23,12 @@ const COUNTED: Readonly<Record<OutageSource, (n: number) => string>> = {
 
 export type Log = (tags: string[], message: string) => void;
 
+/** How background work reports a failure: `err` is the failure the message reports, when there is one. */
+export type FailureLog = (tags: string[], message: string, err?: unknown) => void;
+
 /**
- * A database outage in the log without a line per failure, however many requests fail: the first failure
- * at once, with its cause; while failures go on, one line per interval counting them; and one line once an
- * interval passes without any. All at `warn`.
+ * A database outage in the log without a line per failure: the first at once with its cause, then a line per
+ * interval counting them while they go on, and one once an interval passes without any. All at `warn`.
  */
 export class OutageLog {
   private readonly counts = new Map<OutageSource, number>();
@@ -56,6 +58,14 @@ export class OutageLog {
       `${err.message} (${FIRST[source]}; more failures are counted, a line per ${this.seconds} s)`,
     );
     this.arm();
+  }
+
+  /** The one way background work logs its failures: those for want of the database are counted, as `source`. */
+  failures(source: OutageSource): FailureLog {
+    return (tags, message, err) => {
+      if (err instanceof DatabaseUnavailableError) this.failed(source, err);
+      else this.log(tags, message);
+    };
   }
 
   /** Writes what is counted and not yet logged; the server calls it when it stops. */

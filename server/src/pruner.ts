@@ -4,13 +4,14 @@ import type { Database } from './db/index.js';
 import { listMonitorIds } from './db/monitors.js';
 import type { Deleted } from './db/runs.js';
 import { deleteRunsAfter, deleteRunsBefore, findNthRun } from './db/runs.js';
+import type { FailureLog } from './outage-log.js';
 
 export interface PrunerOptions {
   intervalMs: number;
   retentionMs: number | null;
   retentionRuns: number | null;
   clock: () => number;
-  log: (tags: string[], message: string, err: unknown) => void;
+  log: FailureLog;
 }
 
 export interface PruneResult {
@@ -29,9 +30,8 @@ const MONITORS_PER_PASS = 200;
 const BUSY_PAUSE_MS = 200;
 
 /**
- * Deletes what retention no longer keeps (docs/configuration.md#retention), in every server process, in bounded
- * batches with the event loop free between them, so that pings never wait behind a large delete. Deleting is
- * idempotent: two servers pruning at once delete each row once between them.
+ * Deletes what retention no longer keeps in bounded batches, the event loop free between them: pings never wait
+ * behind a large delete. Every server prunes; deleting is idempotent, so two at once delete each row once.
  */
 export class Pruner {
   private timer: NodeJS.Timeout | undefined;
@@ -82,8 +82,8 @@ export class Pruner {
     const { retentionMs, retentionRuns } = this.options;
     const result: PruneResult = { runs: 0, alerts: 0, more: false };
     let budget = BATCHES_PER_PASS;
-    // Deletes batch after batch until one comes back short or the pass's budget is spent. A batch of runs says the
-    // latest start it deleted: the next one starts there (see db/runs.ts).
+    // Batch after batch until one comes back short or the pass's budget is spent; a batch of runs says the latest
+    // start it deleted, where the next one starts.
     const drain = async (step: (from: number) => Promise<Deleted>, into: 'runs' | 'alerts') => {
       let from = 0;
       while (budget > 0 && !this.stopped) {

@@ -3,6 +3,7 @@ import type { Database } from './db/index.js';
 import type { SweeperRecord } from './db/sweepers.js';
 import { stopSweeper } from './db/sweepers.js';
 import { newId } from './ids.js';
+import type { FailureLog } from './outage-log.js';
 import type { SweeperSelf } from './use-cases/server-gap.js';
 import type { SweepResult } from './use-cases/sweep.js';
 import { sweep } from './use-cases/sweep.js';
@@ -14,7 +15,7 @@ export interface SweeperOptions {
   queued: () => void;
   /** Called after each sweep that timed runs out (for metrics). */
   timedOut?: (runs: number) => void;
-  log: (tags: string[], message: string, err: unknown) => void;
+  log: FailureLog;
 }
 
 /** A gap between two sweeps longer than this (and than three intervals) means no server was sweeping. */
@@ -24,8 +25,8 @@ const OUTAGE_AFTER_MS = 60_000;
 const PROCESS_STARTED_AT = Math.round(performance.timeOrigin);
 
 /**
- * Runs use-cases/sweep.ts every `intervalMs` in this process, one sweep at a time. Every server runs one;
- * the database decides which of them handles each due row.
+ * Sweeps every `intervalMs` in this process, one sweep at a time. Every server runs one; the database decides which
+ * of them handles each due row.
  */
 export class Sweeper {
   private timer: NodeJS.Timeout | undefined;
@@ -109,7 +110,6 @@ export class Sweeper {
         ['sweeper', 'warn'],
         `no pingmon server swept from ${new Date(from).toISOString()} to ${new Date(to).toISOString()}: ` +
           'expected runs and deadlines that fell in between were given a fresh grace from now',
-        undefined,
       );
     }
     return result;

@@ -8,6 +8,7 @@ import type { Database } from '../db/index.js';
 import type { ChannelRecord } from '../domain/channels.js';
 import type { AttemptResult, RetryPolicy } from '../domain/delivery.js';
 import { afterAttempt } from '../domain/delivery.js';
+import type { FailureLog } from '../outage-log.js';
 import { attemptChannel } from './attempt.js';
 import { AttemptAbortedError } from './deliver.js';
 import type { Mailer } from './email.js';
@@ -31,8 +32,7 @@ export interface WorkerOptions {
   concurrency: number;
   /** The server's clock: due times, leases and retries are read on it (a test's clock, in tests). */
   clock: () => number;
-  /** `err` is the failure the message reports, when there is one (the server logs database outages apart). */
-  log: (tags: string[], message: string, err?: unknown) => void;
+  log: FailureLog;
   /** An attempt settled its delivery: delivered, or failed for good (for metrics). */
   settled?: (channelType: ChannelRecord['type'], state: 'delivered' | 'failed') => void;
 }

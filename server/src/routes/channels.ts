@@ -11,16 +11,7 @@ import type {
 import { attemptChannel } from '../alerts/attempt.js';
 import { testContent } from '../alerts/payloads.js';
 import { userOf } from '../auth.js';
-import {
-  UnknownMonitorsError,
-  countChannelTest,
-  deleteChannel,
-  findChannel,
-  insertChannel,
-  listChannels,
-  updateChannel,
-} from '../db/channels.js';
-import type { TransactionSql } from '../db/sql.js';
+import { UnknownMonitorsError, countChannelTest, deleteChannel, findChannel, listChannels } from '../db/channels.js';
 import type { ChannelRecord } from '../domain/channels.js';
 import {
   CHANNEL_TESTS_PER_WINDOW,
@@ -36,6 +27,7 @@ import { verdictOf } from '../domain/delivery.js';
 import { apiError, waitFor } from '../errors.js';
 import { newId } from '../ids.js';
 import { presentChannel } from '../presenter.js';
+import { addChannel, changeChannel } from '../use-cases/channels.js';
 import type { RouteContext } from './context.js';
 import {
   Channel as ChannelSchema,
@@ -273,7 +265,7 @@ async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
     enabled: input.enabled ?? true,
     createdAt: now,
   };
-  await restricting(() => ctx.db.transaction((sql) => insertChannel(sql, channel)));
+  await restricting(() => addChannel(ctx.db, channel));
   return h.response(presentChannel(channel)).code(201);
 }
 
@@ -285,8 +277,7 @@ async function update(ctx: RouteContext, request: ChannelRequest): Promise<Chann
   noSecretUnlessWebhook(current.type, changes.secret);
   if (changes.url !== undefined) changes.url = urlOfType(current.type, changes.url);
   publicUrlOnly(ctx, changes.url);
-  const apply = (sql: TransactionSql) => updateChannel(sql, accountId, channelId, changes);
-  const updated = await restricting(() => ctx.db.transaction(apply));
+  const updated = await restricting(() => changeChannel(ctx.db, accountId, channelId, changes));
   if (!updated) throw channelNotFound(channelId);
   return presentChannel(await requireChannel(ctx, accountId, channelId));
 }

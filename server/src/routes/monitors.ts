@@ -12,21 +12,15 @@ import type {
 import { FAIL_ALERTS } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import type { MonitorRecord, MonitorSettings } from '../db/monitors.js';
-import {
-  deleteMonitor,
-  findMonitor,
-  findMonitorForUpdate,
-  insertMonitor,
-  listMonitors,
-  updateMonitor,
-} from '../db/monitors.js';
-import { findLatestRuns, findRunHistory, setRunDeadlines } from '../db/runs.js';
-import { changeScheduling, DEFAULT_SETTINGS, newScheduling } from '../domain/monitor-settings.js';
+import { deleteMonitor, findMonitor, insertMonitor, listMonitors } from '../db/monitors.js';
+import { findLatestRuns, findRunHistory } from '../db/runs.js';
+import { DEFAULT_SETTINGS, newScheduling } from '../domain/monitor-settings.js';
 import type { StoredSchedule } from '../domain/schedule.js';
 import { checkSchedule, localTime, MAX_EVERY_SECONDS, slotAfter, upcoming } from '../domain/schedule.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { presentMonitor, presentRunPoint } from '../presenter.js';
+import { updateMonitor } from '../use-cases/update-monitor.js';
 import type { RouteContext } from './context.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
 import {
@@ -301,29 +295,16 @@ async function show(ctx: RouteContext, request: MonitorRequest): Promise<Monitor
   return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
 }
 
-/** Name and settings change in one transaction with the monitor's row held: a ping or sweep waits, or went first. */
 async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monitor> {
   const { accountId } = userOf(request);
   const { monitorId } = request.params;
   const payload = request.payload as UpdateMonitorRequest;
-  const changes = settingsGiven(payload);
+  const settings = settingsGiven(payload);
   const now = ctx.config.clock();
-  const snooze = snoozeGiven((request.payload as { snoozedUntil?: Date | null }).snoozedUntil, now);
-  const monitor = await ctx.db.transaction(async (sql) => {
-    const current = await findMonitorForUpdate(sql, accountId, monitorId);
-    if (!current) throw monitorNotFound(monitorId);
-    const next: MonitorRecord = {
-      ...current,
-      ...changeScheduling(current, changes, now),
-      ...changeQuiet(current, snooze, changes.paused, now),
-      name: payload.name ?? current.name,
-    };
-    await updateMonitor(sql, next);
-    if (next.paused !== current.paused || next.maxRuntime !== current.maxRuntime) {
-      await setRunDeadlines(sql, monitorId, next.paused ? null : next.maxRuntime);
-    }
-    return next;
-  });
+  const snoozedUntil = snoozeGiven((request.payload as { snoozedUntil?: Date | null }).snoozedUntil, now);
+  const changes = { name: payload.name, settings, snoozedUntil };
+  const monitor = await updateMonitor(ctx.db, accountId, monitorId, changes, now);
+  if (!monitor) throw monitorNotFound(monitorId);
   return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
 }
 
@@ -343,21 +324,6 @@ function snoozeGiven(given: Date | null | undefined, now: number): number | null
     throw apiError(400, 'invalid_snooze', 'snoozedUntil is over a year ahead: pause the monitor instead.');
   }
   return until;
-}
-
-/**
- * The snooze as changed. Held-back alerts are looked at again at the next sweep when the snooze changes (it may
- * have ended), and dropped when the monitor is paused (it raises nothing, and resumes afresh).
- */
-function changeQuiet(
-  current: MonitorRecord,
-  snooze: number | null | undefined,
-  paused: boolean | undefined,
-  now: number,
-) {
-  const snoozedUntil = snooze === undefined ? current.snoozedUntil : snooze;
-  if (paused === true || current.hold === null) return { snoozedUntil, hold: null };
-  return { snoozedUntil, hold: snooze === undefined ? current.hold : { ...current.hold, until: now } };
 }
 
 /** The next expected openings, in UTC and the schedule's timezone; none for a monitor without a schedule. */

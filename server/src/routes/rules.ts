@@ -3,11 +3,12 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import { META_KEY_MAX_CHARS, RULE_OPS } from '@pingmon/sdk/wire';
 import type { CreateRuleRequest, RuleList } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
-import { deleteRule, insertRule, listRules } from '../db/rules.js';
+import { listRules } from '../db/rules.js';
 import { MAX_RULES_PER_MONITOR } from '../domain/rules.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { presentRule } from '../presenter.js';
+import { addRule, removeRule } from '../use-cases/rules.js';
 import type { RouteContext } from './context.js';
 import { monitorNotFound, requireMonitor } from './monitors.js';
 import { replies, Rule as RuleSchema, RuleList as RuleListSchema } from './responses.js';
@@ -82,7 +83,7 @@ async function create(ctx: RouteContext, request: MonitorRequest, h: ResponseToo
   const { metric, op, value } = request.payload as CreateRuleRequest;
   const now = Date.now();
   const rule = { ruleId: newId('rule', now), monitorId, metric, op, value, createdAt: now };
-  const outcome = await ctx.db.transaction((sql) => insertRule(sql, accountId, rule, MAX_RULES_PER_MONITOR));
+  const outcome = await addRule(ctx.db, accountId, rule);
   if (outcome.kind === 'monitor_not_found') throw monitorNotFound(monitorId);
   if (outcome.kind === 'limit_reached') {
     throw apiError(
@@ -98,7 +99,7 @@ async function create(ctx: RouteContext, request: MonitorRequest, h: ResponseToo
 async function remove(ctx: RouteContext, request: RuleRequest, h: ResponseToolkit) {
   const { accountId } = userOf(request);
   const { monitorId, ruleId } = request.params;
-  if (!(await ctx.db.transaction((sql) => deleteRule(sql, accountId, monitorId, ruleId)))) {
+  if (!(await removeRule(ctx.db, accountId, monitorId, ruleId))) {
     await requireMonitor(ctx, accountId, monitorId);
     throw apiError(404, 'rule_not_found', `No rule ${ruleId} on monitor ${monitorId}.`);
   }
