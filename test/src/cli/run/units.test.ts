@@ -1,6 +1,6 @@
 import t from 'tap';
 import { OutputCapture } from '../../../../cli/dist/run/capture.js';
-import { outcomeOf } from '../../../../cli/dist/run/job.js';
+import { outcomeOf } from '../../../../cli/dist/run/outcome.js';
 import { parseMetaLines } from '../../../../cli/dist/run/meta.js';
 import { printTable } from '../../../../cli/dist/output.js';
 
