@@ -15,8 +15,8 @@ import type { ReportTo } from './report.js';
 class UsageError extends Error {}
 
 /**
- * `pingmon run [flags] -- command [args…]`; answers the exit code to leave with. Started without
- * oclif (see bin/run.js): it sits on the path of every cron job.
+ * `pingmon run [flags] -- command [args…]`; answers the exit code to leave with. bin/run.js starts it without
+ * oclif, for start-up: it sits on the path of every cron job.
  *
  * Monitoring never stops the job: what pingmon cannot use for reporting (a missing API key, monitor or URL, an
  * unknown flag, a bad --meta) is said on stderr and the job runs. Only a command line that does not say what to
