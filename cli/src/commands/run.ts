@@ -19,8 +19,8 @@ const flags = Object.fromEntries(
 );
 
 /**
- * `pingmon run`, its flags from the one table the lenient reading in run/main.ts also reads. bin/run.js starts that
- * same main without loading oclif (start-up nearly doubles with it), so oclif answers --help from here.
+ * `pingmon run`. Its flags come from the table its lenient reading uses; bin/run.js starts the same main without
+ * loading oclif (which doubles the start-up of every cron job), so oclif mostly answers --help here.
  */
 export default class Run extends BaseCommand {
   static override summary = 'Run a command and report the run to pingmon';

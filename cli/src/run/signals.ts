@@ -10,10 +10,7 @@ export interface Supervision {
   stop(): void;
 }
 
-/**
- * Forwards this process's signals to the job and kills it after `timeoutMs` (0: never). Without a terminal the job
- * leads a process group of its own, and a signal reaches every process it started.
- */
+/** Forwards this process's signals to the job (its whole group unless interactive), kills it after `timeoutMs`. */
 export function superviseJob(
   pid: number | undefined,
   how: { interactive: boolean; timeoutMs: number; killGraceMs: number },

@@ -28,8 +28,8 @@ export async function spawnJob(
   copies: readonly Copy[] | undefined,
   env: Record<string, string>,
 ): Promise<ExitFacts> {
-  // Without a terminal the command gets a process group of its own (see superviseJob). With one, it stays in the
-  // terminal's foreground group, where it may read the terminal, and Ctrl-C reaches it directly.
+  // Without a terminal the command leads a process group of its own, so that signals and the timeout reach all it
+  // started; with one, it stays in the terminal's foreground group, to read the terminal and get Ctrl-C directly.
   const interactive = Boolean(process.stdin.isTTY);
   const fifos = openFifos();
   // A FIFO's write end (a file descriptor), or a pipe: execa takes either, though its types take no union.
@@ -51,7 +51,11 @@ export async function spawnJob(
     if (fifos) closeFifos(fifos);
     throw err;
   }
-  const supervision = superviseJob(subprocess.pid, { interactive, ...job });
+  const supervision = superviseJob(subprocess.pid, {
+    interactive,
+    timeoutMs: job.timeoutMs,
+    killGraceMs: job.killGraceMs,
+  });
   const streams = passThrough(subprocess, fifos, copies);
   // Children the command left behind may hold its output open: read a little longer, then stop.
   let drain: NodeJS.Timeout | undefined;
