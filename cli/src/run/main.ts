@@ -6,10 +6,10 @@ import type { LogKeep } from './capture.js';
 import { RUN_OPTIONS, readFlags } from './flags.js';
 import type { ReadFlags, RunFlag } from './flags.js';
 import { runJob } from './job.js';
-import { warn } from './warn.js';
 import type { Job } from './job.js';
 import { parseMetaLines } from './meta.js';
 import type { ReportTo } from './report.js';
+import { warn } from './warn.js';
 
 /** A command line pingmon cannot run at all: no command, or flags that say how to run it that it cannot read. */
 class UsageError extends Error {}
