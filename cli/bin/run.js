@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `pingmon run` sits on the path of every cron job: it starts without loading oclif at all.
+// `pingmon run` sits on the path of every cron job: it starts the run command's main without loading oclif,
+// which doubles its start-up (`run -- true`: 130 ms of CPU this way, 260 ms through oclif, same bundle).
 const args = process.argv.slice(2);
 const dash = args.includes('--') ? args.indexOf('--') : args.length;
 const wantsHelp = args.slice(0, dash).some((arg) => arg === '--help' || arg === '-h');

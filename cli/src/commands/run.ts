@@ -1,7 +1,9 @@
+import { join } from 'node:path';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
 import { RUN_OPTIONS } from '../run/flags.js';
 import type { RunOption } from '../run/flags.js';
+import { main } from '../run/main.js';
 
 const flags = Object.fromEntries(
   Object.entries(RUN_OPTIONS).map(([name, option]: [string, RunOption]) => [
@@ -17,10 +19,10 @@ const flags = Object.fromEntries(
 );
 
 /**
- * Help and manifest entry of `pingmon run`, never run: bin/run.js starts run/main.ts itself, without oclif, and
- * leaves only --help to oclif, which answers it from these fields.
+ * `pingmon run`. Its flags come from the table its lenient reading uses; bin/run.js starts the same main without
+ * loading oclif (which doubles the start-up of every cron job), so oclif mostly answers --help here.
  */
-export default abstract class Run extends BaseCommand {
+export default class Run extends BaseCommand {
   static override summary = 'Run a command and report the run to pingmon';
   static override description =
     'Sends start, runs the command with its input and output passed through unchanged, then sends success or fail ' +
@@ -35,4 +37,9 @@ export default abstract class Run extends BaseCommand {
   ];
   static override strict = false;
   static override flags = flags;
+
+  async run(): Promise<void> {
+    // The raw argv: the command after `--` is taken exactly as given, and the flags before it leniently.
+    process.exitCode = await main(this.argv, join(this.config.root, 'bin', 'run.js'));
+  }
 }

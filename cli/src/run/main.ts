@@ -5,17 +5,18 @@ import type { SettingKey, StoredSettings } from '../settings.js';
 import type { LogKeep } from './capture.js';
 import { RUN_OPTIONS, readFlags } from './flags.js';
 import type { ReadFlags, RunFlag } from './flags.js';
-import { runJob, warn } from './job.js';
+import { runJob } from './job.js';
 import type { Job } from './job.js';
 import { parseMetaLines } from './meta.js';
 import type { ReportTo } from './report.js';
+import { warn } from './warn.js';
 
 /** A command line pingmon cannot run at all: no command, or flags that say how to run it that it cannot read. */
 class UsageError extends Error {}
 
 /**
- * `pingmon run [flags] -- command [args…]`; answers the exit code to leave with. Started without
- * oclif (see bin/run.js): it sits on the path of every cron job.
+ * `pingmon run [flags] -- command [args…]`; answers the exit code to leave with. bin/run.js starts it without
+ * oclif, for start-up: it sits on the path of every cron job.
  *
  * Monitoring never stops the job: what pingmon cannot use for reporting (a missing API key, monitor or URL, an
  * unknown flag, a bad --meta) is said on stderr and the job runs. Only a command line that does not say what to

@@ -1,4 +1,4 @@
-import { META_KEY_MAX_CHARS } from '@pingmon/sdk/wire';
+import { META_KEY_MAX_CHARS, META_MAX_KEYS } from '@pingmon/sdk/wire';
 
 export type MetaParse = { ok: true; meta: Record<string, number> } | { ok: false; error: string };
 
@@ -17,4 +17,12 @@ export function parseMetaLines(lines: readonly string[], source: string): MetaPa
     meta[key] = value;
   }
   return { ok: true, meta };
+}
+
+/** At most as many keys as the server takes, leaving room for exitCode. */
+export function boundedMeta(meta: Record<string, number>, warn: (message: string) => void): Record<string, number> {
+  const entries = Object.entries(meta).filter(([key]) => key !== 'exitCode');
+  if (entries.length < META_MAX_KEYS) return Object.fromEntries(entries);
+  warn(`meta has ${entries.length} keys besides exitCode; only the first ${META_MAX_KEYS - 1} were sent`);
+  return Object.fromEntries(entries.slice(0, META_MAX_KEYS - 1));
 }

@@ -1,6 +1,6 @@
 import { createPinger } from '@pingmon/sdk';
 import type { PingmonError } from '@pingmon/sdk';
-import type { Outcome } from './job.js';
+import type { Outcome } from './outcome.js';
 
 /** Where and how a run is reported. */
 export interface ReportTo {
