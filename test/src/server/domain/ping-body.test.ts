@@ -1,6 +1,6 @@
 import t from 'tap';
 import { isStorable, storableText, truncate } from '@pingmon/sdk';
-import { parsePingBody } from '../../../../server/dist/domain/ping-body.js';
+import { parsePingBody } from '../../../../server/dist/routes/ping-bodies.js';
 import { enforcedIntervalMs, rateDecision } from '../../../../server/dist/domain/pairing.js';
 import { newRun, finishedRun } from '../../../../server/dist/domain/runs.js';
 
