@@ -49,7 +49,11 @@ function orNull(schema: Joi.Schema): Joi.AlternativesSchema {
   return Joi.alternatives().try(schema, Joi.valid(null));
 }
 
-const oneOf = (values: readonly string[]) => Joi.string().valid(...values);
+/** One of `values`; `type` names the SDK's union of them, which the generated wire types use. */
+const oneOf = (values: readonly string[], type?: string) => {
+  const schema = Joi.string().valid(...values);
+  return type ? schema.meta({ type }) : schema;
+};
 const time = Joi.string().isoDate().description('ISO 8601 UTC with milliseconds');
 const timeOrNull = time.allow(null);
 const count = Joi.number().integer().min(0);
@@ -61,7 +65,7 @@ const Meta = Joi.object()
   .id('Meta')
   .description('Numeric metadata: a flat object of finite numbers');
 
-export const ErrorBody = shape('Error', {
+export const ErrorBody = shape('ErrorBody', {
   success: Joi.valid(false),
   statusCode: Joi.number().integer().min(400).max(599),
   error: Joi.string(),
@@ -78,13 +82,13 @@ export const PingResponse = shape('PingResponse', {
     received: Joi.boolean(),
     monitorId: Joi.string(),
     runId: Joi.string(),
-    status: oneOf(RUN_STATUSES),
+    status: oneOf(RUN_STATUSES, 'RunStatus'),
     timestamp: time,
   }),
 });
 
 const User = shape('User', { userId: Joi.string(), email: Joi.string(), createdAt: time });
-const Account = shape('Account', { accountId: Joi.string(), plan: oneOf(PLANS), createdAt: time });
+const Account = shape('Account', { accountId: Joi.string(), plan: oneOf(PLANS, 'Plan'), createdAt: time });
 export const MeResponse = shape('MeResponse', { user: User, account: Account });
 export const SessionResponse = shape('SessionResponse', { expiresAt: time, user: User, account: Account });
 export const LoginResponse = shape('LoginResponse', {
@@ -97,7 +101,7 @@ export const LoginResponse = shape('LoginResponse', {
 const MatchedRule = shape('MatchedRule', {
   ruleId: Joi.string(),
   metric: Joi.string(),
-  op: oneOf(RULE_OPS),
+  op: oneOf(RULE_OPS, 'RuleOp'),
   value: Joi.number(),
   actual: Joi.number(),
 });
@@ -105,7 +109,7 @@ const MatchedRule = shape('MatchedRule', {
 export const Run = shape('Run', {
   runId: Joi.string(),
   monitorId: Joi.string(),
-  status: oneOf(RUN_STATUSES),
+  status: oneOf(RUN_STATUSES, 'RunStatus'),
   startedAt: time,
   finishedAt: timeOrNull,
   durationMs,
@@ -119,12 +123,13 @@ export const Run = shape('Run', {
 export const RunList = shape('RunList', { runs: Joi.array().items(Run), nextCursor });
 export const LogResult = shape('LogResult', { hasLog: Joi.boolean(), content: Joi.string().allow(null) });
 
+// As answered: a cron schedule always names its timezone (UTC when none was given).
 const Schedule = Joi.alternatives()
   .try(
-    shape('CronSchedule', { cron: Joi.string(), timezone: Joi.string() }),
-    shape('EverySchedule', { every: Joi.number().integer().min(1) }),
+    shape('MonitorCronSchedule', { cron: Joi.string(), timezone: Joi.string() }),
+    shape('EverySchedule', { every: Joi.number().integer().min(1).description('Seconds between two run openings') }),
   )
-  .id('Schedule');
+  .id('MonitorSchedule');
 
 export const Monitor = shape('Monitor', {
   monitorId: Joi.string(),
@@ -133,7 +138,7 @@ export const Monitor = shape('Monitor', {
   lastRun: orNull(
     shape('LastRun', {
       runId: Joi.string(),
-      status: oneOf(RUN_STATUSES),
+      status: oneOf(RUN_STATUSES, 'RunStatus'),
       startedAt: time,
       finishedAt: timeOrNull,
       durationMs,
@@ -141,12 +146,12 @@ export const Monitor = shape('Monitor', {
     }),
   ),
   recentRuns: shape('RecentRuns', { runs: count, failed: count, silentFailures: count }),
-  status: oneOf(MONITOR_STATUSES),
+  status: oneOf(MONITOR_STATUSES, 'MonitorStatus'),
   nextExpectedAt: timeOrNull,
   incident: orNull(
     shape('Incident', {
       openedAt: time,
-      cause: oneOf(INCIDENT_CAUSES),
+      cause: oneOf(INCIDENT_CAUSES, 'IncidentCause'),
       failedRuns: count.description('Failed and timed-out runs since it opened, the opening one included'),
       missedRuns: count.description('Expected runs that did not start since it opened'),
     }),
@@ -157,14 +162,16 @@ export const Monitor = shape('Monitor', {
   failureThreshold: count,
   recoveryThreshold: count,
   renotifyAfter: count.allow(null),
-  failAlerts: oneOf(FAIL_ALERTS).description('every: each failed run alerts; first: only the one opening an incident'),
+  failAlerts: oneOf(FAIL_ALERTS, 'FailAlerts').description(
+    'every: each failed run alerts; first: only the one opening an incident',
+  ),
   paused: Joi.boolean(),
   snoozedUntil: timeOrNull,
   history: Joi.array()
     .items(
       shape('RunPoint', {
         runId: Joi.string(),
-        status: oneOf(RUN_STATUSES),
+        status: oneOf(RUN_STATUSES, 'RunStatus'),
         startedAt: time,
         durationMs,
         silentFailure: Joi.boolean(),
@@ -208,7 +215,7 @@ export const Rule = shape('Rule', {
   ruleId: Joi.string(),
   monitorId: Joi.string(),
   metric: Joi.string(),
-  op: oneOf(RULE_OPS),
+  op: oneOf(RULE_OPS, 'RuleOp'),
   value: Joi.number(),
   createdAt: time,
 });
@@ -217,7 +224,7 @@ export const RuleList = shape('RuleList', { rules: Joi.array().items(Rule), next
 export const Channel = shape('Channel', {
   channelId: Joi.string(),
   name: Joi.string(),
-  type: oneOf(CHANNEL_TYPES),
+  type: oneOf(CHANNEL_TYPES, 'ChannelType'),
   url: Joi.string().description('Masked to its origin and "/…"; an e-mail channel\'s mailto: URL is shown whole'),
   hasSecret: Joi.boolean(),
   monitorIds: Joi.array().items(Joi.string()).allow(null),
@@ -235,8 +242,8 @@ export const ChannelTestResult = shape('ChannelTestResult', { delivered: Joi.boo
 const AlertDelivery = shape('AlertDelivery', {
   channelId: Joi.string(),
   channelName: Joi.string(),
-  channelType: oneOf(CHANNEL_TYPES),
-  state: oneOf(DELIVERY_STATES),
+  channelType: oneOf(CHANNEL_TYPES, 'ChannelType'),
+  state: oneOf(DELIVERY_STATES, 'DeliveryState'),
   attemptCount: count,
   nextAttemptAt: timeOrNull,
   deliveredAt: timeOrNull,
@@ -249,14 +256,14 @@ export const AlertList = shape('AlertList', {
   alerts: Joi.array().items(
     shape('Alert', {
       alertId: Joi.string(),
-      event: oneOf(ALERT_EVENTS),
+      event: oneOf(ALERT_EVENTS, 'AlertEvent'),
       monitorId: Joi.string(),
       monitorName: Joi.string(),
       runId: Joi.string().allow(null),
       status: oneOf([...new Set([...RUN_STATUSES, ...MONITOR_STATUSES])]),
       expectedAt: timeOrNull,
       lastRunAt: timeOrNull,
-      lastRunStatus: oneOf(RUN_STATUSES).allow(null),
+      lastRunStatus: oneOf(RUN_STATUSES, 'RunStatus').allow(null),
       errorMessage: Joi.string().allow(null),
       logSnippet: Joi.string().allow(null),
       logTail: Joi.string().allow(null),
