@@ -24,15 +24,20 @@ export interface Alert {
   event: AlertEvent;
   monitorId: string;
   monitorName: string;
+  /** The run it is about; null for missed and still_down alerts */
   runId: string | null;
+  /** The run's status when raised, or the monitor's for missed, still_down and recovered */
   status: 'running' | 'success' | 'failed' | 'down' | 'late' | 'up' | 'new' | 'paused';
-  /** ISO 8601 UTC with milliseconds */
+  /** The expected run opening a missed alert is about */
   expectedAt: string | null;
-  /** ISO 8601 UTC with milliseconds */
+  /** Missed alerts: when the monitor's last run started */
   lastRunAt: string | null;
+  /** Missed alerts: that run's status */
   lastRunStatus: RunStatus | null;
   errorMessage: string | null;
+  /** The first 500 characters of the run's log (fail alerts) */
   logSnippet: string | null;
+  /** The log's last lines, at most 500 characters (fail alerts) */
   logTail: string | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta: Meta;
@@ -43,6 +48,7 @@ export interface Alert {
   groupId: string | null;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
+  /** One per channel it was queued for when raised */
   deliveries: AlertDelivery[];
 }
 
@@ -51,8 +57,9 @@ export interface AlertDelivery {
   channelName: string;
   channelType: ChannelType;
   state: DeliveryState;
+  /** Attempts made (or started) so far */
   attemptCount: number;
-  /** ISO 8601 UTC with milliseconds */
+  /** When the next attempt is due; null unless pending */
   nextAttemptAt: string | null;
   /** ISO 8601 UTC with milliseconds */
   deliveredAt: string | null;
@@ -69,6 +76,7 @@ export interface AlertList {
 export interface ApiKey {
   keyId: string;
   name: string;
+  /** The first characters of the key, to tell keys apart */
   prefix: string;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
@@ -89,6 +97,7 @@ export interface Channel {
   /** Masked to its origin and "/…"; an e-mail channel's mailto: URL is shown whole */
   url: string;
   hasSecret: boolean;
+  /** null: every monitor of the account */
   monitorIds: string[] | null;
   enabled: boolean;
   /** ISO 8601 UTC with milliseconds */
@@ -103,7 +112,9 @@ export interface ChannelList {
 
 export interface ChannelTestResult {
   delivered: boolean;
+  /** The receiver's HTTP status; null without one (e-mail too) */
   statusCode: number | null;
+  /** What went wrong (or the SMTP server's reply); null on success */
   error: string | null;
   durationMs: number;
 }
@@ -111,6 +122,7 @@ export interface ChannelTestResult {
 export interface CreatedApiKey {
   keyId: string;
   name: string;
+  /** The first characters of the key, to tell keys apart */
   prefix: string;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
@@ -124,7 +136,9 @@ export interface DeliveryAttempt {
   attempt: number;
   /** ISO 8601 UTC with milliseconds */
   at: string;
+  /** The receiver's HTTP status; null without one (e-mail too) */
   statusCode: number | null;
+  /** What went wrong (or the SMTP server's reply); null on success */
   error: string | null;
   durationMs: number;
 }
@@ -148,7 +162,9 @@ export interface EverySchedule {
 export interface ExpectedTime {
   /** ISO 8601 UTC with milliseconds */
   at: string;
+  /** The same instant as local time with its offset, e.g. 2027-03-28T03:00:00+02:00 */
   local: string;
+  /** The zone's abbreviation at that instant, e.g. CEST, or an offset */
   zone: string;
 }
 
@@ -256,20 +272,28 @@ export interface Monitor {
   createdAt: string;
   lastRun: LastRun | null;
   recentRuns: RecentRuns;
+  /** Derived from its runs, schedule and incident: new, up, late, down, running or paused */
   status: MonitorStatus;
-  /** ISO 8601 UTC with milliseconds */
+  /** When the next run opening is expected (scheduled, not paused) */
   nextExpectedAt: string | null;
   incident: Incident | null;
+  /** null: no schedule, the monitor knows only what its job tells it */
   schedule: MonitorSchedule | null;
+  /** Seconds a run opening may come after its expected time before it is missed */
   startGrace: number;
+  /** Seconds a run may stay running before it times out; null: no limit */
   maxRuntime: number | null;
+  /** Consecutive failed, missed or timed-out runs before the monitor is down */
   failureThreshold: number;
+  /** Consecutive successes that close an incident */
   recoveryThreshold: number;
+  /** While down, a reminder every so many seconds; null: none */
   renotifyAfter: number | null;
   /** every: each failed run alerts; first: only the one opening an incident */
   failAlerts: FailAlerts;
+  /** A paused monitor raises no alert */
   paused: boolean;
-  /** ISO 8601 UTC with milliseconds */
+  /** It raises no alert until then; null when not snoozed */
   snoozedUntil: string | null;
   /** Only with ?history=N: the latest N runs, newest first */
   history?: RunPoint[];
@@ -303,8 +327,10 @@ export interface PingResponse {
 }
 
 export interface RecentRuns {
+  /** How many of its latest runs are counted (running ones included): at most 20 */
   runs: number;
   failed: number;
+  /** Succeeded but matched alert rules */
   silentFailures: number;
 }
 
@@ -337,7 +363,9 @@ export interface Run {
   meta: Meta;
   errorMessage: string | null;
   hasLog: boolean;
+  /** A success whose meta matched alert rules: the run stays success */
   silentFailure: boolean;
+  /** The rules its meta matched; empty unless silentFailure */
   matchedRules: MatchedRule[];
   /** The host of the ping that opened the run; null when it sent none */
   host: string | null;

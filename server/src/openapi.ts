@@ -21,7 +21,7 @@ declare module '@hapi/hapi' {
   }
 }
 
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
 type Security = Array<Record<string, string[]>>;
 
 export interface OpenApiDocument {
@@ -205,6 +205,13 @@ const OBJECTS_ONLY = {
     schema.dependentSchemas = { ...(schema.dependentSchemas as JsonSchema), [dependency.key]: others };
   },
 };
+
+/** A joi schema as the document shows it; the ones it holds with an id go into `components`, referenced. */
+export function documentSchema(schema: Joi.Schema, components: Record<string, JsonSchema>): JsonSchema {
+  const json = jsonSchema(schema, components);
+  for (const component of Object.values(components)) tidy(component);
+  return json;
+}
 
 /** A joi schema as JSON Schema 2020-12; the ones it holds with an id go into `components`, referenced. */
 function jsonSchema(schema: Joi.Schema, components: Record<string, JsonSchema>, options?: object): JsonSchema {

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { RouteOptionsResponse } from '@hapi/hapi';
-import { FAIL_ALERTS, MONITOR_STATUSES, PLANS, RULE_OPS } from '@pingmon/sdk/wire';
+import { FAIL_ALERTS, MONITOR_STATUSES, PLANS, RECENT_RUNS, RULE_OPS } from '@pingmon/sdk/wire';
 import type { AlertEvent, DeliveryState, IncidentCause, RunStatus } from '@pingmon/sdk/wire';
 import type { Dialect } from '../db/sql.js';
 import { CHANNEL_TYPES } from '../domain/channels.js';
@@ -116,8 +116,8 @@ export const Run = shape('Run', {
   meta: Meta,
   errorMessage: Joi.string().allow(null),
   hasLog: Joi.boolean(),
-  silentFailure: Joi.boolean(),
-  matchedRules: Joi.array().items(MatchedRule),
+  silentFailure: Joi.boolean().description('A success whose meta matched alert rules: the run stays success'),
+  matchedRules: Joi.array().items(MatchedRule).description('The rules its meta matched; empty unless silentFailure'),
   host: Joi.string().allow(null).description('The host of the ping that opened the run; null when it sent none'),
 });
 export const RunList = shape('RunList', { runs: Joi.array().items(Run), nextCursor });
@@ -145,9 +145,15 @@ export const Monitor = shape('Monitor', {
       silentFailure: Joi.boolean(),
     }),
   ),
-  recentRuns: shape('RecentRuns', { runs: count, failed: count, silentFailures: count }),
-  status: oneOf(MONITOR_STATUSES, 'MonitorStatus'),
-  nextExpectedAt: timeOrNull,
+  recentRuns: shape('RecentRuns', {
+    runs: count.description(`How many of its latest runs are counted (running ones included): at most ${RECENT_RUNS}`),
+    failed: count,
+    silentFailures: count.description('Succeeded but matched alert rules'),
+  }),
+  status: oneOf(MONITOR_STATUSES, 'MonitorStatus').description(
+    'Derived from its runs, schedule and incident: new, up, late, down, running or paused',
+  ),
+  nextExpectedAt: timeOrNull.description('When the next run opening is expected (scheduled, not paused)'),
   incident: orNull(
     shape('Incident', {
       openedAt: time,
@@ -156,17 +162,17 @@ export const Monitor = shape('Monitor', {
       missedRuns: count.description('Expected runs that did not start since it opened'),
     }),
   ),
-  schedule: orNull(Schedule),
-  startGrace: count,
-  maxRuntime: count.allow(null),
-  failureThreshold: count,
-  recoveryThreshold: count,
-  renotifyAfter: count.allow(null),
+  schedule: orNull(Schedule).description('null: no schedule, the monitor knows only what its job tells it'),
+  startGrace: count.description('Seconds a run opening may come after its expected time before it is missed'),
+  maxRuntime: count.allow(null).description('Seconds a run may stay running before it times out; null: no limit'),
+  failureThreshold: count.description('Consecutive failed, missed or timed-out runs before the monitor is down'),
+  recoveryThreshold: count.description('Consecutive successes that close an incident'),
+  renotifyAfter: count.allow(null).description('While down, a reminder every so many seconds; null: none'),
   failAlerts: oneOf(FAIL_ALERTS, 'FailAlerts').description(
     'every: each failed run alerts; first: only the one opening an incident',
   ),
-  paused: Joi.boolean(),
-  snoozedUntil: timeOrNull,
+  paused: Joi.boolean().description('A paused monitor raises no alert'),
+  snoozedUntil: timeOrNull.description('It raises no alert until then; null when not snoozed'),
   history: Joi.array()
     .items(
       shape('RunPoint', {
@@ -183,7 +189,13 @@ export const Monitor = shape('Monitor', {
 export const MonitorList = shape('MonitorList', { monitors: Joi.array().items(Monitor), nextCursor });
 export const ExpectedTimes = shape('ExpectedTimes', {
   timezone: Joi.string(),
-  times: Joi.array().items(shape('ExpectedTime', { at: time, local: Joi.string(), zone: Joi.string() })),
+  times: Joi.array().items(
+    shape('ExpectedTime', {
+      at: time,
+      local: Joi.string().description('The same instant as local time with its offset, e.g. 2027-03-28T03:00:00+02:00'),
+      zone: Joi.string().description("The zone's abbreviation at that instant, e.g. CEST, or an offset"),
+    }),
+  ),
 });
 
 export const MaintenanceWindow = shape('MaintenanceWindow', {
@@ -204,7 +216,7 @@ export const MaintenanceWindowList = shape('MaintenanceWindowList', {
 export const ApiKey = shape('ApiKey', {
   keyId: Joi.string(),
   name: Joi.string(),
-  prefix: Joi.string(),
+  prefix: Joi.string().description('The first characters of the key, to tell keys apart'),
   createdAt: time,
   revokedAt: timeOrNull,
 });
@@ -227,14 +239,17 @@ export const Channel = shape('Channel', {
   type: oneOf(CHANNEL_TYPES, 'ChannelType'),
   url: Joi.string().description('Masked to its origin and "/…"; an e-mail channel\'s mailto: URL is shown whole'),
   hasSecret: Joi.boolean(),
-  monitorIds: Joi.array().items(Joi.string()).allow(null),
+  monitorIds: Joi.array().items(Joi.string()).allow(null).description('null: every monitor of the account'),
   enabled: Joi.boolean(),
   createdAt: time,
 });
 export const ChannelList = shape('ChannelList', { channels: Joi.array().items(Channel), nextCursor });
 const attempt = {
-  statusCode: Joi.number().integer().allow(null),
-  error: Joi.string().allow(null),
+  statusCode: Joi.number()
+    .integer()
+    .allow(null)
+    .description("The receiver's HTTP status; null without one (e-mail too)"),
+  error: Joi.string().allow(null).description("What went wrong (or the SMTP server's reply); null on success"),
   durationMs: count,
 };
 export const ChannelTestResult = shape('ChannelTestResult', { delivered: Joi.boolean(), ...attempt });
@@ -244,8 +259,8 @@ const AlertDelivery = shape('AlertDelivery', {
   channelName: Joi.string(),
   channelType: oneOf(CHANNEL_TYPES, 'ChannelType'),
   state: oneOf(DELIVERY_STATES, 'DeliveryState'),
-  attemptCount: count,
-  nextAttemptAt: timeOrNull,
+  attemptCount: count.description('Attempts made (or started) so far'),
+  nextAttemptAt: timeOrNull.description('When the next attempt is due; null unless pending'),
   deliveredAt: timeOrNull,
   lastError: Joi.string().allow(null),
   attempts: Joi.array().items(
@@ -259,14 +274,16 @@ export const AlertList = shape('AlertList', {
       event: oneOf(ALERT_EVENTS, 'AlertEvent'),
       monitorId: Joi.string(),
       monitorName: Joi.string(),
-      runId: Joi.string().allow(null),
-      status: oneOf([...new Set([...RUN_STATUSES, ...MONITOR_STATUSES])]),
-      expectedAt: timeOrNull,
-      lastRunAt: timeOrNull,
-      lastRunStatus: oneOf(RUN_STATUSES, 'RunStatus').allow(null),
+      runId: Joi.string().allow(null).description('The run it is about; null for missed and still_down alerts'),
+      status: oneOf([...new Set([...RUN_STATUSES, ...MONITOR_STATUSES])]).description(
+        "The run's status when raised, or the monitor's for missed, still_down and recovered",
+      ),
+      expectedAt: timeOrNull.description('The expected run opening a missed alert is about'),
+      lastRunAt: timeOrNull.description("Missed alerts: when the monitor's last run started"),
+      lastRunStatus: oneOf(RUN_STATUSES, 'RunStatus').allow(null).description("Missed alerts: that run's status"),
       errorMessage: Joi.string().allow(null),
-      logSnippet: Joi.string().allow(null),
-      logTail: Joi.string().allow(null),
+      logSnippet: Joi.string().allow(null).description("The first 500 characters of the run's log (fail alerts)"),
+      logTail: Joi.string().allow(null).description("The log's last lines, at most 500 characters (fail alerts)"),
       meta: Meta,
       matchedRules: Joi.array().items(MatchedRule),
       host: Joi.string().allow(null).description("A missed alert: the host of the monitor's last run"),
@@ -274,7 +291,7 @@ export const AlertList = shape('AlertList', {
         .allow(null)
         .description('Sent in one message with other monitors of its host: the alert whose deliveries carried it'),
       createdAt: time,
-      deliveries: Joi.array().items(AlertDelivery),
+      deliveries: Joi.array().items(AlertDelivery).description('One per channel it was queued for when raised'),
     }),
   ),
   nextCursor,
