@@ -1,6 +1,6 @@
 // After the build: writes sdk/src/wire-types.ts from the server's joi schemas; with --check, only says whether
 // the committed file is what they give (exit 1 when stale). Then build again: the SDK compiles what was written.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import Joi from 'joi';
 import prettier from 'prettier';
@@ -13,7 +13,7 @@ const schemas = [...Object.values(responses).filter((value) => Joi.isSchema(valu
 const text = renderWireTypes(schemas);
 const options = await prettier.resolveConfig(target);
 const written = await prettier.format(text, { ...options, filepath: target });
-const current = readFileSync(target, { encoding: 'utf8', flag: 'a+' });
+const current = existsSync(target) ? readFileSync(target, 'utf8') : '';
 if (process.argv.includes('--check')) {
   if (current !== written) {
     console.error(`${target} is stale: run npm run wire-types -w @pingmon/server, then build again.`);

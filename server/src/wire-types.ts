@@ -74,7 +74,8 @@ export function renderWireTypes(schemas: Joi.Schema[]): string {
 
   while (pending.length > 0) {
     const node = pending.shift()!;
-    const name = node.flags!.id!;
+    const name = node.flags?.id;
+    if (!name) throw new Error(`A wire type is named by its schema's id: ${JSON.stringify(node).slice(0, 80)}`);
     if (done.has(name)) continue;
     const body = bare(node);
     const declaration = body.startsWith('{') ? `interface ${name} ${body}` : `type ${name} = ${body};`;
@@ -94,5 +95,5 @@ function withNull(type: string, node: Node): string {
 
 function doc(node: Node): string {
   const text = node.flags?.description;
-  return text ? `/** ${text} */\n` : '';
+  return text ? `/** ${text.replaceAll('*/', '*\\/')} */\n` : '';
 }
