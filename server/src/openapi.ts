@@ -15,7 +15,7 @@ declare module '@hapi/hapi' {
   interface PluginSpecificConfiguration {
     /** What the OpenAPI document says of a route beyond its own settings. */
     openapi?: {
-      /** The bodies of a route that reads its body itself (the pings): by media type, described, not enforced. */
+      /** The bodies of a route that reads its body itself (the pings), by media type. */
       payload?: Record<string, Joi.Schema>;
     };
   }

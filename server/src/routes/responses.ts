@@ -5,10 +5,8 @@ import type { AlertEvent, DeliveryState, IncidentCause, RunStatus } from '@pingm
 import type { Dialect } from '../db/sql.js';
 import { CHANNEL_TYPES } from '../domain/channels.js';
 
-// What the API answers, as joi schemas: the OpenAPI document (server/src/openapi.ts) is made from them and
-// the tests check every answer they get against it. Each object is closed and names every key it always has,
-// so a presenter that adds, drops or renames a field fails those tests until its schema here says the same.
-// A schema with an id is one component of the document, referenced wherever it is used.
+// What the API answers: the OpenAPI document and the SDK's types are made from these, and the tests check every
+// answer against them. Objects are closed; a schema with an id is a named component and type.
 
 /**
  * A route's responses. `sample: 0` keeps hapi from validating any of them at request time: the schemas
