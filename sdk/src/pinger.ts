@@ -291,7 +291,7 @@ class MonitorPinger implements Pinger {
   /** Sends a ping; one the server cannot take now goes to the spool, with its time (and rejects, saying so). */
   private async deliver(
     kind: PingKind,
-    body: { runId: string; timestamp?: string },
+    body: { runId: string; timestamp?: string | null },
     at: number,
     call: CallOptions,
   ): Promise<PingAck> {

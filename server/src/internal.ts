@@ -34,7 +34,7 @@ export {
 export { afterOutcome, HEALTHY, incidentSummary, monitorStatus, type Health } from './domain/incidents.js';
 export { logTail } from './domain/log-tail.js';
 export { enforcedIntervalMs, pairPing, rateDecision, type Pairing, type PairingState } from './domain/pairing.js';
-export { parsePingBody } from './domain/ping-body.js';
+export { parsePingBody } from './routes/ping-bodies.js';
 export { matchRules, type RuleCondition } from './domain/rules.js';
 export { finishedRun, newRun, type RunRecord } from './domain/runs.js';
 export {
@@ -49,3 +49,4 @@ export {
 export { freshGraceMs, gapOfExpected, gapOnResume, type SweeperRow } from './domain/server-gaps.js';
 export { newId } from './ids.js';
 export { OutageLog } from './outage-log.js';
+export { renderWireTypes } from './wire-types.js';

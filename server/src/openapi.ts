@@ -15,13 +15,13 @@ declare module '@hapi/hapi' {
   interface PluginSpecificConfiguration {
     /** What the OpenAPI document says of a route beyond its own settings. */
     openapi?: {
-      /** The bodies of a route that reads its body itself (the pings): by media type, described, not enforced. */
+      /** The bodies of a route that reads its body itself (the pings), by media type. */
       payload?: Record<string, Joi.Schema>;
     };
   }
 }
 
-type JsonSchema = Record<string, unknown>;
+export type JsonSchema = Record<string, unknown>;
 type Security = Array<Record<string, string[]>>;
 
 export interface OpenApiDocument {
@@ -78,7 +78,7 @@ export function openApiDocument(server: Server, prefix: string): OpenApiDocument
     const path = route.path.slice(prefix.length);
     (paths[path] ??= {})[route.method] = operation(server, route, schemas);
   }
-  for (const schema of Object.values(schemas)) dropPatternKeys(schema);
+  for (const schema of Object.values(schemas)) tidy(schema);
   return {
     openapi: '3.1.0',
     info: {
@@ -206,13 +206,20 @@ const OBJECTS_ONLY = {
   },
 };
 
+/** A joi schema as the document shows it; the ones it holds with an id go into `components`, referenced. */
+export function documentSchema(schema: Joi.Schema, components: Record<string, JsonSchema>): JsonSchema {
+  const json = jsonSchema(schema, components);
+  for (const component of Object.values(components)) tidy(component);
+  return json;
+}
+
 /** A joi schema as JSON Schema 2020-12; the ones it holds with an id go into `components`, referenced. */
 function jsonSchema(schema: Joi.Schema, components: Record<string, JsonSchema>, options?: object): JsonSchema {
   const description = forDocument(schema.describe(), (options ?? {}) as Preferences);
   const described = { describe: () => description } as unknown as Joi.Schema;
   const json = parse(described, 'open-api-3.1', components, { logicalOpParser: OBJECTS_ONLY }) as JsonSchema;
   delete json.schemas;
-  return dropPatternKeys(json);
+  return tidy(json);
 }
 
 type Preferences = { stripUnknown?: boolean | { objects?: boolean } };
@@ -235,6 +242,7 @@ function forDocument(node: Node, inherited: Preferences): Node {
   const open = strip === true || (typeof strip === 'object' && strip.objects === true);
   if (node.type === 'object' && node.flags?.unknown === undefined && open)
     node.flags = { ...node.flags, unknown: true };
+  if (node.type === 'object') node.metas = [...(node.metas ?? []), ...propertyCounts(node)];
   const [when, ...more] = node.whens ?? [];
   if (node.type === 'any' && when?.ref !== undefined && more.length === 0) {
     const branches = [when.then, when.otherwise].filter((branch): branch is Node => branch !== undefined);
@@ -251,8 +259,19 @@ function forDocument(node: Node, inherited: Preferences): Node {
   return node;
 }
 
-/** joi-to-json lists an object's key pattern (/^/) as a property too, beside its patternProperties. */
-function dropPatternKeys(schema: JsonSchema): JsonSchema {
+/** An object's min and max key counts, which joi-to-json drops, carried through it as x- metas (see tidy). */
+function propertyCounts(node: Node): Array<Record<string, number>> {
+  const rules = (node.rules ?? []) as Array<{ name: string; args?: { limit?: number } }>;
+  return rules
+    .filter((rule) => (rule.name === 'min' || rule.name === 'max') && typeof rule.args?.limit === 'number')
+    .map((rule) => ({ [`x-${rule.name}Properties`]: rule.args!.limit! }));
+}
+
+/**
+ * joi-to-json lists an object's key pattern (/^/) as a property too, beside its patternProperties; and the key
+ * counts of propertyCounts arrive as x- keys.
+ */
+function tidy(schema: JsonSchema): JsonSchema {
   const patterns = schema.patternProperties as JsonSchema | undefined;
   const properties = schema.properties as JsonSchema | undefined;
   if (patterns && properties) {
@@ -260,8 +279,14 @@ function dropPatternKeys(schema: JsonSchema): JsonSchema {
       if (key.startsWith('/') && key.slice(1, key.lastIndexOf('/')) in patterns) delete properties[key];
     }
   }
+  for (const count of ['minProperties', 'maxProperties']) {
+    if (`x-${count}` in schema) {
+      schema[count] = schema[`x-${count}`];
+      delete schema[`x-${count}`];
+    }
+  }
   for (const value of Object.values(schema)) {
-    if (value !== null && typeof value === 'object') dropPatternKeys(value as JsonSchema);
+    if (value !== null && typeof value === 'object') tidy(value as JsonSchema);
   }
   return schema;
 }

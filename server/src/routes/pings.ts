@@ -1,53 +1,23 @@
-import Joi from 'joi';
+import type Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
-import {
-  ERROR_MESSAGE_MAX_CHARS,
-  HOST_MAX_CHARS,
-  LOG_MAX_CHARS,
-  META_KEY_MAX_CHARS,
-  META_MAX_KEYS,
-  RUN_ID_PATTERN,
-} from '@pingmon/sdk/wire';
 import type { PingKind, PingResponse } from '@pingmon/sdk/wire';
 import { grantOf } from '../auth.js';
-import { ISO_TIME, parsePingBody, pingTime } from '../domain/ping-body.js';
+import { pingTime } from '../domain/ping-body.js';
 import { apiError, waitFor } from '../errors.js';
 import { presentAck } from '../presenter.js';
 import { recordPing } from '../use-cases/record-ping.js';
 import type { RouteContext } from './context.js';
+import { PING_BODIES, PLAIN_LOG_BODY, parsePingBody } from './ping-bodies.js';
 import { PingResponse as PingSchema, replies } from './responses.js';
 import type { WithParams } from './validation.js';
 
 const KINDS: readonly PingKind[] = ['start', 'success', 'fail'];
 
-// The bodies as the OpenAPI document shows them. parsePingBody reads them, not joi: it costs less on the hot path.
-// test/src/server/openapi-pings.test.ts holds the two to the same verdict on every body it tries.
-const startBody = {
-  runId: Joi.string().pattern(RUN_ID_PATTERN).allow(null).description('Your own id for the run, e.g. a UUID'),
-  timestamp: Joi.string().pattern(ISO_TIME).allow(null).description('The time the ping stands for, when sent late'),
-  host: Joi.string()
-    .max(HOST_MAX_CHARS)
-    .pattern(/^[^\u0000-\u001f\u007f-\u009f]*$/)
-    .allow(null, '')
-    .description("The job's host (os.hostname()): shown on the run, groups one host's missed alerts"),
-};
-const successBody = {
-  ...startBody,
-  meta: Joi.object()
-    .pattern(/^/, Joi.number())
-    .allow(null)
-    .description(`Finite numbers, at most ${META_MAX_KEYS} keys of at most ${META_KEY_MAX_CHARS} characters`),
-};
-const failBody = {
-  ...successBody,
-  errorMessage: Joi.string().allow(null, '').description(`Its first ${ERROR_MESSAGE_MAX_CHARS} characters are kept`),
-  logOutput: Joi.string().allow(null, '').description(`Its first ${LOG_MAX_CHARS} characters are kept`),
-};
-const json = (keys: Joi.PartialSchemaMap) => Joi.object(keys).unknown().allow(null);
-const PING_BODIES: Record<PingKind, Record<string, Joi.Schema>> = {
-  start: { 'application/json': json(startBody) },
-  success: { 'application/json': json(successBody) },
-  fail: { 'application/json': json(failBody), 'text/plain': Joi.string().description('The whole body is the log') },
+// The bodies the OpenAPI document shows are the schemas parsePingBody validates with.
+const PING_CONTENT: Record<PingKind, Record<string, Joi.Schema>> = {
+  start: { 'application/json': PING_BODIES.start },
+  success: { 'application/json': PING_BODIES.success },
+  fail: { 'application/json': PING_BODIES.fail, 'text/plain': PLAIN_LOG_BODY },
 };
 const SUMMARIES: Record<PingKind, string> = {
   start: 'Start a run',
@@ -64,7 +34,7 @@ export function pingRoutes(ctx: RouteContext): ServerRoute[] {
       auth: 'api-key',
       description: SUMMARIES[kind],
       tags: ['pings'],
-      plugins: { openapi: { payload: PING_BODIES[kind] } },
+      plugins: { openapi: { payload: PING_CONTENT[kind] } },
       // No response is validated at request time (replies): the pings stay as fast.
       response: replies({ 200: PingSchema }, [409, 413, 429]),
       // The body is read raw: JSON whatever the content type says, or a text/plain log (DESIGN §5).

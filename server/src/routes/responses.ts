@@ -1,14 +1,12 @@
 import Joi from 'joi';
 import type { RouteOptionsResponse } from '@hapi/hapi';
-import { FAIL_ALERTS, MONITOR_STATUSES, PLANS, RULE_OPS } from '@pingmon/sdk/wire';
+import { FAIL_ALERTS, MONITOR_STATUSES, PLANS, RECENT_RUNS, RULE_OPS } from '@pingmon/sdk/wire';
 import type { AlertEvent, DeliveryState, IncidentCause, RunStatus } from '@pingmon/sdk/wire';
 import type { Dialect } from '../db/sql.js';
 import { CHANNEL_TYPES } from '../domain/channels.js';
 
-// What the API answers, as joi schemas: the OpenAPI document (server/src/openapi.ts) is made from them and
-// the tests check every answer they get against it. Each object is closed and names every key it always has,
-// so a presenter that adds, drops or renames a field fails those tests until its schema here says the same.
-// A schema with an id is one component of the document, referenced wherever it is used.
+// What the API answers: the OpenAPI document and the SDK's types are made from these, and the tests check every
+// answer against them. Objects are closed; a schema with an id is a named component and type.
 
 /**
  * A route's responses. `sample: 0` keeps hapi from validating any of them at request time: the schemas
@@ -49,7 +47,11 @@ function orNull(schema: Joi.Schema): Joi.AlternativesSchema {
   return Joi.alternatives().try(schema, Joi.valid(null));
 }
 
-const oneOf = (values: readonly string[]) => Joi.string().valid(...values);
+/** One of `values`; `type` names the SDK's union of them, which the generated wire types use. */
+const oneOf = (values: readonly string[], type?: string) => {
+  const schema = Joi.string().valid(...values);
+  return type ? schema.meta({ type }) : schema;
+};
 const time = Joi.string().isoDate().description('ISO 8601 UTC with milliseconds');
 const timeOrNull = time.allow(null);
 const count = Joi.number().integer().min(0);
@@ -61,7 +63,7 @@ const Meta = Joi.object()
   .id('Meta')
   .description('Numeric metadata: a flat object of finite numbers');
 
-export const ErrorBody = shape('Error', {
+export const ErrorBody = shape('ErrorBody', {
   success: Joi.valid(false),
   statusCode: Joi.number().integer().min(400).max(599),
   error: Joi.string(),
@@ -78,13 +80,13 @@ export const PingResponse = shape('PingResponse', {
     received: Joi.boolean(),
     monitorId: Joi.string(),
     runId: Joi.string(),
-    status: oneOf(RUN_STATUSES),
+    status: oneOf(RUN_STATUSES, 'RunStatus'),
     timestamp: time,
   }),
 });
 
 const User = shape('User', { userId: Joi.string(), email: Joi.string(), createdAt: time });
-const Account = shape('Account', { accountId: Joi.string(), plan: oneOf(PLANS), createdAt: time });
+const Account = shape('Account', { accountId: Joi.string(), plan: oneOf(PLANS, 'Plan'), createdAt: time });
 export const MeResponse = shape('MeResponse', { user: User, account: Account });
 export const SessionResponse = shape('SessionResponse', { expiresAt: time, user: User, account: Account });
 export const LoginResponse = shape('LoginResponse', {
@@ -97,7 +99,7 @@ export const LoginResponse = shape('LoginResponse', {
 const MatchedRule = shape('MatchedRule', {
   ruleId: Joi.string(),
   metric: Joi.string(),
-  op: oneOf(RULE_OPS),
+  op: oneOf(RULE_OPS, 'RuleOp'),
   value: Joi.number(),
   actual: Joi.number(),
 });
@@ -105,26 +107,27 @@ const MatchedRule = shape('MatchedRule', {
 export const Run = shape('Run', {
   runId: Joi.string(),
   monitorId: Joi.string(),
-  status: oneOf(RUN_STATUSES),
+  status: oneOf(RUN_STATUSES, 'RunStatus'),
   startedAt: time,
   finishedAt: timeOrNull,
   durationMs,
   meta: Meta,
   errorMessage: Joi.string().allow(null),
   hasLog: Joi.boolean(),
-  silentFailure: Joi.boolean(),
-  matchedRules: Joi.array().items(MatchedRule),
+  silentFailure: Joi.boolean().description('A success whose meta matched alert rules: the run stays success'),
+  matchedRules: Joi.array().items(MatchedRule).description('The rules its meta matched; empty unless silentFailure'),
   host: Joi.string().allow(null).description('The host of the ping that opened the run; null when it sent none'),
 });
 export const RunList = shape('RunList', { runs: Joi.array().items(Run), nextCursor });
 export const LogResult = shape('LogResult', { hasLog: Joi.boolean(), content: Joi.string().allow(null) });
 
+// As answered: a cron schedule always names its timezone (UTC when none was given).
 const Schedule = Joi.alternatives()
   .try(
-    shape('CronSchedule', { cron: Joi.string(), timezone: Joi.string() }),
-    shape('EverySchedule', { every: Joi.number().integer().min(1) }),
+    shape('MonitorCronSchedule', { cron: Joi.string(), timezone: Joi.string() }),
+    shape('EverySchedule', { every: Joi.number().integer().min(1).description('Seconds between two run openings') }),
   )
-  .id('Schedule');
+  .id('MonitorSchedule');
 
 export const Monitor = shape('Monitor', {
   monitorId: Joi.string(),
@@ -133,38 +136,46 @@ export const Monitor = shape('Monitor', {
   lastRun: orNull(
     shape('LastRun', {
       runId: Joi.string(),
-      status: oneOf(RUN_STATUSES),
+      status: oneOf(RUN_STATUSES, 'RunStatus'),
       startedAt: time,
       finishedAt: timeOrNull,
       durationMs,
       silentFailure: Joi.boolean(),
     }),
   ),
-  recentRuns: shape('RecentRuns', { runs: count, failed: count, silentFailures: count }),
-  status: oneOf(MONITOR_STATUSES),
-  nextExpectedAt: timeOrNull,
+  recentRuns: shape('RecentRuns', {
+    runs: count.description(`How many of its latest runs are counted (running ones included): at most ${RECENT_RUNS}`),
+    failed: count,
+    silentFailures: count.description('Succeeded but matched alert rules'),
+  }),
+  status: oneOf(MONITOR_STATUSES, 'MonitorStatus').description(
+    'Derived from its runs, schedule and incident: new, up, late, down, running or paused',
+  ),
+  nextExpectedAt: timeOrNull.description('When the next run opening is expected (scheduled, not paused)'),
   incident: orNull(
     shape('Incident', {
       openedAt: time,
-      cause: oneOf(INCIDENT_CAUSES),
+      cause: oneOf(INCIDENT_CAUSES, 'IncidentCause'),
       failedRuns: count.description('Failed and timed-out runs since it opened, the opening one included'),
       missedRuns: count.description('Expected runs that did not start since it opened'),
     }),
   ),
-  schedule: orNull(Schedule),
-  startGrace: count,
-  maxRuntime: count.allow(null),
-  failureThreshold: count,
-  recoveryThreshold: count,
-  renotifyAfter: count.allow(null),
-  failAlerts: oneOf(FAIL_ALERTS).description('every: each failed run alerts; first: only the one opening an incident'),
-  paused: Joi.boolean(),
-  snoozedUntil: timeOrNull,
+  schedule: orNull(Schedule).description('null: no schedule, the monitor knows only what its job tells it'),
+  startGrace: count.description('Seconds a run opening may come after its expected time before it is missed'),
+  maxRuntime: count.allow(null).description('Seconds a run may stay running before it times out; null: no limit'),
+  failureThreshold: count.description('Consecutive failed, missed or timed-out runs before the monitor is down'),
+  recoveryThreshold: count.description('Consecutive successes that close an incident'),
+  renotifyAfter: count.allow(null).description('While down, a reminder every so many seconds; null: none'),
+  failAlerts: oneOf(FAIL_ALERTS, 'FailAlerts').description(
+    'every: each failed run alerts; first: only the one opening an incident',
+  ),
+  paused: Joi.boolean().description('A paused monitor raises no alert'),
+  snoozedUntil: timeOrNull.description('It raises no alert until then; null when not snoozed'),
   history: Joi.array()
     .items(
       shape('RunPoint', {
         runId: Joi.string(),
-        status: oneOf(RUN_STATUSES),
+        status: oneOf(RUN_STATUSES, 'RunStatus'),
         startedAt: time,
         durationMs,
         silentFailure: Joi.boolean(),
@@ -176,7 +187,13 @@ export const Monitor = shape('Monitor', {
 export const MonitorList = shape('MonitorList', { monitors: Joi.array().items(Monitor), nextCursor });
 export const ExpectedTimes = shape('ExpectedTimes', {
   timezone: Joi.string(),
-  times: Joi.array().items(shape('ExpectedTime', { at: time, local: Joi.string(), zone: Joi.string() })),
+  times: Joi.array().items(
+    shape('ExpectedTime', {
+      at: time,
+      local: Joi.string().description('The same instant as local time with its offset, e.g. 2027-03-28T03:00:00+02:00'),
+      zone: Joi.string().description("The zone's abbreviation at that instant, e.g. CEST, or an offset"),
+    }),
+  ),
 });
 
 export const MaintenanceWindow = shape('MaintenanceWindow', {
@@ -197,7 +214,7 @@ export const MaintenanceWindowList = shape('MaintenanceWindowList', {
 export const ApiKey = shape('ApiKey', {
   keyId: Joi.string(),
   name: Joi.string(),
-  prefix: Joi.string(),
+  prefix: Joi.string().description('The first characters of the key, to tell keys apart'),
   createdAt: time,
   revokedAt: timeOrNull,
 });
@@ -208,7 +225,7 @@ export const Rule = shape('Rule', {
   ruleId: Joi.string(),
   monitorId: Joi.string(),
   metric: Joi.string(),
-  op: oneOf(RULE_OPS),
+  op: oneOf(RULE_OPS, 'RuleOp'),
   value: Joi.number(),
   createdAt: time,
 });
@@ -217,17 +234,20 @@ export const RuleList = shape('RuleList', { rules: Joi.array().items(Rule), next
 export const Channel = shape('Channel', {
   channelId: Joi.string(),
   name: Joi.string(),
-  type: oneOf(CHANNEL_TYPES),
+  type: oneOf(CHANNEL_TYPES, 'ChannelType'),
   url: Joi.string().description('Masked to its origin and "/…"; an e-mail channel\'s mailto: URL is shown whole'),
   hasSecret: Joi.boolean(),
-  monitorIds: Joi.array().items(Joi.string()).allow(null),
+  monitorIds: Joi.array().items(Joi.string()).allow(null).description('null: every monitor of the account'),
   enabled: Joi.boolean(),
   createdAt: time,
 });
 export const ChannelList = shape('ChannelList', { channels: Joi.array().items(Channel), nextCursor });
 const attempt = {
-  statusCode: Joi.number().integer().allow(null),
-  error: Joi.string().allow(null),
+  statusCode: Joi.number()
+    .integer()
+    .allow(null)
+    .description("The receiver's HTTP status; null without one (e-mail too)"),
+  error: Joi.string().allow(null).description("What went wrong (or the SMTP server's reply); null on success"),
   durationMs: count,
 };
 export const ChannelTestResult = shape('ChannelTestResult', { delivered: Joi.boolean(), ...attempt });
@@ -235,10 +255,10 @@ export const ChannelTestResult = shape('ChannelTestResult', { delivered: Joi.boo
 const AlertDelivery = shape('AlertDelivery', {
   channelId: Joi.string(),
   channelName: Joi.string(),
-  channelType: oneOf(CHANNEL_TYPES),
-  state: oneOf(DELIVERY_STATES),
-  attemptCount: count,
-  nextAttemptAt: timeOrNull,
+  channelType: oneOf(CHANNEL_TYPES, 'ChannelType'),
+  state: oneOf(DELIVERY_STATES, 'DeliveryState'),
+  attemptCount: count.description('Attempts made (or started) so far'),
+  nextAttemptAt: timeOrNull.description('When the next attempt is due; null unless pending'),
   deliveredAt: timeOrNull,
   lastError: Joi.string().allow(null),
   attempts: Joi.array().items(
@@ -249,17 +269,19 @@ export const AlertList = shape('AlertList', {
   alerts: Joi.array().items(
     shape('Alert', {
       alertId: Joi.string(),
-      event: oneOf(ALERT_EVENTS),
+      event: oneOf(ALERT_EVENTS, 'AlertEvent'),
       monitorId: Joi.string(),
       monitorName: Joi.string(),
-      runId: Joi.string().allow(null),
-      status: oneOf([...new Set([...RUN_STATUSES, ...MONITOR_STATUSES])]),
-      expectedAt: timeOrNull,
-      lastRunAt: timeOrNull,
-      lastRunStatus: oneOf(RUN_STATUSES).allow(null),
+      runId: Joi.string().allow(null).description('The run it is about; null for missed and still_down alerts'),
+      status: oneOf([...new Set([...RUN_STATUSES, ...MONITOR_STATUSES])]).description(
+        "The run's status when raised, or the monitor's for missed, still_down and recovered",
+      ),
+      expectedAt: timeOrNull.description('The expected run opening a missed alert is about'),
+      lastRunAt: timeOrNull.description("Missed alerts: when the monitor's last run started"),
+      lastRunStatus: oneOf(RUN_STATUSES, 'RunStatus').allow(null).description("Missed alerts: that run's status"),
       errorMessage: Joi.string().allow(null),
-      logSnippet: Joi.string().allow(null),
-      logTail: Joi.string().allow(null),
+      logSnippet: Joi.string().allow(null).description("The first 500 characters of the run's log (fail alerts)"),
+      logTail: Joi.string().allow(null).description("The log's last lines, at most 500 characters (fail alerts)"),
       meta: Meta,
       matchedRules: Joi.array().items(MatchedRule),
       host: Joi.string().allow(null).description("A missed alert: the host of the monitor's last run"),
@@ -267,7 +289,7 @@ export const AlertList = shape('AlertList', {
         .allow(null)
         .description('Sent in one message with other monitors of its host: the alert whose deliveries carried it'),
       createdAt: time,
-      deliveries: Joi.array().items(AlertDelivery),
+      deliveries: Joi.array().items(AlertDelivery).description('One per channel it was queued for when raised'),
     }),
   ),
   nextCursor,

@@ -1,0 +1,421 @@
+// Written by server/scripts/wire-types.mjs from the joi schemas of the server: do not edit.
+
+import type {
+  AlertEvent,
+  ChannelType,
+  DeliveryState,
+  FailAlerts,
+  IncidentCause,
+  MonitorStatus,
+  Plan,
+  RuleOp,
+  RunStatus,
+} from './types.js';
+
+export interface Account {
+  accountId: string;
+  plan: Plan;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+}
+
+export interface Alert {
+  alertId: string;
+  event: AlertEvent;
+  monitorId: string;
+  monitorName: string;
+  /** The run it is about; null for missed and still_down alerts */
+  runId: string | null;
+  /** The run's status when raised, or the monitor's for missed, still_down and recovered */
+  status: 'running' | 'success' | 'failed' | 'down' | 'late' | 'up' | 'new' | 'paused';
+  /** The expected run opening a missed alert is about */
+  expectedAt: string | null;
+  /** Missed alerts: when the monitor's last run started */
+  lastRunAt: string | null;
+  /** Missed alerts: that run's status */
+  lastRunStatus: RunStatus | null;
+  errorMessage: string | null;
+  /** The first 500 characters of the run's log (fail alerts) */
+  logSnippet: string | null;
+  /** The log's last lines, at most 500 characters (fail alerts) */
+  logTail: string | null;
+  /** Numeric metadata: a flat object of finite numbers */
+  meta: Meta;
+  matchedRules: MatchedRule[];
+  /** A missed alert: the host of the monitor's last run */
+  host: string | null;
+  /** Sent in one message with other monitors of its host: the alert whose deliveries carried it */
+  groupId: string | null;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+  /** One per channel it was queued for when raised */
+  deliveries: AlertDelivery[];
+}
+
+export interface AlertDelivery {
+  channelId: string;
+  channelName: string;
+  channelType: ChannelType;
+  state: DeliveryState;
+  /** Attempts made (or started) so far */
+  attemptCount: number;
+  /** When the next attempt is due; null unless pending */
+  nextAttemptAt: string | null;
+  /** ISO 8601 UTC with milliseconds */
+  deliveredAt: string | null;
+  lastError: string | null;
+  attempts: DeliveryAttempt[];
+}
+
+export interface AlertList {
+  alerts: Alert[];
+  /** Pass as ?cursor= for the next page; null on the last page */
+  nextCursor: string | null;
+}
+
+export interface ApiKey {
+  keyId: string;
+  name: string;
+  /** The first characters of the key, to tell keys apart */
+  prefix: string;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+  /** ISO 8601 UTC with milliseconds */
+  revokedAt: string | null;
+}
+
+export interface ApiKeyList {
+  apiKeys: ApiKey[];
+  /** Pass as ?cursor= for the next page; null on the last page */
+  nextCursor: string | null;
+}
+
+export interface Channel {
+  channelId: string;
+  name: string;
+  type: ChannelType;
+  /** Masked to its origin and "/…"; an e-mail channel's mailto: URL is shown whole */
+  url: string;
+  hasSecret: boolean;
+  /** null: every monitor of the account */
+  monitorIds: string[] | null;
+  enabled: boolean;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+}
+
+export interface ChannelList {
+  channels: Channel[];
+  /** Pass as ?cursor= for the next page; null on the last page */
+  nextCursor: string | null;
+}
+
+export interface ChannelTestResult {
+  delivered: boolean;
+  /** The receiver's HTTP status; null without one (e-mail too) */
+  statusCode: number | null;
+  /** What went wrong (or the SMTP server's reply); null on success */
+  error: string | null;
+  durationMs: number;
+}
+
+export interface CreatedApiKey {
+  keyId: string;
+  name: string;
+  /** The first characters of the key, to tell keys apart */
+  prefix: string;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+  /** ISO 8601 UTC with milliseconds */
+  revokedAt: string | null;
+  /** Shown this once only */
+  key: string;
+}
+
+export interface DeliveryAttempt {
+  attempt: number;
+  /** ISO 8601 UTC with milliseconds */
+  at: string;
+  /** The receiver's HTTP status; null without one (e-mail too) */
+  statusCode: number | null;
+  /** What went wrong (or the SMTP server's reply); null on success */
+  error: string | null;
+  durationMs: number;
+}
+
+export interface ErrorBody {
+  success: false;
+  statusCode: number;
+  error: string;
+  /** Stable machine code, e.g. rate_limited (docs/api.md#error-codes) */
+  code: string;
+  message: string;
+  /** Seconds to wait, on 429 and 503 responses */
+  retryAfter?: number;
+}
+
+export interface EverySchedule {
+  /** Seconds between two run openings */
+  every: number;
+}
+
+export interface ExpectedTime {
+  /** ISO 8601 UTC with milliseconds */
+  at: string;
+  /** The same instant as local time with its offset, e.g. 2027-03-28T03:00:00+02:00 */
+  local: string;
+  /** The zone's abbreviation at that instant, e.g. CEST, or an offset */
+  zone: string;
+}
+
+export interface ExpectedTimes {
+  timezone: string;
+  times: ExpectedTime[];
+}
+
+export interface FailPingBody {
+  /** Your own id for the run, e.g. a UUID */
+  runId?: string | null;
+  /** The time the ping stands for, when sent late (at most 7 days old) */
+  timestamp?: string | null;
+  /** The job's host (os.hostname()): shown on the run, groups one host's missed alerts */
+  host?: string | null;
+  /** Numeric metadata: a flat object of finite numbers */
+  meta?: Record<string, number> | null;
+  /** Its first 500 characters are kept */
+  errorMessage?: string | null;
+  /** Its first 10000 characters are kept */
+  logOutput?: string | null;
+}
+
+export interface Health {
+  status: 'ok';
+  database: 'sqlite' | 'postgres';
+}
+
+export interface Incident {
+  /** ISO 8601 UTC with milliseconds */
+  openedAt: string;
+  cause: IncidentCause;
+  /** Failed and timed-out runs since it opened, the opening one included */
+  failedRuns: number;
+  /** Expected runs that did not start since it opened */
+  missedRuns: number;
+}
+
+export interface LastRun {
+  runId: string;
+  status: RunStatus;
+  /** ISO 8601 UTC with milliseconds */
+  startedAt: string;
+  /** ISO 8601 UTC with milliseconds */
+  finishedAt: string | null;
+  durationMs: number | null;
+  silentFailure: boolean;
+}
+
+export interface LogResult {
+  hasLog: boolean;
+  content: string | null;
+}
+
+export interface LoginResponse {
+  token: string;
+  /** ISO 8601 UTC with milliseconds */
+  expiresAt: string;
+  user: User;
+  account: Account;
+}
+
+export interface MaintenanceWindow {
+  windowId: string;
+  cron: string;
+  timezone: string;
+  /** Seconds */
+  duration: number;
+  /** null: every monitor of the account */
+  monitorIds: string[] | null;
+  /** While the window is on: when it ends */
+  activeUntil: string | null;
+  /** ISO 8601 UTC with milliseconds */
+  nextStartAt: string;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+}
+
+export interface MaintenanceWindowList {
+  maintenanceWindows: MaintenanceWindow[];
+  /** Pass as ?cursor= for the next page; null on the last page */
+  nextCursor: string | null;
+}
+
+export interface MatchedRule {
+  ruleId: string;
+  metric: string;
+  op: RuleOp;
+  value: number;
+  actual: number;
+}
+
+export interface MeResponse {
+  user: User;
+  account: Account;
+}
+
+/** Numeric metadata: a flat object of finite numbers */
+export type Meta = Record<string, number>;
+
+export interface Monitor {
+  monitorId: string;
+  name: string;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+  lastRun: LastRun | null;
+  recentRuns: RecentRuns;
+  /** Derived from its runs, schedule and incident: new, up, late, down, running or paused */
+  status: MonitorStatus;
+  /** When the next run opening is expected (scheduled, not paused) */
+  nextExpectedAt: string | null;
+  incident: Incident | null;
+  /** null: no schedule, the monitor knows only what its job tells it */
+  schedule: MonitorSchedule | null;
+  /** Seconds a run opening may come after its expected time before it is missed */
+  startGrace: number;
+  /** Seconds a run may stay running before it times out; null: no limit */
+  maxRuntime: number | null;
+  /** Consecutive failed, missed or timed-out runs before the monitor is down */
+  failureThreshold: number;
+  /** Consecutive successes that close an incident */
+  recoveryThreshold: number;
+  /** While down, a reminder every so many seconds; null: none */
+  renotifyAfter: number | null;
+  /** every: each failed run alerts; first: only the one opening an incident */
+  failAlerts: FailAlerts;
+  /** A paused monitor raises no alert */
+  paused: boolean;
+  /** It raises no alert until then; null when not snoozed */
+  snoozedUntil: string | null;
+  /** Only with ?history=N: the latest N runs, newest first */
+  history?: RunPoint[];
+}
+
+export interface MonitorCronSchedule {
+  cron: string;
+  timezone: string;
+}
+
+export interface MonitorList {
+  monitors: Monitor[];
+  /** Pass as ?cursor= for the next page; null on the last page */
+  nextCursor: string | null;
+}
+
+export type MonitorSchedule = MonitorCronSchedule | EverySchedule;
+
+export interface PingAck {
+  received: boolean;
+  monitorId: string;
+  runId: string;
+  status: RunStatus;
+  /** ISO 8601 UTC with milliseconds */
+  timestamp: string;
+}
+
+export interface PingResponse {
+  success: true;
+  data: PingAck;
+}
+
+export interface RecentRuns {
+  /** How many of its latest runs are counted (running ones included): at most 20 */
+  runs: number;
+  failed: number;
+  /** Succeeded but matched alert rules */
+  silentFailures: number;
+}
+
+export interface Rule {
+  ruleId: string;
+  monitorId: string;
+  metric: string;
+  op: RuleOp;
+  value: number;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+}
+
+export interface RuleList {
+  rules: Rule[];
+  /** Pass as ?cursor= for the next page; null on the last page */
+  nextCursor: string | null;
+}
+
+export interface Run {
+  runId: string;
+  monitorId: string;
+  status: RunStatus;
+  /** ISO 8601 UTC with milliseconds */
+  startedAt: string;
+  /** ISO 8601 UTC with milliseconds */
+  finishedAt: string | null;
+  durationMs: number | null;
+  /** Numeric metadata: a flat object of finite numbers */
+  meta: Meta;
+  errorMessage: string | null;
+  hasLog: boolean;
+  /** A success whose meta matched alert rules: the run stays success */
+  silentFailure: boolean;
+  /** The rules its meta matched; empty unless silentFailure */
+  matchedRules: MatchedRule[];
+  /** The host of the ping that opened the run; null when it sent none */
+  host: string | null;
+}
+
+export interface RunList {
+  runs: Run[];
+  /** Pass as ?cursor= for the next page; null on the last page */
+  nextCursor: string | null;
+}
+
+export interface RunPoint {
+  runId: string;
+  status: RunStatus;
+  /** ISO 8601 UTC with milliseconds */
+  startedAt: string;
+  durationMs: number | null;
+  silentFailure: boolean;
+}
+
+export interface SessionResponse {
+  /** ISO 8601 UTC with milliseconds */
+  expiresAt: string;
+  user: User;
+  account: Account;
+}
+
+export interface StartPingBody {
+  /** Your own id for the run, e.g. a UUID */
+  runId?: string | null;
+  /** The time the ping stands for, when sent late (at most 7 days old) */
+  timestamp?: string | null;
+  /** The job's host (os.hostname()): shown on the run, groups one host's missed alerts */
+  host?: string | null;
+}
+
+export interface SuccessPingBody {
+  /** Your own id for the run, e.g. a UUID */
+  runId?: string | null;
+  /** The time the ping stands for, when sent late (at most 7 days old) */
+  timestamp?: string | null;
+  /** The job's host (os.hostname()): shown on the run, groups one host's missed alerts */
+  host?: string | null;
+  /** Numeric metadata: a flat object of finite numbers */
+  meta?: Record<string, number> | null;
+}
+
+export interface User {
+  userId: string;
+  email: string;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+}
