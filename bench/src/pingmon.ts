@@ -12,10 +12,17 @@ export interface Pingmon {
 }
 
 /**
- * Starts `pingmon server` (of the build whose `cli/bin/run.js` is `cli`) on the database `env` names, with an
- * unlimited account, `monitors` monitors and `scheduled` more on a cron schedule (every minute).
+ * Starts `pingmon server` (of the build whose `cli/bin/run.js` is `cli`, `nodeArgs` given to its node) on the
+ * database `env` names, with an unlimited account, `monitors` monitors and `scheduled` more on a cron schedule
+ * (every minute).
  */
-export async function startPingmon(env: Record<string, string>, monitors = 1, scheduled = 0, cli = CLI) {
+export async function startPingmon(
+  env: Record<string, string>,
+  monitors = 1,
+  scheduled = 0,
+  cli = CLI,
+  nodeArgs: string[] = [],
+) {
   const created = JSON.parse(
     await runCli(
       [
@@ -33,7 +40,7 @@ export async function startPingmon(env: Record<string, string>, monitors = 1, sc
       cli,
     ),
   );
-  const server = await startListening([cli, 'server', '--port', '0'], env);
+  const server = await startListening([...nodeArgs, cli, 'server', '--port', '0'], env);
   const login = await fetch(`${server.url}/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
