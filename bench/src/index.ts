@@ -3,73 +3,29 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import autocannon from 'autocannon';
 import knexFactory from 'knex';
 import { serverDownBench, startupBench, throughputBench } from './cli.js';
-import { CLI, runCli, startListening } from './processes.js';
+import { CLI, startListening } from './processes.js';
 import { dashboardBench } from './dashboard.js';
+import { CONNECTIONS, SECONDS, WARMUP_SECONDS, load, print } from './load.js';
+import type { Figures } from './load.js';
 import { postgresCeiling } from './pg-ceiling.js';
+import { startPingmon } from './pingmon.js';
 import { pruneBench } from './prune.js';
 import { spoolRecoveryBench } from './spool-recovery.js';
 import { sweepBench } from './sweep.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
-const WARMUP_SECONDS = 2;
 const POSTGRES_URL = process.env.PINGMON_BENCH_DATABASE_URL ?? process.env.PINGMON_TEST_DATABASE_URL;
 const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
+const PG_ROUTE = fileURLToPath(new URL('./pg-route.js', import.meta.url));
 /**
  * PostgreSQL is also loaded across this many monitors, next to one: a rate-limited monitor's pings take its row in
  * turn.
  */
 const PG_MONITORS = 50;
-const BODY = JSON.stringify({ meta: { rowsProcessed: 42 } });
-
-interface Figures {
-  label: string;
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-  /** 2xx answers, warm-up included: what the database must hold afterwards. */
-  acknowledged?: number;
-}
-
-/** Pings spread over `monitorIds` in turn. */
-async function load(label: string, url: string, apiKey: string, monitorIds: string[]): Promise<Figures> {
-  let next = 0;
-  const options = {
-    url: `${url}/ping/${monitorIds[0]}/success`,
-    method: 'POST' as const,
-    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: BODY,
-    connections: CONNECTIONS,
-  };
-  // Several monitors: each request names the next one. (One: autocannon sends the same request, as for the bare route.)
-  if (monitorIds.length > 1) {
-    Object.assign(options, {
-      requests: [
-        {
-          setupRequest: (req: autocannon.Request) => ({
-            ...req,
-            path: `${new URL(url).pathname}/ping/${monitorIds[next++ % monitorIds.length]}/success`,
-          }),
-        },
-      ],
-    });
-  }
-  // Both servers get the same warm-up, so that neither is measured while the JIT is still compiling.
-  const warmup = await autocannon({ ...options, duration: WARMUP_SECONDS });
-  const result = await autocannon({ ...options, duration: SECONDS });
-  return {
-    label,
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts + result.non2xx,
-    acknowledged: warmup['2xx'] + result['2xx'],
-  };
-}
+/** The goals of issue 26: pingmon on PostgreSQL against the bare hapi route with the same insert through `pg`. */
+const GOAL_PLAIN = 0.7;
+const GOAL_SCHEDULED = 0.6;
 
 /** The ceiling: PostgreSQL inserting one run row per transaction, with pingmon's connections and time. */
 async function ceiling(label: string, schema: string, monitorIds: string[]): Promise<Figures> {
@@ -87,142 +43,128 @@ async function countRuns(url: string, schema: string): Promise<number> {
   }
 }
 
-/**
- * Starts `pingmon server` on the given database, with an unlimited account, `monitors` monitors, and `scheduled`
- * more with a schedule (every minute).
- */
-async function ours(env: Record<string, string>, monitors = 1, scheduled = 0) {
-  const created = JSON.parse(
-    await runCli(
-      [
-        'admin',
-        'create-account',
-        '--email',
-        'bench@example.com',
-        '--password',
-        'benchmark!',
-        '--plan',
-        'unlimited',
-        '--json',
-      ],
-      env,
-    ),
-  );
-  const server = await startListening([CLI, 'server', '--port', '0'], env);
-  const login = await fetch(`${server.url}/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'bench@example.com', password: 'benchmark!' }),
-  });
-  const { token } = (await login.json()) as { token: string };
-  const create = async (settings: object) => {
-    const monitor = await fetch(`${server.url}/monitors`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-      body: JSON.stringify({ name: 'bench', ...settings }),
-    });
-    return ((await monitor.json()) as { monitorId: string }).monitorId;
-  };
-  const monitorIds: string[] = [];
-  for (let i = 0; i < monitors; i++) monitorIds.push(await create({}));
-  const scheduledIds: string[] = [];
-  for (let i = 0; i < scheduled; i++) scheduledIds.push(await create({ schedule: { every: 60 }, startGrace: 60 }));
-  return { server, env, apiKey: created.apiKey as string, monitorIds, scheduledIds };
+function versus(label: string, ours: Figures, route: Figures, goal: number): string {
+  const ratio = ours.rps / route.rps;
+  const verdict = ratio >= goal ? 'met' : 'NOT met';
+  return `  ${label.padEnd(34)}${ratio.toFixed(2).padStart(6)} × the route  (goal ≥ ${goal}: ${verdict})`;
 }
 
-function print(rows: Figures[], bare: Figures): void {
-  console.log(
-    `\nPOST /ping/:id/success, ${CONNECTIONS} connections, ${SECONDS} s each after ${WARMUP_SECONDS} s of warm-up`,
-  );
-  console.log(
-    'target'.padEnd(22) +
-      'pings/s'.padStart(10) +
-      'p50 ms'.padStart(9) +
-      'p99 ms'.padStart(9) +
-      'errors'.padStart(8) +
-      'ours/bare'.padStart(11),
-  );
-  for (const r of [bare, ...rows]) {
-    const ratio = r === bare ? '' : (r.rps / bare.rps).toFixed(2);
-    console.log(
-      r.label.padEnd(22) +
-        r.rps.toFixed(0).padStart(10) +
-        String(r.p50).padStart(9) +
-        String(r.p99).padStart(9) +
-        String(r.errors).padStart(8) +
-        ratio.padStart(11),
+/**
+ * pingmon on PostgreSQL (one process, then `--workers 2`), each load next to the bare route with the same insert
+ * through `pg` (pg-route.ts), and PostgreSQL alone without HTTP (pg-ceiling.ts).
+ */
+async function postgresRows(
+  url: string,
+  dataDir: string,
+): Promise<{ rows: Figures[]; against: Map<Figures, Figures> }> {
+  const schema = `bench_${randomBytes(4).toString('hex')}`;
+  const against = new Map<Figures, Figures>();
+  try {
+    // Retention off: one monitor gets past its 10,000 runs within seconds here, and a prune mid-load would both
+    // cost the pings time no real monitor pays and leave fewer runs than were acknowledged.
+    const pg = await startPingmon(
+      {
+        PINGMON_DATA_DIR: dataDir,
+        PINGMON_DATABASE_URL: url,
+        PINGMON_DATABASE_SCHEMA: schema,
+        PINGMON_RETENTION_RUNS: '0',
+      },
+      PG_MONITORS,
+      PG_MONITORS,
     );
+    const route = await startListening([PG_ROUTE], { BENCH_ROUTE_DATABASE_URL: url, BENCH_ROUTE_SCHEMA: schema });
+    const routeOne = await load('hapi + pg insert', route.url, 'none', pg.monitorIds.slice(0, 1));
+    const one = await load('pingmon on PostgreSQL', pg.server.url, pg.apiKey, pg.monitorIds.slice(0, 1));
+    const routeMany = await load(`hapi + pg, ${PG_MONITORS} monitors`, route.url, 'none', pg.monitorIds);
+    const many = await load(`  ${PG_MONITORS} monitors`, pg.server.url, pg.apiKey, pg.monitorIds);
+    // Each success on a scheduled monitor moves its next expected time: the monitor's row is written too. The
+    // route is loaded again just before it: others' work on the machine drifts within a run.
+    const routeScheduled = await load(`hapi + pg, ${PG_MONITORS} sched. ids`, route.url, 'none', pg.scheduledIds);
+    const scheduled = await load(`  ${PG_MONITORS} scheduled (cron)`, pg.server.url, pg.apiKey, pg.scheduledIds);
+    await route.stop();
+    await pg.server.stop();
+    // The same database and account, served by `pingmon server --workers 2`.
+    const workers = await startListening([CLI, 'server', '--port', '0', '--workers', '2'], pg.env);
+    const twoOne = await load('  2 workers', workers.url, pg.apiKey, pg.monitorIds.slice(0, 1));
+    const twoMany = await load(`  2 workers, ${PG_MONITORS} mon.`, workers.url, pg.apiKey, pg.monitorIds);
+    await workers.stop();
+    const acknowledged = [one, many, scheduled, twoOne, twoMany].reduce((sum, r) => sum + r.acknowledged!, 0);
+    const routeRuns = [routeOne, routeMany, routeScheduled].reduce((sum, r) => sum + r.acknowledged!, 0);
+    const stored = (await countRuns(url, schema)) - routeRuns;
+    const ceilingOne = await ceiling('PostgreSQL alone, no HTTP', schema, pg.monitorIds.slice(0, 1));
+    const ceilingMany = await ceiling(`  ${PG_MONITORS} monitors`, schema, pg.monitorIds);
+    for (const [ours, to] of [
+      [one, routeOne],
+      [many, routeMany],
+      [scheduled, routeScheduled],
+      [twoOne, routeOne],
+      [twoMany, routeMany],
+    ] as const) {
+      against.set(ours, to);
+    }
+    // PostgreSQL alone is read on its own: no ratio printed.
+    against.set(ceilingOne, ceilingOne);
+    against.set(ceilingMany, ceilingMany);
+    console.log(
+      `\nPostgreSQL: pingmon acknowledged ${acknowledged} pings and the database holds ${stored} of their runs ` +
+        '(more: also those of requests autocannon cut at the end of each load). ' +
+        `pingmon against the bare hapi route with the same insert through pg (${CONNECTIONS} connections):\n` +
+        [
+          versus('plain, one monitor', one, routeOne, GOAL_PLAIN),
+          versus(`plain, ${PG_MONITORS} monitors`, many, routeMany, GOAL_PLAIN),
+          versus(`scheduled (cron), ${PG_MONITORS} monitors`, scheduled, routeScheduled, GOAL_SCHEDULED),
+        ].join('\n') +
+        `\nThe route against PostgreSQL alone: ${(routeOne.rps / ceilingOne.rps).toFixed(2)} on one monitor, ` +
+        `${(routeMany.rps / ceilingMany.rps).toFixed(2)} on ${PG_MONITORS}.`,
+    );
+    return {
+      rows: [routeOne, one, routeMany, many, routeScheduled, scheduled, twoOne, twoMany, ceilingOne, ceilingMany],
+      against,
+    };
+  } finally {
+    const admin = knexFactory({ client: 'pg', connection: url });
+    await admin.raw('drop schema if exists ?? cascade', [schema]);
+    await admin.destroy();
   }
 }
 
 async function main(): Promise<void> {
   const rows: Figures[] = [];
+  let against = new Map<Figures, Figures>();
   const bareServer = await startListening([BARE], {});
   const bare = await load('bare hapi', bareServer.url, 'none', ['mon_bare']);
   await bareServer.stop();
 
   const dataDir = mkdtempSync(join(tmpdir(), 'pingmon-bench-'));
   try {
-    const sqlite = await ours({ PINGMON_DATA_DIR: dataDir });
+    const sqlite = await startPingmon({ PINGMON_DATA_DIR: dataDir });
     rows.push(await load('pingmon on SQLite', sqlite.server.url, sqlite.apiKey, sqlite.monitorIds));
     print(rows, bare);
-    const cliEnv = {
-      PINGMON_URL: sqlite.server.url,
-      PINGMON_API_KEY: sqlite.apiKey,
-      PINGMON_MONITOR: sqlite.monitorIds[0]!,
-      XDG_CONFIG_HOME: dataDir,
-    };
-    await startupBench(cliEnv);
-    await serverDownBench(cliEnv);
-    await spoolRecoveryBench(cliEnv);
-    await throughputBench(cliEnv, Number(process.env.BENCH_CAT_BYTES ?? 1024 ** 3));
+    if (process.env.BENCH_CLI !== '0') {
+      const cliEnv = {
+        PINGMON_URL: sqlite.server.url,
+        PINGMON_API_KEY: sqlite.apiKey,
+        PINGMON_MONITOR: sqlite.monitorIds[0]!,
+        XDG_CONFIG_HOME: dataDir,
+      };
+      await startupBench(cliEnv);
+      await serverDownBench(cliEnv);
+      await spoolRecoveryBench(cliEnv);
+      await throughputBench(cliEnv, Number(process.env.BENCH_CAT_BYTES ?? 1024 ** 3));
+    }
     await sqlite.server.stop();
 
     if (POSTGRES_URL) {
-      const schema = `bench_${randomBytes(4).toString('hex')}`;
-      try {
-        const pg = await ours(
-          { PINGMON_DATA_DIR: dataDir, PINGMON_DATABASE_URL: POSTGRES_URL, PINGMON_DATABASE_SCHEMA: schema },
-          PG_MONITORS,
-          PG_MONITORS,
-        );
-        const one = await load('pingmon on PostgreSQL', pg.server.url, pg.apiKey, pg.monitorIds.slice(0, 1));
-        const many = await load(`  ${PG_MONITORS} monitors`, pg.server.url, pg.apiKey, pg.monitorIds);
-        // Each success on a scheduled monitor moves its next expected time: the monitor's row is written too.
-        const scheduled = await load(`  ${PG_MONITORS} scheduled`, pg.server.url, pg.apiKey, pg.scheduledIds);
-        rows.push(one, many, scheduled);
-        await pg.server.stop();
-        // The same database and account, served by `pingmon server --workers 2`.
-        const workers = await startListening([CLI, 'server', '--port', '0', '--workers', '2'], pg.env);
-        const twoOne = await load('  2 workers', workers.url, pg.apiKey, pg.monitorIds.slice(0, 1));
-        const twoMany = await load(`  2 workers, ${PG_MONITORS} mon.`, workers.url, pg.apiKey, pg.monitorIds);
-        rows.push(twoOne, twoMany);
-        await workers.stop();
-        const acknowledged = [one, many, scheduled, twoOne, twoMany].reduce((sum, r) => sum + r.acknowledged!, 0);
-        const stored = await countRuns(POSTGRES_URL, schema);
-        const ceilingOne = await ceiling('PostgreSQL alone', schema, pg.monitorIds.slice(0, 1));
-        const ceilingMany = await ceiling(`  ${PG_MONITORS} monitors`, schema, pg.monitorIds);
-        rows.push(ceilingOne, ceilingMany);
-        console.log(
-          `\nPostgreSQL: pingmon acknowledged ${acknowledged} pings, ` +
-            `the database holds ${stored} runs (also those of requests autocannon cut at the end of each load); ` +
-            `pingmon / PostgreSQL alone (one run row per transaction, ` +
-            `${CONNECTIONS} connections): ${(one.rps / ceilingOne.rps).toFixed(2)} on one monitor, ` +
-            `${(many.rps / ceilingMany.rps).toFixed(2)} on ${PG_MONITORS}; with 2 workers ` +
-            `${(twoOne.rps / ceilingOne.rps).toFixed(2)} and ${(twoMany.rps / ceilingMany.rps).toFixed(2)}`,
-        );
-      } finally {
-        const admin = knexFactory({ client: 'pg', connection: POSTGRES_URL });
-        await admin.raw('drop schema if exists ?? cascade', [schema]);
-        await admin.destroy();
-      }
+      const pg = await postgresRows(POSTGRES_URL, dataDir);
+      rows.push(...pg.rows);
+      against = pg.against;
     } else {
       console.log('(PostgreSQL skipped: set PINGMON_TEST_DATABASE_URL or PINGMON_BENCH_DATABASE_URL)');
     }
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
   }
-  if (rows.length > 1) print(rows, bare);
+  if (rows.length > 1) print(rows, bare, against);
   if (process.env.BENCH_SWEEP !== '0') await sweepBench(POSTGRES_URL);
   if (process.env.BENCH_PRUNE !== '0') await pruneBench(POSTGRES_URL);
   if (process.env.BENCH_DASHBOARD !== '0') await dashboardBench();

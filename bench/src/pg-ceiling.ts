@@ -6,6 +6,13 @@ import pg from 'pg';
 // foreign key), from as many concurrent connections as the load has. pingmon's PostgreSQL figures are read
 // against it (issue: PostgreSQL as fast as the database allows).
 
+/** A success ping's run, as pingmon inserts it: ($1 monitor, $2 run id, $3 time, $4 meta). */
+export const RUN_INSERT =
+  'insert into runs (monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, ' +
+  "error_message, has_log, matched_rules) values ($1, $2, 'acc_ceiling', 'success', $3, $3, null, $4, null, " +
+  'false, null)';
+const META = JSON.stringify({ rowsProcessed: 42 });
+
 export interface Ceiling {
   rps: number;
   p50: number;
@@ -23,13 +30,9 @@ export async function postgresCeiling(
   warmupSeconds: number,
 ): Promise<Ceiling> {
   const pool = new pg.Pool({ connectionString: url, max: connections, options: `-c search_path=${schema}` });
-  const insert =
-    'insert into runs (monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, ' +
-    "error_message, has_log, matched_rules) values ($1, $2, 'acc_ceiling', 'success', $3, $3, null, '{}', null, " +
-    'false, null)';
   try {
-    await hammer(pool, insert, monitorIds, connections, warmupSeconds);
-    const measured = await hammer(pool, insert, monitorIds, connections, seconds);
+    await hammer(pool, RUN_INSERT, monitorIds, connections, warmupSeconds);
+    const measured = await hammer(pool, RUN_INSERT, monitorIds, connections, seconds);
     const [{ count }] = (
       await pool.query<{ count: string }>("select count(*) as count from runs where account_id = 'acc_ceiling'")
     ).rows as [{ count: string }];
@@ -59,7 +62,7 @@ async function hammer(pool: pg.Pool, insert: string, monitorIds: string[], conne
       const n = next++;
       const began = performance.now();
       try {
-        await pool.query(insert, [monitorIds[n % monitorIds.length], `ceiling-${prefix}-${n}`, Date.now()]);
+        await pool.query(insert, [monitorIds[n % monitorIds.length], `ceiling-${prefix}-${n}`, Date.now(), META]);
         rows++;
         latencies.push(performance.now() - began);
       } catch {

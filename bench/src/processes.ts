@@ -38,8 +38,8 @@ export function startListening(args: string[], env: Record<string, string>): Pro
   });
 }
 
-export function runCli(args: string[], env: Record<string, string>): Promise<string> {
-  const child = spawn(process.execPath, [CLI, ...args], {
+export function runCli(args: string[], env: Record<string, string>, cli = CLI): Promise<string> {
+  const child = spawn(process.execPath, [cli, ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -6,8 +6,8 @@ export type IdPrefix = 'acc' | 'usr' | 'mon' | 'run' | 'rule' | 'ch' | 'key' | '
 const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';
 const TAIL_LENGTH = 10;
 
-/** The last id made: the next one made in the same millisecond follows it. */
-let last = { time: 0, tail: [] as number[] };
+/** The last id made: the next one made in the same millisecond follows it. `stamp` is `time` as the id writes it. */
+let last = { time: 0, stamp: '', tail: [] as number[] };
 
 /**
  * A server-generated identifier: prefix, underscore, the time in base 36 and 10 random characters.
@@ -18,8 +18,14 @@ let last = { time: 0, tail: [] as number[] };
  * ("in the order added") and of an alert's deliveries (the order its channels were created).
  */
 export function newId(prefix: IdPrefix, now = Date.now()): string {
-  if (now > last.time || !countUp(last.tail)) last = { time: Math.max(now, last.time + 1), tail: randomTail() };
-  return `${prefix}_${last.time.toString(36).padStart(9, '0')}${last.tail.map((d) => DIGITS[d]).join('')}`;
+  if (now > last.time || !countUp(last.tail)) {
+    const time = Math.max(now, last.time + 1);
+    last = { time, stamp: time.toString(36).padStart(9, '0'), tail: randomTail() };
+  }
+  // A loop, not map and join: one id per ping, and the two cost four times as much.
+  let tail = '';
+  for (const digit of last.tail) tail += DIGITS[digit];
+  return `${prefix}_${last.stamp}${tail}`;
 }
 
 /** Adds one to the tail in place; false when it was the last one (all z), left unchanged. */
