@@ -5,8 +5,8 @@ import { randomBytes } from 'node:crypto';
 import knexFactory from 'knex';
 import { closeDatabase, loadConfig, openDatabase } from '@pingmon/server';
 import type { Database } from '@pingmon/server';
-import { sweep } from '../../server/dist/use-cases/sweep.js';
-import type { SweepResult } from '../../server/dist/use-cases/sweep.js';
+import { sweep } from '@pingmon/server/internal';
+import type { SweepResult } from '@pingmon/server/internal';
 
 // The sweeper's cost (docs/schedules.md): one sweep over N scheduled monitors of which 1% have just passed their
 // deadline, on the real migrations and indexes, through the server's own sweep. Goal: under 1 s at 100,000.

@@ -49,4 +49,5 @@ export {
 export { freshGraceMs, gapOfExpected, gapOnResume, type SweeperRow } from './domain/server-gaps.js';
 export { newId } from './ids.js';
 export { OutageLog } from './outage-log.js';
+export { sweep, type SweepResult } from './use-cases/sweep.js';
 export { renderWireTypes } from './wire-types.js';
