@@ -12,6 +12,7 @@ export { DatabaseUnavailableError } from './unavailable.js';
  * or the one `transaction(fn)` hands `fn`. knex only runs the migrations.
  */
 export interface Database {
+  /** Which database this is: a name for /health and the log, never a branch outside db/. */
   readonly dialect: Dialect;
   /** Where the data lives, for messages: a file path or a redacted URL. */
   readonly location: string;
@@ -21,7 +22,7 @@ export interface Database {
   readonly sql: Sql;
   /**
    * Statements outside a transaction that each stand alone, committed together with those that arrive at the
-   * same moment (PostgreSQL: one round trip for all, db/batch.ts); on SQLite the same as `sql`.
+   * same moment (PostgreSQL: in one transaction, db/batch.ts); on SQLite the same as `sql`.
    */
   readonly batched: Sql;
   /** Runs `fn` in one transaction: all of it commits, or none of it. */

@@ -290,37 +290,58 @@ const UNCHANGED_COLUMNS = [
   'rule_count',
   'paused',
   'schedule',
+  'start_grace',
   'max_runtime',
-  'next_expected_at',
   'fail_streak',
   'ok_streak',
   'incident_opened_at',
   'remind_at',
+  'next_expected_at',
 ] as const;
-const UNCHANGED =
+const unchanged = (columns: readonly string[]) =>
   'select 1 from monitors where id = ? and account_id = ? and ' +
-  UNCHANGED_COLUMNS.map((c) =>
-    c === 'schedule'
-      ? "coalesce(schedule, '') = coalesce(cast(? as text), '')"
-      : c === 'paused'
-        ? 'paused = ?'
-        : `coalesce(${c}, -1) = coalesce(cast(? as bigint), -1)`,
-  ).join(' and ');
+  columns
+    .map((c) =>
+      c === 'schedule'
+        ? "coalesce(schedule, '') = coalesce(cast(? as text), '')"
+        : c === 'paused'
+          ? 'paused = ?'
+          : `coalesce(${c}, -1) = coalesce(cast(? as bigint), -1)`,
+    )
+    .join(' and ');
+const UNCHANGED = unchanged(UNCHANGED_COLUMNS);
+// A ping that moves the expected opening only ever moves it later: others may have moved it meanwhile.
+const UNCHANGED_BUT_EXPECTED = unchanged(UNCHANGED_COLUMNS.slice(0, -1));
 
 /**
- * A condition for a statement outside a transaction: the monitor's row is as `monitor` was read, and no one holds it
- * for update (a change of its settings, a ping writing it: the statement then changes nothing, and the ping takes a
- * transaction, which waits for them). Its key is locked as the run's foreign key would.
+ * A condition for a statement outside a locked transaction: the monitor's row is as `monitor` was read (but for its
+ * next expected opening, with `butExpected`), and no one holds it for update (a change of its settings: the
+ * statement then changes nothing, and the ping takes a transaction, which waits for it). Its key is locked as the
+ * run's foreign key would.
  */
 export function unchangedMonitor(
   sql: Sql,
   ids: { accountId: string; monitorId: string },
   monitor: PingMonitor,
+  butExpected = false,
 ): { text: string; params: SqlParam[] } {
   return {
-    text: `exists (${sql.locking(UNCHANGED, 'key share skip locked')})`,
-    params: [ids.monitorId, ids.accountId, ...monitor.asRead],
+    text: `exists (${sql.locking(butExpected ? UNCHANGED_BUT_EXPECTED : UNCHANGED, 'key share skip locked')})`,
+    params: [ids.monitorId, ids.accountId, ...(butExpected ? monitor.asRead.slice(0, -1) : monitor.asRead)],
   };
+}
+
+/** Moves the monitor's next expected opening (and its deadline) to `expected`, unless it is that late already. */
+export async function moveExpectedOpening(
+  sql: TransactionSql,
+  monitorId: string,
+  expected: { nextExpectedAt: number; missedAt: number | null },
+): Promise<void> {
+  await sql.changes(
+    'update monitors set next_expected_at = ?, missed_at = ? ' +
+      'where id = ? and (next_expected_at is null or next_expected_at < ?)',
+    [expected.nextExpectedAt, expected.missedAt, monitorId, expected.nextExpectedAt],
+  );
 }
 
 /**

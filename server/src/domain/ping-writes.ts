@@ -32,23 +32,30 @@ export interface MonitorWrites {
   event: 'fail' | 'recovered' | null;
 }
 
-/** How a ping is written: the lock it takes on its monitor's row, and whether it writes its run only. */
+/** How a ping is written: the lock it takes on its monitor's row, and what it can write without that lock. */
 export interface PingPlan {
   /**
    * `no key update` where the ping may write the row, whatever its pairing turns out to be (a rate-limited opening
    * claims it); else `key share`, the lock its run's foreign key takes anyway.
    */
   lock: 'no key update' | 'key share';
-  /** It writes its run and nothing else: no monitor row, no log, no rule read, no alert. */
-  runOnly: boolean;
+  /**
+   * Written without reading the row locked first: its run only; or its run and the monitor's next expected opening
+   * (an opening on time, which only ever moves it later, so a conditional update needs no lock read). Null: the
+   * ping needs the transaction (health, a rate limit, a late deadline, a log, rules).
+   */
+  alone: 'run' | 'run and expected' | null;
 }
 
 export function planPing(monitor: MonitorFacts, ping: PingFacts): PingPlan {
   const writes = monitorWrites(monitor, { status: statusOf(ping.kind), startedAt: ping.at }, 'opened', ping);
   const writesMonitor = ping.intervalMs > 0 || writes.expected !== null || writes.health !== null;
+  const lock = writesMonitor ? 'no key update' : 'key share';
   // A failure may carry a log, and a success on a monitor with rules may match them (a silent failure's alert).
-  const more = ping.kind === 'fail' || (ping.kind === 'success' && monitor.ruleCount > 0);
-  return { lock: writesMonitor ? 'no key update' : 'key share', runOnly: !writesMonitor && !more };
+  if (ping.kind === 'fail' || (ping.kind === 'success' && monitor.ruleCount > 0)) return { lock, alone: null };
+  if (!writesMonitor) return { lock, alone: 'run' };
+  const onTime = ping.intervalMs === 0 && writes.health === null && !ping.late;
+  return { lock, alone: onTime ? 'run and expected' : null };
 }
 
 /**

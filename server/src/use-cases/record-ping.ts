@@ -3,16 +3,22 @@ import type { PingKind } from '@pingmon/sdk/wire';
 import { insertAlert } from '../db/alerts.js';
 import type { Database } from '../db/index.js';
 import type { PingMonitor } from '../db/monitors.js';
-import { claimRunOpening, findPingMonitor, saveMonitorState, unchangedMonitor } from '../db/monitors.js';
+import {
+  claimRunOpening,
+  findPingMonitor,
+  moveExpectedOpening,
+  saveMonitorState,
+  unchangedMonitor,
+} from '../db/monitors.js';
 import { findRuleConditions } from '../db/rules.js';
 import { insertRunLog } from '../db/run-logs.js';
 import { findLatestOpenRun, findRun, finishRun, hasRunOpenedNear, insertRun, insertRunIf } from '../db/runs.js';
-import type { Sql, TransactionSql } from '../db/sql.js';
+import type { TransactionSql } from '../db/sql.js';
 import { incidentSummary } from '../domain/incidents.js';
 import type { Pairing } from '../domain/pairing.js';
 import { enforcedIntervalMs, pairPing, rateDecision } from '../domain/pairing.js';
 import type { PingInput } from '../domain/ping-body.js';
-import type { PingFacts, PingPlan } from '../domain/ping-writes.js';
+import type { MonitorWrites, PingFacts, PingPlan } from '../domain/ping-writes.js';
 import { monitorWrites, planPing } from '../domain/ping-writes.js';
 import { logTail } from '../domain/log-tail.js';
 import { matchRules, ruleInput } from '../domain/rules.js';
@@ -46,49 +52,95 @@ export type PingOutcome =
   | { kind: 'too_close' };
 
 /**
- * Records one ping with DESIGN §5's run pairing, with the alert it raises and that alert's deliveries (DESIGN §8),
- * and where it leaves its monitor (docs/schedules.md). domain/ decides what the ping writes and how it locks its
- * monitor; a ping that writes its run only is made in one conditional statement, any other in a transaction.
+ * Records one ping with DESIGN §5's run pairing, its alert and the alert's deliveries (DESIGN §8), and where it
+ * leaves its monitor (docs/schedules.md); domain/ping-writes.ts plans how it is written.
  */
 export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome> {
-  const alone = await recordAlone(db.sql, db.batched, ping);
-  const outcome =
-    alone.kind === 'locked' ? await db.transaction((sql) => recordLocked(sql, ping, alone.lock)) : alone.outcome;
+  const known = knownMonitors(db);
+  let alone = await recordAlone(db, ping, known.get(ping.monitorId));
+  if (alone.kind === 'stale') {
+    known.delete(ping.monitorId);
+    alone = await recordAlone(db, ping, undefined);
+  }
+  // A second stale answer cannot come (nothing known was used): the transaction takes the stronger lock.
+  const lock = alone.kind === 'locked' ? alone.lock : 'no key update';
+  const outcome = alone.kind === 'done' ? alone.outcome : await db.transaction((sql) => recordLocked(sql, ping, lock));
   return outcome.kind === 'rate_limited' && isLate(ping) ? { kind: 'too_close' } : outcome;
 }
 
-type Alone = { kind: 'done'; outcome: PingOutcome } | { kind: 'locked'; lock: PingPlan['lock'] };
+type Alone =
+  | { kind: 'done'; outcome: PingOutcome }
+  | { kind: 'locked'; lock: PingPlan['lock'] }
+  /** Decided on a monitor known from an earlier ping, which the row no longer matches. */
+  | { kind: 'stale' };
 
 /**
- * A ping that writes its run only, outside a transaction: read (`read`), decided, then written (`sql`) by a statement
- * that changes nothing unless the monitor's row and runs are still as read. Anything else, or a statement that
- * changed nothing, takes the transaction with the lock planned.
+ * Monitors as pings last saw them, per database: a hint that spares a read (without it a plain ping cost about twice
+ * the server's CPU in the bench), never trusted, as the statement it leads to checks the row (unchangedMonitor).
  */
-async function recordAlone(read: Sql, sql: Sql, ping: Ping): Promise<Alone> {
+const knownByDatabase = new WeakMap<Database, Map<string, PingMonitor>>();
+/** Past this many, every entry goes, and the next pings read their monitors again. */
+const KNOWN_MAX = 10_000;
+
+function knownMonitors(db: Database): Map<string, PingMonitor> {
+  let known = knownByDatabase.get(db);
+  if (known === undefined) knownByDatabase.set(db, (known = new Map()));
+  return known;
+}
+
+/**
+ * A ping planned to go without a lock read: decided, then written by statements that change nothing unless the
+ * monitor's row and runs are as the decision saw them (a known monitor's result without runId: as if no run were
+ * open). Anything else, or a statement that changed nothing, goes to the transaction.
+ */
+async function recordAlone(db: Database, ping: Ping, known: PingMonitor | undefined): Promise<Alone> {
   const { accountId, monitorId, kind, input } = ping;
   const [monitor, existing, open] = await Promise.all([
-    findPingMonitor(read, accountId, monitorId),
-    input.runId === undefined ? undefined : findRun(read, accountId, monitorId, input.runId),
-    input.runId === undefined && kind !== 'start' ? findLatestOpenRun(read, monitorId) : undefined,
+    known ?? findPingMonitor(db.sql, accountId, monitorId),
+    input.runId === undefined ? undefined : findRun(db.sql, accountId, monitorId, input.runId),
+    input.runId === undefined && kind !== 'start' && !known ? findLatestOpenRun(db.sql, monitorId) : undefined,
   ]);
   if (monitor === undefined) return { kind: 'done', outcome: { kind: 'not_found' } };
   const plan = planPing(monitor, facts(ping));
-  if (!plan.runOnly) return { kind: 'locked', lock: plan.lock };
+  const retry: Alone = known ? { kind: 'stale' } : { kind: 'locked', lock: plan.lock };
+  if (plan.alone === null) return retry;
   const state = { existing, open, lastOpenedAt: monitor.lastOpenedAt, intervalMs: 0, late: isLate(ping) };
   const pairing = pairPing(kind, input.runId !== undefined, state, ping.at);
   if (pairing.action === 'replay') return { kind: 'done', outcome: replay(pairing.run) };
-  const guard = unchangedMonitor(sql, ping, monitor);
+  const guard = unchangedMonitor(db.sql, ping, monitor, plan.alone === 'run and expected');
+  let outcome: PingOutcome | undefined;
+  let seen = monitor;
   if (pairing.action === 'finish') {
     const finished = finishedRun(pairing.run, kind, input, ping.at);
-    if (await finishRun(sql, finished, guard)) return { kind: 'done', outcome: recorded(finished) };
+    if (await finishRun(db.batched, finished, guard)) outcome = recorded(finished);
   } else if (pairing.action === 'open') {
     const run = newRun({ accountId, monitorId, runId: input.runId ?? newId('run') }, kind, input, ping.at);
-    const timeoutAt = runTimeout(ping, monitor);
-    if (await insertRunIf(sql, run, timeoutAt, guard, kind !== 'start' && input.runId === undefined)) {
-      return { kind: 'done', outcome: recorded(run) };
-    }
+    const noOpenRun = kind !== 'start' && input.runId === undefined;
+    const { expected } = monitorWrites(monitor, run, 'opened', facts(ping));
+    const opened = await (expected === null
+      ? insertRunIf(db.batched, run, runTimeout(ping, monitor), guard, noOpenRun)
+      : db.transaction(async (sql) => {
+          if (!(await insertRunIf(sql, run, runTimeout(ping, monitor), guard, noOpenRun))) return false;
+          await moveExpectedOpening(sql, monitorId, expected);
+          return true;
+        }));
+    if (opened) outcome = recorded(run);
+    // At least where this ping moved it: the next pings of the slot then write their run only.
+    if (opened && expected !== null) seen = withExpected(monitor, expected);
   }
-  return { kind: 'locked', lock: plan.lock };
+  if (outcome === undefined) return retry;
+  if (!known || seen !== monitor) remember(db, monitorId, seen);
+  return { kind: 'done', outcome };
+}
+
+function withExpected(monitor: PingMonitor, expected: NonNullable<MonitorWrites['expected']>): PingMonitor {
+  return { ...monitor, ...expected, asRead: [...monitor.asRead.slice(0, -1), expected.nextExpectedAt] };
+}
+
+function remember(db: Database, monitorId: string, monitor: PingMonitor): void {
+  const known = knownMonitors(db);
+  if (known.size >= KNOWN_MAX) known.clear();
+  known.set(monitorId, monitor);
 }
 
 /** The ping in a transaction, its monitor's row locked as planned before any run is read or written. */
