@@ -22,7 +22,7 @@ export interface Database {
   readonly sql: Sql;
   /**
    * Statements outside a transaction that each stand alone, committed together with those that arrive at the
-   * same moment (PostgreSQL: in one transaction, db/batch.ts); on SQLite the same as `sql`.
+   * same moment: in one transaction (PostgreSQL: db/batch.ts; SQLite: the group committer).
    */
   readonly batched: Sql;
   /** Runs `fn` in one transaction: all of it commits, or none of it. */

@@ -53,7 +53,14 @@ export async function openSqlite(dataDir: string) {
   const executors = sqliteExecutors(conn, outageClassifier(filename));
   // An empty transaction: it takes the write lock, which is what every ping needs.
   const check = () => executors.transaction(async () => undefined);
-  return { location: filename, notices, check, batched: executors.sql, ...executors };
+  // Each statement a piece of the group committer's next batch: one commit for the statements arriving together.
+  const batched: Sql = {
+    locking: noLock,
+    inTransaction: false,
+    rows: (sql, params) => executors.transaction((tx) => tx.rows(sql, params)),
+    changes: (sql, params) => executors.transaction((tx) => tx.changes(sql, params)),
+  };
+  return { location: filename, notices, check, batched, ...executors };
 }
 
 function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs = MIGRATION_BUSY_TIMEOUT_MS): void {
