@@ -17,17 +17,13 @@ export interface ClaimedDelivery {
 const DUE = "state = 'pending' and next_attempt_at <= ? and (claimed_until is null or claimed_until <= ?)";
 const SET_CLAIM = 'set claimed_until = ?, claim_token = ?, attempts = attempts + 1';
 
-// PostgreSQL: the rows are chosen and locked once, in a materialized CTE. (In an `in (subquery … limit)`
-// the subquery can run again for rows that concurrent writes touched, and then claims more rows than asked.)
-const CLAIM_POSTGRES =
-  `with due as materialized (select alert_id, channel_id from alert_deliveries where ${DUE} ` +
-  `order by next_attempt_at limit ? for update skip locked)
-   update alert_deliveries d ${SET_CLAIM} from due
-   where d.alert_id = due.alert_id and d.channel_id = due.channel_id
-   returning d.alert_id, d.channel_id, d.attempts`;
-// SQLite: one writer at a time, so one conditional update is the whole claim.
-const CLAIM_SQLITE = `update alert_deliveries ${SET_CLAIM} where (alert_id, channel_id) in (
-     select alert_id, channel_id from alert_deliveries where ${DUE} order by next_attempt_at limit ?)
+// The rows are chosen (and locked, on PostgreSQL) once, in a materialized CTE: in an `in (subquery … limit)` the
+// subquery can run again for rows that concurrent writes touched, and then claims more rows than asked.
+const DUE_ROWS = `select alert_id, channel_id from alert_deliveries where ${DUE} order by next_attempt_at limit ?`;
+const claimText = (due: string) =>
+  `with due (due_alert, due_channel) as materialized (${due})
+   update alert_deliveries ${SET_CLAIM} from due
+   where alert_deliveries.alert_id = due.due_alert and alert_deliveries.channel_id = due.due_channel
    returning alert_id, channel_id, attempts`;
 
 /**
@@ -44,8 +40,8 @@ export async function claimDeliveries(
   const lease = [claimedUntil, token];
   const due = [now, now, claim.limit];
   const rows = await sql.rows<{ alert_id: string; channel_id: string; attempts: number | string }>(
-    sql.dialect === 'postgres' ? CLAIM_POSTGRES : CLAIM_SQLITE,
-    sql.dialect === 'postgres' ? [...due, ...lease] : [...lease, ...due],
+    claimText(sql.locking(DUE_ROWS, 'update skip locked')),
+    [...due, ...lease],
   );
   return rows.map((r) => ({
     alertId: r.alert_id,

@@ -1,63 +1,44 @@
-import type { Knex } from 'knex';
-
-/** A pg client in knex's pool, as far as pingmon listens to it. */
-export interface PooledClient {
-  /** knex's id of the connection: the one its query-error event names. */
-  __knexUid?: string;
-  on(event: 'error', listener: (err: Error) => void): unknown;
-}
-
-/** knex's pool (tarn), as far as pingmon listens to it. */
-interface Pool {
-  on(event: 'createFail', listener: (eventId: number, err: unknown) => void): unknown;
-  on(event: 'destroySuccess', listener: (eventId: number, conn: PooledClient) => void): unknown;
-}
-
-export interface LostConnections {
-  /** For each error that a lost connection caused, what pg said of the loss (knex rewrites the error's message). */
-  readonly lost: WeakMap<object, string>;
-  /** The pool's afterCreate hook. */
-  afterCreate(conn: PooledClient, done: (err: Error | null, conn: unknown) => void): void;
-  /** Listens to the pool and the queries of `knex`, made with `afterCreate`. */
-  watch(knex: Knex): void;
-  /** For a statement run on `conn` directly (not through knex): its error, if `conn` was lost, as a lost one's. */
-  blame(err: unknown, conn: Pick<PooledClient, '__knexUid'>): void;
-}
+import type pg from 'pg';
 
 /**
  * pg's errors for a connection it lost or could not make have no code: they are known by where they come from,
- * never by their text. Those are the error a client emits as its connection fails, the error of a connection
- * attempt that failed, and the error of any statement run afterwards on a client known lost (the rest of a
- * transaction, its ROLLBACK), which pg answers "not queryable". knex, for its part, replaces a lost client
- * at its next use instead of handing it out again.
+ * never by their text. That is the error a client emits as its connection fails (checked out or idle in the pool),
+ * and the error of any statement run afterwards on that client (the rest of a transaction, its ROLLBACK), which pg
+ * answers "not queryable". The pool drops a client that is not queryable when it is released.
  */
-export function lostConnections(): LostConnections {
-  const lost = new WeakMap<object, string>();
-  // By knex's id: a statement's error event names the connection only by it.
-  const lostClients = new Map<string, string>();
-  const blame: LostConnections['blame'] = (err, conn) => {
-    const reason = conn.__knexUid ? lostClients.get(conn.__knexUid) : undefined;
-    if (reason && typeof err === 'object' && err !== null && !lost.has(err)) lost.set(err, reason);
-  };
-  return {
-    lost,
-    afterCreate(conn, done) {
-      conn.on('error', (err) => {
-        lost.set(err, err.message);
-        if (conn.__knexUid) lostClients.set(conn.__knexUid, err.message);
-      });
-      done(null, conn);
-    },
-    watch(knex) {
-      const pool = (knex.client as { pool: Pool }).pool;
-      pool.on('createFail', (_eventId, err) => {
-        if (err instanceof Error) lost.set(err, err.message);
-      });
-      pool.on('destroySuccess', (_eventId, conn) => {
-        if (conn.__knexUid) lostClients.delete(conn.__knexUid);
-      });
-      knex.on('query-error', (err: unknown, query: { __knexUid?: string }) => blame(err, query));
-    },
-    blame,
-  };
+export class LostConnections {
+  /** For each error that a lost connection caused, what pg said of the loss. */
+  readonly lost = new WeakMap<object, string>();
+  private readonly clients = new WeakMap<pg.PoolClient | pg.Client, string>();
+
+  /** Listens to the pool: every client it makes, and the errors of idle ones. */
+  watch(pool: pg.Pool): void {
+    pool.on('connect', (client) => client.on('error', (err) => this.lose(client, err)));
+    pool.on('error', (err, client) => this.lose(client, err));
+  }
+
+  /** Marks `err` lost when it came from a statement on `client`, a connection known lost. */
+  blame(err: unknown, client: pg.PoolClient): void {
+    const reason = this.clients.get(client);
+    if (reason !== undefined && typeof err === 'object' && err !== null && !this.lost.has(err)) {
+      this.lost.set(err, reason);
+    }
+  }
+
+  /** Whether `client` lost its connection: it goes back to the pool to be destroyed. */
+  isLost(client: pg.PoolClient): boolean {
+    return this.clients.has(client);
+  }
+
+  /** A connection attempt that failed: always the connection's fault. */
+  failedToConnect(err: unknown): void {
+    if (typeof err === 'object' && err !== null && !this.lost.has(err)) {
+      this.lost.set(err, err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  private lose(client: pg.PoolClient | pg.Client, err: Error): void {
+    this.lost.set(err, err.message);
+    this.clients.set(client, err.message);
+  }
 }

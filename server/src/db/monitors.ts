@@ -3,6 +3,7 @@ import { startAfter } from './cursor.js';
 import { ms } from './index.js';
 import type { FailAlerts, IncidentCause, RunStatus } from '@pingmon/sdk/wire';
 import type { MonitorSettings, MonitorState, Scheduling } from '../domain/monitor-settings.js';
+import type { MonitorFacts } from '../domain/ping-writes.js';
 import type { Hold } from '../domain/quiet.js';
 import type { StoredSchedule } from '../domain/schedule.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
@@ -171,10 +172,7 @@ export async function findMonitorForUpdate(
   monitorId: string,
 ): Promise<MonitorRecord | undefined> {
   const query = `select ${COLUMNS} from monitors where id = ? and account_id = ?`;
-  const [row] = await sql.rows<MonitorRow>(sql.dialect === 'postgres' ? `${query} for update` : query, [
-    monitorId,
-    accountId,
-  ]);
+  const [row] = await sql.rows<MonitorRow>(sql.locking(query, 'update'), [monitorId, accountId]);
   return row && toRecord(row);
 }
 
@@ -247,67 +245,103 @@ export async function listMonitors(
 /** What a ping needs of its monitor. */
 export type { MonitorSettings, MonitorState, Scheduling };
 
-export interface MonitorLock extends Scheduling, Quieting {
-  /** The monitor's number of alert rules: a success of a monitor without rules reads none. */
-  ruleCount: number;
-  lastOpenedAt: number | null;
+export interface PingMonitor extends MonitorFacts, Quieting {
+  /** The values UNCHANGED compares, as read: a write outside a transaction is made only while they hold. */
+  asRead: SqlParam[];
 }
 
+interface PingMonitorRow extends ScheduleRow, QuietRow {
+  rule_count: number | string;
+  last_opened_at: number | string | null;
+}
+
+const PING_MONITOR =
+  `select rule_count, last_opened_at, ${SCHEDULE_COLUMNS}, ${QUIET_COLUMNS} from monitors ` +
+  'where id = ? and account_id = ?';
+
 /**
- * What a ping needs of the monitor, or undefined when the account has no such monitor. On PostgreSQL the
- * monitor's row stays locked until the ping commits, so a monitor deleted meanwhile is simply not found and
- * rules change only between two pings (both update the row).
- * A ping that may claim a run opening takes the row for update: the pings of one monitor are then decided
- * one at a time on every server (as SQLite's single writer does anyway), and `lastOpenedAt` stays as read
- * until the ping commits. Without a rate limit nothing in a ping updates the row, so it is only shared: the
- * pings of one monitor run side by side, and run pairing rests on the runs themselves (open runs locked with
- * skip locked, conditional finishes, inserts that do nothing on a known runId). Two pings sharing the row
- * must never update it: each would wait for the other.
+ * What a ping needs of the monitor, or undefined when the account has no such monitor. In a transaction, `lock`
+ * holds the row until the ping commits (domain/ping-writes.ts, monitorLock): a monitor deleted meanwhile is then
+ * not found, and a change of its settings waits for the ping.
  */
-export async function lockMonitor(
-  sql: TransactionSql,
+export async function findPingMonitor(
+  sql: Sql,
   accountId: string,
   monitorId: string,
-  mode: 'update' | 'share',
-): Promise<MonitorLock | undefined> {
-  const query = sql.dialect === 'postgres' ? `${MONITOR_LOCK} for ${mode}` : MONITOR_LOCK;
-  const [row] = await sql.rows<MonitorLockRow>(query, [monitorId, accountId]);
+  lock?: 'key share' | 'no key update',
+): Promise<PingMonitor | undefined> {
+  const [row] = await sql.rows<PingMonitorRow>(lock ? sql.locking(PING_MONITOR, lock) : PING_MONITOR, [
+    monitorId,
+    accountId,
+  ]);
   if (row === undefined) return undefined;
   return {
     ruleCount: Number(row.rule_count),
     lastOpenedAt: ms(row.last_opened_at),
     ...toScheduling(row),
     ...toQuieting(row),
+    asRead: UNCHANGED_COLUMNS.map((c) => row[c]),
   };
 }
 
-interface MonitorLockRow extends ScheduleRow, QuietRow {
-  rule_count: number | string;
-  last_opened_at: number | string | null;
-}
-
-const MONITOR_LOCK =
-  `select rule_count, last_opened_at, ${SCHEDULE_COLUMNS}, ${QUIET_COLUMNS} from monitors ` +
-  'where id = ? and account_id = ?';
+// What a ping's decision to write its run alone rests on (domain/ping-writes.ts): pairing and health are
+// decided on these. Compared with null as a value, so a null that stayed null counts as unchanged.
+const UNCHANGED_COLUMNS = [
+  'rule_count',
+  'paused',
+  'schedule',
+  'start_grace',
+  'max_runtime',
+  'fail_streak',
+  'ok_streak',
+  'incident_opened_at',
+  'remind_at',
+  'next_expected_at',
+] as const;
+const unchanged = (columns: readonly string[]) =>
+  'select 1 from monitors where id = ? and account_id = ? and ' +
+  columns
+    .map((c) =>
+      c === 'schedule'
+        ? "coalesce(schedule, '') = coalesce(cast(? as text), '')"
+        : c === 'paused'
+          ? 'paused = ?'
+          : `coalesce(${c}, -1) = coalesce(cast(? as bigint), -1)`,
+    )
+    .join(' and ');
+const UNCHANGED = unchanged(UNCHANGED_COLUMNS);
+// A ping that moves the expected opening only ever moves it later: others may have moved it meanwhile.
+const UNCHANGED_BUT_EXPECTED = unchanged(UNCHANGED_COLUMNS.slice(0, -1));
 
 /**
- * PostgreSQL's one-statement pings (db/runs.ts, openPlainRun and finishPlainRun): the monitor's row, found only
- * where writing the run is all the ping does, and locked `for key share` (the lock the run's foreign key takes
- * anyway, so the row is locked once). A row held for update (a change of its settings, a failure's transaction,
- * the sweeper) is skipped: the ping then takes the transaction, which waits for it, and a batch of plain pings
- * (db/batch.ts) never waits behind one monitor. A change of settings that begins after the ping waits for it.
- * A success must leave health as it is (healthy: no streak, no incident) and match no rules; an opening must not
- * move a schedule's next expected time. A paused monitor is left to the transaction (record-ping.ts decides
- * what it keeps).
+ * A condition for a statement outside a locked transaction: the monitor's row is as `monitor` was read (but for its
+ * next expected opening, with `butExpected`), and no one holds it for update (a change of its settings: the
+ * statement then changes nothing, and the ping takes a transaction, which waits for it). Its key is locked as the
+ * run's foreign key would.
  */
-export function plainMonitor(kind: 'start' | 'success', opening: boolean): string {
-  const conditions = ['id = ?', 'account_id = ?', 'not paused'];
-  if (opening) conditions.push('schedule is null');
-  if (kind === 'success') {
-    conditions.push('rule_count = 0', 'fail_streak = 0', 'ok_streak = 0');
-    conditions.push('incident_opened_at is null', 'remind_at is null');
-  }
-  return `select id, account_id, max_runtime from monitors where ${conditions.join(' and ')} for key share skip locked`;
+export function unchangedMonitor(
+  sql: Sql,
+  ids: { accountId: string; monitorId: string },
+  monitor: PingMonitor,
+  butExpected = false,
+): { text: string; params: SqlParam[] } {
+  return {
+    text: `exists (${sql.locking(butExpected ? UNCHANGED_BUT_EXPECTED : UNCHANGED, 'key share skip locked')})`,
+    params: [ids.monitorId, ids.accountId, ...(butExpected ? monitor.asRead.slice(0, -1) : monitor.asRead)],
+  };
+}
+
+/** Moves the monitor's next expected opening (and its deadline) to `expected`, unless it is that late already. */
+export async function moveExpectedOpening(
+  sql: TransactionSql,
+  monitorId: string,
+  expected: { nextExpectedAt: number; missedAt: number | null },
+): Promise<void> {
+  await sql.changes(
+    'update monitors set next_expected_at = ?, missed_at = ? ' +
+      'where id = ? and (next_expected_at is null or next_expected_at < ?)',
+    [expected.nextExpectedAt, expected.missedAt, monitorId, expected.nextExpectedAt],
+  );
 }
 
 /**
@@ -327,9 +361,7 @@ export async function claimRunOpening(
   return updated === 1;
 }
 
-/** Locks taken by the sweeper: rows a ping or another server holds are skipped (PostgreSQL), and swept later. */
-const SKIP_LOCKED = ' for update skip locked';
-
+// The sweeper's claims skip rows that a ping or another server holds: they are swept later.
 async function claimDue(
   sql: TransactionSql,
   column: 'missed_at' | 'remind_at' | 'held_until',
@@ -337,8 +369,7 @@ async function claimDue(
   limit: number,
 ) {
   const query = `select ${COLUMNS} from monitors where ${column} <= ? order by ${column} limit ?`;
-  const locked = sql.dialect === 'postgres' ? query + SKIP_LOCKED : query;
-  const rows = await sql.rows<MonitorRow>(locked, [now, limit]);
+  const rows = await sql.rows<MonitorRow>(sql.locking(query, 'update skip locked'), [now, limit]);
   return rows.map(toRecord);
 }
 
@@ -432,8 +463,7 @@ export async function saveMonitorStates(
 export async function claimMonitors(sql: TransactionSql, monitorIds: readonly string[]): Promise<MonitorRecord[]> {
   if (monitorIds.length === 0) return [];
   const query = `select ${COLUMNS} from monitors where id in (${marks(monitorIds)}) order by id`;
-  const locked = sql.dialect === 'postgres' ? query + SKIP_LOCKED : query;
-  return (await sql.rows<MonitorRow>(locked, monitorIds)).map(toRecord);
+  return (await sql.rows<MonitorRow>(sql.locking(query, 'update skip locked'), monitorIds)).map(toRecord);
 }
 
 /** A page of every account's monitor ids in id order, after `after`: for work that visits each monitor in turn. */

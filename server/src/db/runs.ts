@@ -6,7 +6,7 @@ import { startAfter } from './cursor.js';
 import { ms } from './index.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
 import { marks } from './sql.js';
-import { FRESH_GRACE, plainMonitor } from './monitors.js';
+import { FRESH_GRACE } from './monitors.js';
 
 interface RunRow {
   monitor_id: string;
@@ -80,11 +80,11 @@ export async function findRun(
 }
 
 /**
- * The monitor's most recently started run that is still running. On PostgreSQL the row is locked and
- * rows locked by concurrent pings are skipped, so two results never finish the same run.
+ * The monitor's most recently started run that is still running. In a transaction the row is locked and rows
+ * locked by concurrent pings are skipped, so two results never finish the same run.
  */
-export async function findLatestOpenRun(sql: TransactionSql, monitorId: string): Promise<RunRecord | undefined> {
-  const query = sql.dialect === 'postgres' ? `${FIND_OPEN_RUN} for update skip locked` : FIND_OPEN_RUN;
+export async function findLatestOpenRun(sql: Sql, monitorId: string): Promise<RunRecord | undefined> {
+  const query = sql.inTransaction ? sql.locking(FIND_OPEN_RUN, 'update skip locked') : FIND_OPEN_RUN;
   const [row] = await sql.rows<RunRow>(query, [monitorId]);
   return row && toRecord(row);
 }
@@ -104,8 +104,13 @@ export async function hasRunOpenedNear(sql: TransactionSql, monitorId: string, a
  * run counts as timed out (its monitor's maxRuntime), else null.
  */
 export async function insertRun(sql: Sql, run: RunRecord, timeoutAt: number | null): Promise<boolean> {
+  return (await sql.changes(INSERT_RUN, [...runParams(run), timeoutAt])) === 1;
+}
+
+/** The values of COLUMNS, in their order. */
+function runParams(run: RunRecord): SqlParam[] {
   const r = toRow(run);
-  const inserted = await sql.changes(INSERT_RUN, [
+  return [
     r.monitor_id,
     r.id,
     r.account_id,
@@ -118,90 +123,56 @@ export async function insertRun(sql: Sql, run: RunRecord, timeoutAt: number | nu
     r.has_log,
     r.matched_rules,
     r.host,
-    timeoutAt,
-  ]);
-  return inserted === 1;
+  ];
 }
 
-// The monitor's ids come from its row, never from the request: a value longer than the column (a made-up
-// monitor id) would fail the statement even when it inserts nothing.
-const VALUES = `m.id, ?, m.account_id, ${marks(COLUMNS.split(', ').slice(3))}`;
-const OPEN_PLAIN_START =
-  `with m as (${plainMonitor('start', true)}) insert into runs (${COLUMNS}, timeout_at) ` +
-  `select ${VALUES}, ` +
-  'case when m.max_runtime is null then null else cast(? as bigint) + cast(m.max_runtime as bigint) * 1000 end ' +
-  'from m on conflict (monitor_id, id) do nothing';
-const OPEN_PLAIN_SUCCESS =
-  `with m as (${plainMonitor('success', true)}) insert into runs (${COLUMNS}, timeout_at) ` +
-  `select ${VALUES}, null from m ` +
-  "where not exists (select 1 from runs where monitor_id = m.id and status = 'running') " +
-  'on conflict (monitor_id, id) do nothing';
-const FINISH_PLAIN =
-  `with m as (${plainMonitor('success', false)}) update runs set status = 'success', ` +
-  'finished_at = greatest(cast(? as bigint), started_at), duration_ms = greatest(0, cast(? as bigint) - started_at), ' +
-  'meta = coalesce(cast(? as text), meta), error_message = null, has_log = false, matched_rules = null from m ' +
-  "where runs.monitor_id = m.id and runs.id = ? and runs.status = 'running' " +
-  `returning ${COLUMNS.split(', ')
-    .map((column) => `runs.${column}`)
-    .join(', ')}`;
-
-/**
- * PostgreSQL, in one statement committed on its own: inserts `run` (a start, or a success without runId that
- * finds no running run) where the monitor is plain for it (monitors.ts, plainMonitor). A start's deadline is its
- * monitor's maxRuntime after `run.startedAt` (a ping on time: record-ping.ts, runDeadline). False when nothing was
- * inserted: the monitor is not plain, missing, has a running run, or already has a run with this id.
- */
-export async function openPlainRun(sql: Sql, run: RunRecord): Promise<boolean> {
-  const r = toRow(run);
-  const values: SqlParam[] = [r.id, r.status, r.started_at, r.finished_at, r.duration_ms];
-  values.push(r.meta, r.error_message, r.has_log, r.matched_rules, r.host);
-  const monitor = [run.monitorId, run.accountId];
-  const inserted =
-    run.status === 'running'
-      ? await sql.changes(OPEN_PLAIN_START, [...monitor, ...values, run.startedAt])
-      : await sql.changes(OPEN_PLAIN_SUCCESS, [...monitor, ...values]);
-  return inserted === 1;
+/** A condition on the monitor's row for a statement outside a transaction (monitors.ts, unchangedMonitor). */
+export interface Guard {
+  text: string;
+  params: SqlParam[];
 }
 
+const INSERT_RUN_IF = `insert into runs (${COLUMNS}, timeout_at) select ${marks(COLUMNS.split(', '))}, ? where `;
+const NO_OPEN_RUN = " and not exists (select 1 from runs where monitor_id = ? and status = 'running')";
+
 /**
- * PostgreSQL, in one statement committed on its own: the success of `runId` at `at` finishes it, as
- * domain/runs.ts finishedRun does, where the run is running and its monitor plain for a success. Answers the
- * finished run, or undefined when nothing changed.
+ * insertRun, outside a transaction, made only while `guard` holds and, with `noOpenRun`, while the monitor has no
+ * running run (the pairing of a result without runId rests on it).
  */
-export async function finishPlainRun(
+export async function insertRunIf(
   sql: Sql,
-  ids: { accountId: string; monitorId: string; runId: string },
-  meta: Record<string, number> | undefined,
-  at: number,
-): Promise<RunRecord | undefined> {
-  const [row] = await sql.rows<RunRow>(FINISH_PLAIN, [
-    ids.monitorId,
-    ids.accountId,
-    at,
-    at,
-    meta === undefined ? null : JSON.stringify(meta),
-    ids.runId,
-  ]);
-  return row && toRecord(row);
+  run: RunRecord,
+  timeoutAt: number | null,
+  guard: Guard,
+  noOpenRun: boolean,
+): Promise<boolean> {
+  const text = `${INSERT_RUN_IF}${guard.text}${noOpenRun ? NO_OPEN_RUN : ''} on conflict (monitor_id, id) do nothing`;
+  const params = [...runParams(run), timeoutAt, ...guard.params];
+  if (noOpenRun) params.push(run.monitorId);
+  return (await sql.changes(text, params)) === 1;
 }
 
-/** Finishes a run that is still running; false when another ping finished it first. */
-export async function finishRun(sql: Sql, run: RunRecord): Promise<boolean> {
-  const updated = await sql.changes(
-    'update runs set status = ?, finished_at = ?, duration_ms = ?, meta = ?, error_message = ?, has_log = ?, ' +
-      "matched_rules = ? where monitor_id = ? and id = ? and status = 'running'",
-    [
-      run.status,
-      run.finishedAt,
-      run.durationMs,
-      JSON.stringify(run.meta),
-      run.errorMessage,
-      run.hasLog,
-      run.matchedRules === null ? null : JSON.stringify(run.matchedRules),
-      run.monitorId,
-      run.runId,
-    ],
-  );
+const FINISH_RUN =
+  'update runs set status = ?, finished_at = ?, duration_ms = ?, meta = ?, error_message = ?, has_log = ?, ' +
+  "matched_rules = ? where monitor_id = ? and id = ? and status = 'running'";
+
+/**
+ * Finishes a run that is still running; false when another ping finished it first. Outside a transaction,
+ * made only while `guard` holds.
+ */
+export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promise<boolean> {
+  const updated = await sql.changes(guard ? `${FINISH_RUN} and ${guard.text}` : FINISH_RUN, [
+    run.status,
+    run.finishedAt,
+    run.durationMs,
+    JSON.stringify(run.meta),
+    run.errorMessage,
+    run.hasLog,
+    run.matchedRules === null ? null : JSON.stringify(run.matchedRules),
+    run.monitorId,
+    run.runId,
+    ...(guard?.params ?? []),
+  ]);
   return updated === 1;
 }
 

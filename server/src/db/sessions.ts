@@ -20,11 +20,10 @@ export type SessionState = 'live' | 'ended' | 'user_gone';
 export async function insertSession(sql: Sql, session: SessionRecord, passwordHash: string): Promise<boolean> {
   await sql.changes('delete from sessions where expires_at <= ?', [session.createdAt]);
   // FOR SHARE waits for a password change in progress and then reads its new hash (SQLite has one writer anyway).
-  const insert =
-    `insert into sessions (id, user_id, account_id, created_at, expires_at, ended_at)
+  const insert = `insert into sessions (id, user_id, account_id, created_at, expires_at, ended_at)
      select ?, u.id, u.account_id, ?, ?, null from users u
-     where u.id = ? and u.account_id = ? and u.password_hash = ?` + (sql.dialect === 'postgres' ? ' for share' : '');
-  const inserted = await sql.changes(insert, [
+     where u.id = ? and u.account_id = ? and u.password_hash = ?`;
+  const inserted = await sql.changes(sql.locking(insert, 'share'), [
     session.sessionId,
     session.createdAt,
     session.expiresAt,

@@ -19,7 +19,7 @@ export interface RunRecord {
   host: string | null;
 }
 
-function statusOf(kind: PingKind): RunStatus {
+export function statusOf(kind: PingKind): RunStatus {
   return kind === 'start' ? 'running' : kind === 'success' ? 'success' : 'failed';
 }
 

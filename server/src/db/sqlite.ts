@@ -1,0 +1,354 @@
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import knexFactory from 'knex';
+import { keepPrivate } from './file-modes.js';
+import { migrate } from './migrate.js';
+import type { SqlParam, Sql, TransactionSql } from './sql.js';
+import type { AsOutage } from './unavailable.js';
+import { outageClassifier, unavailable } from './unavailable.js';
+
+/** Busy SQLite (another process writing) is waited for this long while migrating at start-up. */
+const MIGRATION_BUSY_TIMEOUT_MS = 5_000;
+
+function cannotOpen(location: string, err: unknown) {
+  return unavailable(location, err instanceof Error ? err.message : String(err), err);
+}
+
+/**
+ * knex migrates the file on a connection of its own and closes it; pingmon's statements then run on one
+ * better-sqlite3 connection, which the group committer shares with the statements outside transactions.
+ */
+export async function openSqlite(dataDir: string) {
+  const filename = join(dataDir, 'pingmon.db');
+  let notices: string[];
+  try {
+    notices = keepPrivate(dataDir, filename);
+  } catch (err) {
+    throw cannotOpen(filename, err);
+  }
+  const knex = knexFactory({
+    client: 'better-sqlite3',
+    connection: { filename },
+    useNullAsDefault: true,
+    pool: {
+      afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
+        configureSqlite(conn);
+        done(null, conn);
+      },
+    },
+  });
+  let conn: BetterSqlite3.Database | undefined;
+  try {
+    await migrate(knex, 'sqlite');
+    // No busy timeout of SQLite's own: it would sleep inside the statement, the event loop with it.
+    // sqliteExecutors waits for other processes' locks with timers instead.
+    conn = new BetterSqlite3(filename, { timeout: 0 });
+    configureSqlite(conn, 0);
+  } catch (err) {
+    conn?.close();
+    throw cannotOpen(filename, err);
+  } finally {
+    await knex.destroy();
+  }
+  const executors = sqliteExecutors(conn, outageClassifier(filename));
+  // An empty transaction: it takes the write lock, which is what every ping needs.
+  const check = () => executors.transaction(async () => undefined);
+  // Each statement a piece of the group committer's next batch: one commit for the statements arriving together.
+  const batched: Sql = {
+    locking: noLock,
+    inTransaction: false,
+    rows: (sql, params) => executors.transaction((tx) => tx.rows(sql, params)),
+    changes: (sql, params) => executors.transaction((tx) => tx.changes(sql, params)),
+  };
+  return { location: filename, notices, check, batched, ...executors };
+}
+
+function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs = MIGRATION_BUSY_TIMEOUT_MS): void {
+  conn.pragma('journal_mode = WAL');
+  // Another process may hold the write lock for a moment (two servers on one file, or an admin command).
+  conn.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  // ON DELETE CASCADE removes a monitor's runs, logs, rules and alerts with it.
+  conn.pragma('foreign_keys = ON');
+  // In WAL mode NORMAL loses nothing on a process crash; only an OS crash can drop the last commits.
+  conn.pragma('synchronous = NORMAL');
+}
+
+/** A better-sqlite3 connection, as far as pingmon uses it. */
+export interface SqliteConnection {
+  prepare(sql: string): SqliteStatement;
+  close(): unknown;
+}
+
+interface SqliteStatement {
+  all(...params: unknown[]): unknown[];
+  run(...params: unknown[]): { changes: number };
+}
+
+// SQLite has no boolean type; better-sqlite3 refuses JS booleans.
+const sqliteParams = (params: readonly SqlParam[]): SqlParam[] =>
+  params.map((p) => (typeof p === 'boolean' ? Number(p) : p));
+
+/** Statements built per call (`in` lists of any length) would otherwise pile up in the cache for ever. */
+const MAX_CACHED_STATEMENTS = 1_000;
+
+type Prepare = (sql: string) => SqliteStatement;
+
+function statementCache(conn: SqliteConnection): Prepare {
+  const cache = new Map<string, SqliteStatement>();
+  return (sql) => {
+    let stmt = cache.get(sql);
+    if (!stmt) {
+      if (cache.size >= MAX_CACHED_STATEMENTS) cache.clear();
+      cache.set(sql, (stmt = conn.prepare(sql)));
+    }
+    return stmt;
+  };
+}
+
+/** How long a write waits for another process's write lock before the database counts as unavailable. */
+const SQLITE_BUSY_TIMEOUT_MS = 5_000;
+
+const isBusy = (err: unknown): boolean => /^SQLITE_BUSY(_|$)/.test(String((err as { code?: unknown } | null)?.code));
+
+/**
+ * Runs `run`, and again while another process holds the write lock, for up to SQLITE_BUSY_TIMEOUT_MS.
+ * SQLite's own busy timeout would wait by sleeping inside the statement, which stops the whole server
+ * (pings, reads, /health) for as long as the lock is held; these waits are timers, and the server goes on.
+ */
+async function unlessBusy<T>(run: () => T, asOutage: AsOutage, ready?: () => Promise<void>): Promise<T> {
+  const deadline = Date.now() + SQLITE_BUSY_TIMEOUT_MS;
+  for (let delayMs = 1; ; delayMs = Math.min(delayMs * 2, 100)) {
+    try {
+      return run();
+    } catch (err) {
+      if (!isBusy(err) || Date.now() + delayMs > deadline) throw asOutage(err);
+    }
+    await new Promise((resolve) => setTimeout(resolve, delayMs));
+    await ready?.();
+  }
+}
+
+/** SQLite has no row locks: a transaction holds the whole database for writing. */
+const noLock = (select: string): string => select;
+
+/** Inside a transaction the write lock is held already (BEGIN IMMEDIATE): no statement waits for it. */
+function sqliteTransactionSql(statement: Prepare, asOutage: AsOutage): TransactionSql {
+  return {
+    locking: noLock,
+    inTransaction: true,
+    rows: async <T>(sql: string, params: readonly SqlParam[]) => {
+      try {
+        return statement(sql).all(...sqliteParams(params)) as T[];
+      } catch (err) {
+        throw asOutage(err);
+      }
+    },
+    changes: async (sql: string, params: readonly SqlParam[]) => {
+      try {
+        return statement(sql).run(...sqliteParams(params)).changes;
+      } catch (err) {
+        throw asOutage(err);
+      }
+    },
+  };
+}
+
+class NestedTransactionError extends Error {
+  constructor() {
+    super(
+      'a statement outside the transaction was run while a SQLite transaction is open; ' +
+        'inside db.transaction(fn), use only the executor that fn is given',
+    );
+  }
+}
+
+/**
+ * SQLite's statements outside a transaction: each one commits on its own. One arriving while a batch's
+ * transaction is open on the connection (from another flow, between two of the batch's awaits) would run
+ * inside it: it waits for the batch to end instead (see GroupCommitter.outside).
+ */
+function sqliteOuterSql(statement: Prepare, committer: GroupCommitter, asOutage: AsOutage): Sql {
+  // Another process's lock waited out: each attempt after the first waits for a batch opened meanwhile too.
+  const outer = <T>(run: () => T) => unlessBusy(run, asOutage, () => committer.outside(async () => undefined));
+  return {
+    locking: noLock,
+    inTransaction: false,
+    rows: <T>(sql: string, params: readonly SqlParam[]) =>
+      committer.outside(() => outer(() => statement(sql).all(...sqliteParams(params)) as T[])),
+    changes: (sql: string, params: readonly SqlParam[]) =>
+      committer.outside(() => outer(() => statement(sql).run(...sqliteParams(params)).changes)),
+  };
+}
+
+/**
+ * One SQLite connection's two executors, its transactions and its closing. The connection's own busy
+ * timeout must be 0: waits for other processes' locks are made here, without blocking the event loop.
+ */
+function sqliteExecutors(
+  conn: SqliteConnection,
+  asOutage: AsOutage,
+): {
+  sql: Sql;
+  transaction: <T>(fn: (sql: TransactionSql) => Promise<T>) => Promise<T>;
+  close: () => Promise<void>;
+} {
+  const statement = statementCache(conn);
+  // IMMEDIATE takes the write lock up front: another process on the file is waited for here, not mid-way.
+  const begin = (opened: () => void) =>
+    unlessBusy(() => {
+      statement('BEGIN IMMEDIATE').run();
+      opened();
+    }, asOutage);
+  const committer = new GroupCommitter(sqliteTransactionSql(statement, asOutage), begin);
+  return {
+    sql: sqliteOuterSql(statement, committer, asOutage),
+    transaction: (fn) => committer.run(fn),
+    close: async () => {
+      await committer.idle();
+      conn.close();
+    },
+  };
+}
+
+interface Work {
+  fn: (sql: TransactionSql) => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+interface Waiting {
+  statement: () => Promise<unknown>;
+  resolve(value: unknown): void;
+  reject(err: unknown): void;
+}
+
+/**
+ * SQLite commits one transaction at a time, and a commit costs more than the statements in it.
+ * Work that arrives while a batch runs waits for the next batch, which runs all of it in one
+ * transaction, each piece in its own savepoint (a failing piece rolls back only itself).
+ * Nothing is answered before its COMMIT, and an idle server runs a piece at once, alone.
+ *
+ * A piece must use the sql it is given, and never wait for I/O: from BEGIN to COMMIT a batch is one run of
+ * microtasks, in which other flows' continuations can interleave. A statement outside the transaction that
+ * arrives then waits for the batch to end (it would otherwise run inside it), and runs before the next
+ * BEGIN. A piece that does the same, or starts another transaction, would wait for itself: a batch still
+ * open when the event loop next turns is such a piece, and what arrived during it fails with
+ * NestedTransactionError instead of waiting for ever. (A plain flag rather than AsyncLocalStorage, which
+ * cost a fifth of the ping path's time on Node 20.)
+ */
+class GroupCommitter {
+  private queue: Work[] = [];
+  private waiting: Waiting[] = [];
+  private running = false;
+  private drained: Array<() => void> = [];
+  /** True while a batch's transaction is open on the connection. */
+  private open = false;
+  /** True once the event loop has turned with the transaction open: a piece waits for its own batch. */
+  private stuck = false;
+  /** Where the work queued while the transaction was open begins. */
+  private openedAt = 0;
+
+  constructor(
+    private readonly sql: TransactionSql,
+    /** Opens the transaction, calling `opened` in the same turn as its BEGIN. */
+    private readonly begin: (opened: () => void) => Promise<void>,
+  ) {}
+
+  run<T>(fn: (sql: TransactionSql) => Promise<T>): Promise<T> {
+    if (this.stuck) return Promise.reject(new NestedTransactionError());
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ fn, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.running) {
+        this.running = true;
+        // Statements run synchronously, so a batch never yields to I/O: start it after this turn's
+        // I/O phase, so that every request read in that phase joins it.
+        setImmediate(() => void this.drain());
+      }
+    });
+  }
+
+  /** Runs a statement outside any transaction: now, or as soon as the batch in flight ends. */
+  outside<T>(statement: () => Promise<T>): Promise<T> {
+    if (!this.open) return statement();
+    if (this.stuck) return Promise.reject(new NestedTransactionError());
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.push({ statement, resolve: resolve as (value: unknown) => void, reject });
+    });
+  }
+
+  /** Resolves once no work is queued or running. */
+  idle(): Promise<void> {
+    return this.running ? new Promise((resolve) => this.drained.push(resolve)) : Promise.resolve();
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (this.queue.length > 0) {
+        const batch = this.queue;
+        this.queue = [];
+        await this.commit(batch).catch((err: unknown) => batch.forEach((work) => work.reject(err)));
+        // What waited for the batch runs before the next BEGIN, which would otherwise take it in.
+        const waiting = this.waiting.splice(0);
+        await Promise.all(waiting.map((w) => w.statement().then(w.resolve, w.reject)));
+      }
+    } finally {
+      // Never left marked as running: every later piece would wait for a drain that never comes.
+      this.running = false;
+      for (const resolve of this.drained.splice(0)) resolve();
+    }
+  }
+
+  /** Fails what waits for a batch whose own piece waits for it (see the class comment). */
+  private unstick(): void {
+    if (!this.open) return;
+    this.stuck = true;
+    const err = new NestedTransactionError();
+    for (const w of this.waiting.splice(0)) w.reject(err);
+    for (const work of this.queue.splice(this.openedAt)) work.reject(err);
+  }
+
+  private async commit(batch: Work[]): Promise<void> {
+    const sql = this.sql;
+    const results: Array<{ work: Work; ok: boolean; value: unknown }> = [];
+    let guard: NodeJS.Immediate | undefined;
+    try {
+      await this.begin(() => {
+        this.open = true;
+        this.openedAt = this.queue.length;
+        guard = setImmediate(() => this.unstick());
+      });
+      if (batch.length === 1) {
+        // Alone in its transaction: its failure rolls back the whole transaction, which is only itself.
+        results.push({ work: batch[0]!, ok: true, value: await batch[0]!.fn(sql) });
+      } else {
+        for (const work of batch) results.push(await inSavepoint(sql, work));
+      }
+      await sql.changes('COMMIT', []);
+    } catch (err) {
+      if (this.open) await sql.changes('ROLLBACK', []).catch(() => undefined);
+      for (const work of batch) work.reject(err);
+      return;
+    } finally {
+      clearImmediate(guard);
+      this.open = false;
+      this.stuck = false;
+    }
+    for (const { work, ok, value } of results) {
+      if (ok) work.resolve(value);
+      else work.reject(value);
+    }
+  }
+}
+
+async function inSavepoint(sql: TransactionSql, work: Work): Promise<{ work: Work; ok: boolean; value: unknown }> {
+  await sql.changes('SAVEPOINT ping', []);
+  try {
+    const value = await work.fn(sql);
+    await sql.changes('RELEASE ping', []);
+    return { work, ok: true, value };
+  } catch (err) {
+    await sql.changes('ROLLBACK TO ping', []);
+    await sql.changes('RELEASE ping', []);
+    return { work, ok: false, value: err };
+  }
+}
