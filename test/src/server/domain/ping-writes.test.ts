@@ -1,8 +1,6 @@
 import t from 'tap';
-import { HEALTHY } from '../../../../server/dist/domain/incidents.js';
-import { DEFAULT_SETTINGS } from '../../../../server/dist/domain/monitor-settings.js';
-import { monitorWrites, planPing } from '../../../../server/dist/domain/ping-writes.js';
-import type { MonitorFacts, PingFacts, PingPlan } from '../../../../server/dist/domain/ping-writes.js';
+import { DEFAULT_SETTINGS, HEALTHY, monitorWrites, planPing } from '@pingmon/server/internal';
+import type { MonitorFacts, PingFacts, PingPlan } from '@pingmon/server/internal';
 
 const NOW = 1_800_000_000_000;
 const MINUTE = 60_000;
