@@ -120,6 +120,8 @@ async function recordAlone(db: Database, ping: Ping, known: PingMonitor | undefi
     const opened = await (expected === null
       ? insertRunIf(db.batched, run, runTimeout(ping, monitor), guard, noOpenRun)
       : db.transaction(async (sql) => {
+          // The monitor's row before the run, in the order every locked ping takes them: never a deadlock.
+          await findPingMonitor(sql, accountId, monitorId, 'no key update');
           if (!(await insertRunIf(sql, run, runTimeout(ping, monitor), guard, noOpenRun))) return false;
           await moveExpectedOpening(sql, monitorId, expected);
           return true;
