@@ -6,6 +6,7 @@ import { startAfter } from './cursor.js';
 import { ms } from './index.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
 import { marks } from './sql.js';
+import type { ArrayForm } from './batch.js';
 import { FRESH_GRACE } from './monitors.js';
 
 interface RunRow {
@@ -149,6 +150,7 @@ export async function insertRunIf(
   const text = `${INSERT_RUN_IF}${guard.text}${noOpenRun ? NO_OPEN_RUN : ''} on conflict (monitor_id, id) do nothing`;
   const params = [...runParams(run), timeoutAt, ...guard.params];
   if (noOpenRun) params.push(run.monitorId);
+  if (!sql.inTransaction && !arrayForms.has(text)) arrayForms.set(text, insertArrayForm(guard, noOpenRun));
   return (await sql.changes(text, params)) === 1;
 }
 
@@ -161,7 +163,9 @@ const FINISH_RUN =
  * made only while `guard` holds.
  */
 export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promise<boolean> {
-  const updated = await sql.changes(guard ? `${FINISH_RUN} and ${guard.text}` : FINISH_RUN, [
+  const text = guard ? `${FINISH_RUN} and ${guard.text}` : FINISH_RUN;
+  if (guard && !arrayForms.has(text)) arrayForms.set(text, finishArrayForm(guard));
+  const updated = await sql.changes(text, [
     run.status,
     run.finishedAt,
     run.durationMs,
@@ -174,6 +178,90 @@ export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promis
     ...(guard?.params ?? []),
   ]);
   return updated === 1;
+}
+
+// Array forms of the guarded statements, for batches on PostgreSQL (db/batch.ts): one per guard's text.
+const arrayForms = new Map<string, ArrayForm>();
+
+/** The array form of a statement of insertRunIf or finishRun, if it has one. */
+export function runArrayForm(text: string): ArrayForm | undefined {
+  return arrayForms.get(text);
+}
+
+const RUN_TYPES = [
+  'text',
+  'text',
+  'text',
+  'text',
+  'bigint',
+  'bigint',
+  'bigint',
+  'text',
+  'text',
+  'boolean',
+  'text',
+  'text',
+];
+
+/** `$from::type[], …` for unnest, and the guard's text on the columns g1… of `v`, typed as its values are. */
+function arrayed(types: readonly string[], guard: Guard): { arrays: string; guard: string; columns: string } {
+  const all = [...types, ...guard.params.map((p) => (typeof p === 'boolean' ? 'boolean' : 'text'))];
+  let g = 0;
+  return {
+    arrays: all.map((type, i) => `$${i + 1}::${type}[]`).join(', '),
+    guard: guard.text.replace(/\?/g, () => `v.g${++g}`),
+    columns: guard.params.map((_, i) => `g${i + 1}`).join(', '),
+  };
+}
+
+const runKey = (monitorId: SqlParam, runId: SqlParam) => `run ${String(monitorId)} ${String(runId)}`;
+
+// One statement that sees none of its own rows: an opening without runId is written only where no earlier item of
+// its batch opened a running run on its monitor (db/batch.ts cuts such a batch in two).
+function insertArrayForm(guard: Guard, noOpenRun: boolean): ArrayForm {
+  const a = arrayed([...RUN_TYPES, 'bigint', 'boolean'], guard);
+  const text =
+    `with v as (select * from unnest(${a.arrays}) with ordinality ` +
+    `as v(${COLUMNS}, timeout_at, no_open_run, ${a.columns}, ord)), ` +
+    `written as (insert into runs (${COLUMNS}, timeout_at) select ${COLUMNS}, timeout_at from v where ${a.guard} ` +
+    'and (not v.no_open_run or not exists ' +
+    "(select 1 from runs where monitor_id = v.monitor_id and status = 'running')) " +
+    'on conflict (monitor_id, id) do nothing returning monitor_id, id) ' +
+    'select v.ord from v join written using (monitor_id, id)';
+  const runColumns = RUN_TYPES.length + 1;
+  return {
+    text,
+    row: (params) => [
+      ...params.slice(0, runColumns),
+      noOpenRun,
+      ...params.slice(runColumns, runColumns + guard.params.length),
+    ],
+    touches: (params) => {
+      const [monitorId, runId, , status] = params;
+      const key = runKey(monitorId, runId);
+      const open = `open ${String(monitorId)}`;
+      return { reads: noOpenRun ? [key, open] : [key], writes: status === 'running' ? [key, open] : [key] };
+    },
+  };
+}
+
+function finishArrayForm(guard: Guard): ArrayForm {
+  const a = arrayed(['text', 'bigint', 'bigint', 'text', 'text', 'boolean', 'text', 'text', 'text'], guard);
+  const text =
+    'update runs set status = v.status, finished_at = v.finished_at, duration_ms = v.duration_ms, meta = v.meta, ' +
+    'error_message = v.error_message, has_log = v.has_log, matched_rules = v.matched_rules ' +
+    `from unnest(${a.arrays}) with ordinality as v(status, finished_at, duration_ms, meta, error_message, has_log, ` +
+    `matched_rules, monitor_id, id, ${a.columns}, ord) ` +
+    "where runs.monitor_id = v.monitor_id and runs.id = v.id and runs.status = 'running' " +
+    `and ${a.guard} returning v.ord`;
+  return {
+    text,
+    row: (params) => [...params],
+    touches: (params) => {
+      const key = runKey(params[7], params[8]);
+      return { reads: [key], writes: [key, `open ${String(params[7])}`] };
+    },
+  };
 }
 
 /** A page of a monitor's runs, newest first, after `after`; logs are never read here. */
