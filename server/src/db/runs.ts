@@ -188,53 +188,52 @@ export function runArrayForm(text: string): ArrayForm | undefined {
   return arrayForms.get(text);
 }
 
-const RUN_TYPES = [
-  'text',
-  'text',
-  'text',
-  'text',
-  'bigint',
-  'bigint',
-  'bigint',
-  'text',
-  'text',
-  'boolean',
-  'text',
-  'text',
-];
+// PostgreSQL's types of the runs columns that are not text, for unnest's arrays.
+const NOT_TEXT: Record<string, string> = {
+  started_at: 'bigint',
+  finished_at: 'bigint',
+  duration_ms: 'bigint',
+  has_log: 'boolean',
+  timeout_at: 'bigint',
+  no_open_run: 'boolean',
+};
+const INSERTED = [...COLUMNS.split(', '), 'timeout_at'];
+const FINISHED = ['status', 'finished_at', 'duration_ms', 'meta', 'error_message', 'has_log', 'matched_rules'];
 
-/** `$from::type[], …` for unnest, and the guard's text on the columns g1… of `v`, typed as its values are. */
-function arrayed(types: readonly string[], guard: Guard): { arrays: string; guard: string; columns: string } {
-  const all = [...types, ...guard.params.map((p) => (typeof p === 'boolean' ? 'boolean' : 'text'))];
+/** unnest's arrays of `columns` and of the guard's values (booleans as such, the rest compared through casts). */
+function arrayed(columns: readonly string[], guard: Guard): { from: string; guard: string } {
+  const types = [
+    ...columns.map((c) => NOT_TEXT[c] ?? 'text'),
+    ...guard.params.map((p) => (typeof p === 'boolean' ? 'boolean' : 'text')),
+  ];
+  const names = [...columns, ...guard.params.map((_, i) => `g${i + 1}`), 'ord'];
   let g = 0;
   return {
-    arrays: all.map((type, i) => `$${i + 1}::${type}[]`).join(', '),
+    from: `unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) with ordinality as v(${names.join(', ')})`,
     guard: guard.text.replace(/\?/g, () => `v.g${++g}`),
-    columns: guard.params.map((_, i) => `g${i + 1}`).join(', '),
   };
 }
 
 const runKey = (monitorId: SqlParam, runId: SqlParam) => `run ${String(monitorId)} ${String(runId)}`;
 
-// One statement that sees none of its own rows: an opening without runId is written only where no earlier item of
-// its batch opened a running run on its monitor (db/batch.ts cuts such a batch in two).
+// `touches` lets db/batch.ts cut a batch where an item must see an earlier one's write: a statement sees none of
+// its own rows.
 function insertArrayForm(guard: Guard, noOpenRun: boolean): ArrayForm {
-  const a = arrayed([...RUN_TYPES, 'bigint', 'boolean'], guard);
+  const a = arrayed([...INSERTED, 'no_open_run'], guard);
   const text =
-    `with v as (select * from unnest(${a.arrays}) with ordinality ` +
-    `as v(${COLUMNS}, timeout_at, no_open_run, ${a.columns}, ord)), ` +
-    `written as (insert into runs (${COLUMNS}, timeout_at) select ${COLUMNS}, timeout_at from v where ${a.guard} ` +
-    'and (not v.no_open_run or not exists ' +
-    "(select 1 from runs where monitor_id = v.monitor_id and status = 'running')) " +
+    `with v as (select * from ${a.from}), ` +
+    `written as (insert into runs (${INSERTED.join(', ')}) select ${INSERTED.join(', ')} from v where ${a.guard} ` +
+    // A scalar subquery, probed per row: PostgreSQL would hash a `not exists` over every monitor's running runs.
+    'and (not v.no_open_run or ' +
+    "(select 1 from runs where monitor_id = v.monitor_id and status = 'running' limit 1) is null) " +
     'on conflict (monitor_id, id) do nothing returning monitor_id, id) ' +
     'select v.ord from v join written using (monitor_id, id)';
-  const runColumns = RUN_TYPES.length + 1;
   return {
     text,
     row: (params) => [
-      ...params.slice(0, runColumns),
+      ...params.slice(0, INSERTED.length),
       noOpenRun,
-      ...params.slice(runColumns, runColumns + guard.params.length),
+      ...params.slice(INSERTED.length, INSERTED.length + guard.params.length),
     ],
     touches: (params) => {
       const [monitorId, runId, , status] = params;
@@ -246,12 +245,9 @@ function insertArrayForm(guard: Guard, noOpenRun: boolean): ArrayForm {
 }
 
 function finishArrayForm(guard: Guard): ArrayForm {
-  const a = arrayed(['text', 'bigint', 'bigint', 'text', 'text', 'boolean', 'text', 'text', 'text'], guard);
+  const a = arrayed([...FINISHED, 'monitor_id', 'id'], guard);
   const text =
-    'update runs set status = v.status, finished_at = v.finished_at, duration_ms = v.duration_ms, meta = v.meta, ' +
-    'error_message = v.error_message, has_log = v.has_log, matched_rules = v.matched_rules ' +
-    `from unnest(${a.arrays}) with ordinality as v(status, finished_at, duration_ms, meta, error_message, has_log, ` +
-    `matched_rules, monitor_id, id, ${a.columns}, ord) ` +
+    `update runs set ${FINISHED.map((c) => `${c} = v.${c}`).join(', ')} from ${a.from} ` +
     "where runs.monitor_id = v.monitor_id and runs.id = v.id and runs.status = 'running' " +
     `and ${a.guard} returning v.ord`;
   return {
