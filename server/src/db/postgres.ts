@@ -129,12 +129,12 @@ function postgresExecutors(pool: pg.Pool, connections: LostConnections, asOutage
       release(client);
     }
   }, false);
-  const begin = async <T>(fn: (run: PgRun) => Promise<T>): Promise<T> => {
+  const begin = async <T>(fn: (run: PgRun) => Promise<T>, opening = 'BEGIN'): Promise<T> => {
     const client = await acquire();
     const run = on(client);
     let open = false;
     try {
-      await run({ text: 'BEGIN', values: [] });
+      await run({ text: opening, values: [] });
       open = true;
       const result = await fn(run);
       open = false;
@@ -149,14 +149,18 @@ function postgresExecutors(pool: pg.Pool, connections: LostConnections, asOutage
     }
   };
   const transaction = <T>(fn: (sql: TransactionSql) => Promise<T>) => begin((run) => fn(postgresSql(run, true)));
-  // Batches pass arrays, in statements of their own prepared as any other.
+  // Batches pass arrays, in statements prepared as any other. Planned once: PostgreSQL would plan each anew, its
+  // generic plan costed for arrays of 100 against the few items a batch has.
   const batched = batchedSql(
     sql,
-    (fn) => begin((run) => fn((text, values) => run({ ...pgStatement(text), values }))),
+    (fn) => begin((run) => fn((text, values) => run({ ...pgStatement(text), values })), BEGIN_GENERIC),
     runArrayForm,
   );
   return { sql, batched, transaction, check: async () => void (await sql.rows('select 1', [])) };
 }
+
+// One message: a simple query may hold several statements.
+const BEGIN_GENERIC = 'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan';
 
 /** Statements are prepared by name on each connection, up to this many texts (`in (…)` lists vary). */
 const PREPARED_MAX = 1_000;
