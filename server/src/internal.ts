@@ -14,6 +14,8 @@ export { send } from './alerts/deliver.js';
 export { SMTP_NOT_CONFIGURED, domainOf, emailMessage, sendEmail, withoutRelay } from './alerts/email.js';
 export { DeliveryWorker } from './alerts/worker.js';
 export { clientAddressOf } from './client-address.js';
+export { findPingMonitor, unchangedMonitor } from './db/monitors.js';
+export { finishRun, insertRunIf } from './db/runs.js';
 export { outageCause, outageClassifier } from './db/unavailable.js';
 export { isPublicAddress, nonPublicAddressIn, nonPublicHostOf } from './domain/addresses.js';
 export {

@@ -4,6 +4,7 @@ import pg from 'pg';
 import type { Config } from '../config.js';
 import { redactUrl } from '../config.js';
 import { batchedSql } from './batch.js';
+import { runArrayForm } from './runs.js';
 import { LostConnections } from './lost-connections.js';
 import { migrate } from './migrate.js';
 import type { RowLock, Sql, SqlParam, TransactionSql } from './sql.js';
@@ -128,14 +129,14 @@ function postgresExecutors(pool: pg.Pool, connections: LostConnections, asOutage
       release(client);
     }
   }, false);
-  const transaction = async <T>(fn: (sql: TransactionSql) => Promise<T>): Promise<T> => {
+  const begin = async <T>(fn: (run: PgRun) => Promise<T>, opening = 'BEGIN'): Promise<T> => {
     const client = await acquire();
     const run = on(client);
     let open = false;
     try {
-      await run({ text: 'BEGIN', values: [] });
+      await run({ text: opening, values: [] });
       open = true;
-      const result = await fn(postgresSql(run, true));
+      const result = await fn(run);
       open = false;
       await run({ text: 'COMMIT', values: [] });
       return result;
@@ -147,9 +148,19 @@ function postgresExecutors(pool: pg.Pool, connections: LostConnections, asOutage
       release(client);
     }
   };
-  const batched = batchedSql(sql, transaction);
+  const transaction = <T>(fn: (sql: TransactionSql) => Promise<T>) => begin((run) => fn(postgresSql(run, true)));
+  // Batches pass arrays, in statements prepared as any other. Planned once: PostgreSQL would plan each anew, its
+  // generic plan costed for arrays of 100 against the few items a batch has.
+  const batched = batchedSql(
+    sql,
+    (fn) => begin((run) => fn((text, values) => run({ ...pgStatement(text), values })), BEGIN_GENERIC),
+    runArrayForm,
+  );
   return { sql, batched, transaction, check: async () => void (await sql.rows('select 1', [])) };
 }
+
+// One message: a simple query may hold several statements.
+const BEGIN_GENERIC = 'BEGIN; SET LOCAL plan_cache_mode = force_generic_plan';
 
 /** Statements are prepared by name on each connection, up to this many texts (`in (…)` lists vary). */
 const PREPARED_MAX = 1_000;

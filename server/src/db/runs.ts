@@ -6,6 +6,7 @@ import { startAfter } from './cursor.js';
 import { ms } from './index.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
 import { marks } from './sql.js';
+import type { ArrayForm } from './batch.js';
 import { FRESH_GRACE } from './monitors.js';
 
 interface RunRow {
@@ -149,6 +150,7 @@ export async function insertRunIf(
   const text = `${INSERT_RUN_IF}${guard.text}${noOpenRun ? NO_OPEN_RUN : ''} on conflict (monitor_id, id) do nothing`;
   const params = [...runParams(run), timeoutAt, ...guard.params];
   if (noOpenRun) params.push(run.monitorId);
+  if (!sql.inTransaction && !arrayForms.has(text)) arrayForms.set(text, insertArrayForm(guard, noOpenRun));
   return (await sql.changes(text, params)) === 1;
 }
 
@@ -161,7 +163,9 @@ const FINISH_RUN =
  * made only while `guard` holds.
  */
 export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promise<boolean> {
-  const updated = await sql.changes(guard ? `${FINISH_RUN} and ${guard.text}` : FINISH_RUN, [
+  const text = guard ? `${FINISH_RUN} and ${guard.text}` : FINISH_RUN;
+  if (guard && !arrayForms.has(text)) arrayForms.set(text, finishArrayForm(guard));
+  const updated = await sql.changes(text, [
     run.status,
     run.finishedAt,
     run.durationMs,
@@ -174,6 +178,86 @@ export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promis
     ...(guard?.params ?? []),
   ]);
   return updated === 1;
+}
+
+// Array forms of the guarded statements, for batches on PostgreSQL (db/batch.ts): one per guard's text.
+const arrayForms = new Map<string, ArrayForm>();
+
+/** The array form of a statement of insertRunIf or finishRun, if it has one. */
+export function runArrayForm(text: string): ArrayForm | undefined {
+  return arrayForms.get(text);
+}
+
+// PostgreSQL's types of the runs columns that are not text, for unnest's arrays.
+const NOT_TEXT: Record<string, string> = {
+  started_at: 'bigint',
+  finished_at: 'bigint',
+  duration_ms: 'bigint',
+  has_log: 'boolean',
+  timeout_at: 'bigint',
+  no_open_run: 'boolean',
+};
+const INSERTED = [...COLUMNS.split(', '), 'timeout_at'];
+const FINISHED = ['status', 'finished_at', 'duration_ms', 'meta', 'error_message', 'has_log', 'matched_rules'];
+
+/** unnest's arrays of `columns` and of the guard's values (booleans as such, the rest compared through casts). */
+function arrayed(columns: readonly string[], guard: Guard): { from: string; guard: string } {
+  const types = [
+    ...columns.map((c) => NOT_TEXT[c] ?? 'text'),
+    ...guard.params.map((p) => (typeof p === 'boolean' ? 'boolean' : 'text')),
+  ];
+  const names = [...columns, ...guard.params.map((_, i) => `g${i + 1}`), 'ord'];
+  let g = 0;
+  return {
+    from: `unnest(${types.map((t, i) => `$${i + 1}::${t}[]`).join(', ')}) with ordinality as v(${names.join(', ')})`,
+    guard: guard.text.replace(/\?/g, () => `v.g${++g}`),
+  };
+}
+
+const runKey = (monitorId: SqlParam, runId: SqlParam) => `run ${String(monitorId)} ${String(runId)}`;
+
+// `touches` lets db/batch.ts cut a batch where an item must see an earlier one's write: a statement sees none of
+// its own rows.
+function insertArrayForm(guard: Guard, noOpenRun: boolean): ArrayForm {
+  const a = arrayed([...INSERTED, 'no_open_run'], guard);
+  const text =
+    `with v as (select * from ${a.from}), ` +
+    `written as (insert into runs (${INSERTED.join(', ')}) select ${INSERTED.join(', ')} from v where ${a.guard} ` +
+    // A scalar subquery, probed per row: PostgreSQL would hash a `not exists` over every monitor's running runs.
+    'and (not v.no_open_run or ' +
+    "(select 1 from runs where monitor_id = v.monitor_id and status = 'running' limit 1) is null) " +
+    'on conflict (monitor_id, id) do nothing returning monitor_id, id) ' +
+    'select v.ord from v join written using (monitor_id, id)';
+  return {
+    text,
+    row: (params) => [
+      ...params.slice(0, INSERTED.length),
+      noOpenRun,
+      ...params.slice(INSERTED.length, INSERTED.length + guard.params.length),
+    ],
+    touches: (params) => {
+      const [monitorId, runId, , status] = params;
+      const key = runKey(monitorId, runId);
+      const open = `open ${String(monitorId)}`;
+      return { reads: noOpenRun ? [key, open] : [key], writes: status === 'running' ? [key, open] : [key] };
+    },
+  };
+}
+
+function finishArrayForm(guard: Guard): ArrayForm {
+  const a = arrayed([...FINISHED, 'monitor_id', 'id'], guard);
+  const text =
+    `update runs set ${FINISHED.map((c) => `${c} = v.${c}`).join(', ')} from ${a.from} ` +
+    "where runs.monitor_id = v.monitor_id and runs.id = v.id and runs.status = 'running' " +
+    `and ${a.guard} returning v.ord`;
+  return {
+    text,
+    row: (params) => [...params],
+    touches: (params) => {
+      const key = runKey(params[7], params[8]);
+      return { reads: [key], writes: [key, `open ${String(params[7])}`] };
+    },
+  };
 }
 
 /** A page of a monitor's runs, newest first, after `after`; logs are never read here. */

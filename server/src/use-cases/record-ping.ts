@@ -116,7 +116,8 @@ async function recordAlone(db: Database, ping: Ping, known: PingMonitor | undefi
   } else if (pairing.action === 'open') {
     const run = newRun({ accountId, monitorId, runId: input.runId ?? newId('run') }, kind, input, ping.at);
     const noOpenRun = kind !== 'start' && input.runId === undefined;
-    const { expected } = monitorWrites(monitor, run, 'opened', facts(ping));
+    // The plan's own question, asked again only where it said yes: on a cron schedule each asks cron-parser twice.
+    const expected = plan.alone === 'run' ? null : monitorWrites(monitor, run, 'opened', facts(ping)).expected;
     const opened = await (expected === null
       ? insertRunIf(db.batched, run, runTimeout(ping, monitor), guard, noOpenRun)
       : db.transaction(async (sql) => {
