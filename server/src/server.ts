@@ -30,6 +30,7 @@ import { runRoutes } from './routes/runs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { newJwtSecret } from './secrets.js';
 import { sentStatus } from './sent-status.js';
+import { KnownMonitors } from './use-cases/record-ping.js';
 import { registerDashboard } from './web.js';
 
 export const API_PREFIX = '/api/v1';
@@ -58,7 +59,18 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
   const { deliveries, mailer, metrics } = work;
   const clientAddress = clientAddressOf(config.trustedProxies);
   const viaHttps = viaHttpsOf(config.trustedProxies);
-  const ctx: RouteContext = { config, db, jwtSecret, deliveries, mailer, metrics, clientAddress, viaHttps };
+  const knownMonitors = new KnownMonitors();
+  const ctx: RouteContext = {
+    config,
+    db,
+    knownMonitors,
+    jwtSecret,
+    deliveries,
+    mailer,
+    metrics,
+    clientAddress,
+    viaHttps,
+  };
   if (config.logLevel !== 'silent') await registerRequestLog(server, config, clientAddress);
   for (const notice of db.notices) server.log(['database', 'warn'], notice);
   registerErrorShape(server, work.outages);

@@ -261,7 +261,7 @@ const PING_MONITOR =
 
 /**
  * What a ping needs of the monitor, or undefined when the account has no such monitor. In a transaction, `lock`
- * holds the row until the ping commits (domain/ping-writes.ts, monitorLock): a monitor deleted meanwhile is then
+ * holds the row until the ping commits (the lock planPing chose): a monitor deleted meanwhile is then
  * not found, and a change of its settings waits for the ping.
  */
 export async function findPingMonitor(

@@ -4,11 +4,14 @@ import type { Request } from '@hapi/hapi';
 import type { Config } from '../config.js';
 import type { Database } from '../db/index.js';
 import type { Metrics } from '../metrics.js';
+import type { KnownMonitors } from '../use-cases/record-ping.js';
 
 /** What every route handler works with. */
 export interface RouteContext {
   readonly config: Config;
   readonly db: Database;
+  /** The monitors this server's pings last saw (use-cases/record-ping.ts). */
+  readonly knownMonitors: KnownMonitors;
   readonly jwtSecret: string;
   /** This process's alert sender: nudged when a ping queues deliveries. */
   readonly deliveries: Pick<DeliveryWorker, 'nudge'>;

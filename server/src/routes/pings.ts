@@ -74,7 +74,8 @@ async function ping(
   const { input } = parsed;
   // A ping answered 5xx, here or before (its API key check), is counted as an error by the metrics' response
   // listener: the outcomes counted here are all answered 200 or 4xx.
-  const outcome = await recordPing(ctx.db, { accountId, monitorId, kind, input, now, at: time.at, intervalMs });
+  const received = { accountId, monitorId, kind, input, now, at: time.at, intervalMs };
+  const outcome = await recordPing(ctx.db, ctx.knownMonitors, received);
   ctx.metrics?.pinged(kind, outcome);
   if (outcome.kind === 'not_found') {
     throw apiError(

@@ -55,12 +55,11 @@ export type PingOutcome =
  * Records one ping with DESIGN §5's run pairing, its alert and the alert's deliveries (DESIGN §8), and where it
  * leaves its monitor (docs/schedules.md); domain/ping-writes.ts plans how it is written.
  */
-export async function recordPing(db: Database, ping: Ping): Promise<PingOutcome> {
-  const known = knownMonitors(db);
-  let alone = await recordAlone(db, ping, known.get(ping.monitorId));
+export async function recordPing(db: Database, known: KnownMonitors, ping: Ping): Promise<PingOutcome> {
+  let alone = await recordAlone(db, known, ping, known.get(ping.monitorId));
   if (alone.kind === 'stale') {
-    known.delete(ping.monitorId);
-    alone = await recordAlone(db, ping, undefined);
+    known.forget(ping.monitorId);
+    alone = await recordAlone(db, known, ping, undefined);
   }
   // A second stale answer cannot come (nothing known was used): the transaction takes the stronger lock.
   const lock = alone.kind === 'locked' ? alone.lock : 'no key update';
@@ -75,17 +74,26 @@ type Alone =
   | { kind: 'stale' };
 
 /**
- * Monitors as pings last saw them, per database: a hint that spares a read (without it a plain ping cost about twice
+ * Monitors as this server's pings last saw them: a hint that spares a read (without it a plain ping cost about twice
  * the server's CPU in the bench), never trusted, as the statement it leads to checks the row (unchangedMonitor).
+ * One per server (routes/context.ts), bounded: past MAX every entry goes, and the next pings read again.
  */
-const knownByDatabase = new WeakMap<Database, Map<string, PingMonitor>>();
-/** Past this many, every entry goes, and the next pings read their monitors again. */
-const KNOWN_MAX = 10_000;
+export class KnownMonitors {
+  private static readonly MAX = 10_000;
+  private readonly seen = new Map<string, PingMonitor>();
 
-function knownMonitors(db: Database): Map<string, PingMonitor> {
-  let known = knownByDatabase.get(db);
-  if (known === undefined) knownByDatabase.set(db, (known = new Map()));
-  return known;
+  get(monitorId: string): PingMonitor | undefined {
+    return this.seen.get(monitorId);
+  }
+
+  forget(monitorId: string): void {
+    this.seen.delete(monitorId);
+  }
+
+  remember(monitorId: string, monitor: PingMonitor): void {
+    if (this.seen.size >= KnownMonitors.MAX) this.seen.clear();
+    this.seen.set(monitorId, monitor);
+  }
 }
 
 /**
@@ -93,7 +101,12 @@ function knownMonitors(db: Database): Map<string, PingMonitor> {
  * monitor's row and runs are as the decision saw them (a known monitor's result without runId: as if no run were
  * open). Anything else, or a statement that changed nothing, goes to the transaction.
  */
-async function recordAlone(db: Database, ping: Ping, known: PingMonitor | undefined): Promise<Alone> {
+async function recordAlone(
+  db: Database,
+  monitors: KnownMonitors,
+  ping: Ping,
+  known: PingMonitor | undefined,
+): Promise<Alone> {
   const { accountId, monitorId, kind, input } = ping;
   const [monitor, existing, open] = await Promise.all([
     known ?? findPingMonitor(db.sql, accountId, monitorId),
@@ -132,18 +145,12 @@ async function recordAlone(db: Database, ping: Ping, known: PingMonitor | undefi
     if (opened && expected !== null) seen = withExpected(monitor, expected);
   }
   if (outcome === undefined) return retry;
-  if (!known || seen !== monitor) remember(db, monitorId, seen);
+  if (!known || seen !== monitor) monitors.remember(monitorId, seen);
   return { kind: 'done', outcome };
 }
 
 function withExpected(monitor: PingMonitor, expected: NonNullable<MonitorWrites['expected']>): PingMonitor {
   return { ...monitor, ...expected, asRead: [...monitor.asRead.slice(0, -1), expected.nextExpectedAt] };
-}
-
-function remember(db: Database, monitorId: string, monitor: PingMonitor): void {
-  const known = knownMonitors(db);
-  if (known.size >= KNOWN_MAX) known.clear();
-  known.set(monitorId, monitor);
 }
 
 /** The ping in a transaction, its monitor's row locked as planned before any run is read or written. */
