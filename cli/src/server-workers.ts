@@ -60,6 +60,13 @@ export function superviseWorkers(
   const fork = () => {
     const worker = cluster.fork();
     alive.add(worker);
+    // A message sent as the worker dies (a group's Ctrl-C ends a replacement still starting) fails to write: its
+    // 'exit' follows and settles the matter, so the failed write is not a crash of the primary.
+    worker.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code !== 'EPIPE' && err.code !== 'ERR_IPC_CHANNEL_CLOSED') {
+        process.stderr.write(`pingmon server: worker ${worker.process.pid}: ${err.message}\n`);
+      }
+    });
     worker.on('message', (message: WorkerMessage) => {
       if (message?.pingmon === 'metrics' && metrics) answerMetrics(worker, message.id, metrics);
       if (message?.pingmon !== 'listening') return;
