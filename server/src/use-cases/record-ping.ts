@@ -51,17 +51,12 @@ export type PingOutcome =
   /** Refused by the rate limit at the ping's own timestamp: final, as that time never changes. */
   | { kind: 'too_close' };
 
-/**
- * Records one ping with DESIGN §5's run pairing, its alert and the alert's deliveries (DESIGN §8), and where it
- * leaves its monitor (docs/schedules.md); domain/ping-writes.ts plans how it is written.
- */
+/** Records one ping: its run as pairing decides, where it leaves its monitor, and the alerts it raises. */
 export async function recordPing(db: Database, known: KnownMonitors, ping: Ping): Promise<PingOutcome> {
   let alone = await recordAlone(db, known, ping, known.get(ping.monitorId));
-  if (alone.kind === 'stale') {
-    known.forget(ping.monitorId);
-    alone = await recordAlone(db, known, ping, undefined);
-  }
-  // A second stale answer cannot come (nothing known was used): the transaction takes the stronger lock.
+  // Whatever the plan or a statement refused may have changed the row: the next ping reads it.
+  if (alone.kind !== 'done') known.forget(ping.monitorId);
+  if (alone.kind === 'stale') alone = await recordAlone(db, known, ping, undefined);
   const lock = alone.kind === 'locked' ? alone.lock : 'no key update';
   const outcome = alone.kind === 'done' ? alone.outcome : await db.transaction((sql) => recordLocked(sql, ping, lock));
   return outcome.kind === 'rate_limited' && isLate(ping) ? { kind: 'too_close' } : outcome;
@@ -70,17 +65,18 @@ export async function recordPing(db: Database, known: KnownMonitors, ping: Ping)
 type Alone =
   | { kind: 'done'; outcome: PingOutcome }
   | { kind: 'locked'; lock: PingPlan['lock'] }
-  /** Decided on a monitor known from an earlier ping, which the row no longer matches. */
+  /** A statement planned on a known monitor changed nothing: the row, or its open run, is not as known. */
   | { kind: 'stale' };
 
 /**
- * Monitors as this server's pings last saw them: a hint that spares a read (without it a plain ping cost about twice
- * the server's CPU in the bench), never trusted, as the statement it leads to checks the row (unchangedMonitor).
- * One per server (routes/context.ts), bounded: past MAX every entry goes, and the next pings read again.
+ * Monitors as this server's last lock-free ping on them left them: planPing decides on them without a read, and the
+ * statement checks them (unchangedMonitor). Without: ~1.5× the server CPU per ping (bench/src/known-monitors.ts).
  */
 export class KnownMonitors {
-  private static readonly MAX = 10_000;
   private readonly seen = new Map<string, PingMonitor>();
+
+  /** At most `max` monitors (past it every entry goes); 0 remembers none. */
+  constructor(private readonly max: number) {}
 
   get(monitorId: string): PingMonitor | undefined {
     return this.seen.get(monitorId);
@@ -91,15 +87,15 @@ export class KnownMonitors {
   }
 
   remember(monitorId: string, monitor: PingMonitor): void {
-    if (this.seen.size >= KnownMonitors.MAX) this.seen.clear();
+    if (this.max === 0) return;
+    if (this.seen.size >= this.max) this.seen.clear();
     this.seen.set(monitorId, monitor);
   }
 }
 
 /**
- * A ping planned to go without a lock read: decided, then written by statements that change nothing unless the
- * monitor's row and runs are as the decision saw them (a known monitor's result without runId: as if no run were
- * open). Anything else, or a statement that changed nothing, goes to the transaction.
+ * A ping as planPing decides on its monitor (known, or read): written by statements that change nothing unless the
+ * row and runs are as decided on (a known monitor's result without runId: as if no run were open), else locked.
  */
 async function recordAlone(
   db: Database,
@@ -115,8 +111,8 @@ async function recordAlone(
   ]);
   if (monitor === undefined) return { kind: 'done', outcome: { kind: 'not_found' } };
   const plan = planPing(monitor, facts(ping));
-  const retry: Alone = known ? { kind: 'stale' } : { kind: 'locked', lock: plan.lock };
-  if (plan.alone === null) return retry;
+  // A known monitor's plan may be stale: the transaction reads the row locked and plans again.
+  if (plan.alone === null) return { kind: 'locked', lock: plan.lock };
   const state = { existing, open, lastOpenedAt: monitor.lastOpenedAt, intervalMs: 0, late: isLate(ping) };
   const pairing = pairPing(kind, input.runId !== undefined, state, ping.at);
   if (pairing.action === 'replay') return { kind: 'done', outcome: replay(pairing.run) };
@@ -129,7 +125,7 @@ async function recordAlone(
   } else if (pairing.action === 'open') {
     const run = newRun({ accountId, monitorId, runId: input.runId ?? newId('run') }, kind, input, ping.at);
     const noOpenRun = kind !== 'start' && input.runId === undefined;
-    // The plan's own question, asked again only where it said yes: on a cron schedule each asks cron-parser twice.
+    // Asked only where the plan said yes: on a cron schedule each asks cron-parser again.
     const expected = plan.alone === 'run' ? null : monitorWrites(monitor, run, 'opened', facts(ping)).expected;
     const opened = await (expected === null
       ? insertRunIf(db.batched, run, runTimeout(ping, monitor), guard, noOpenRun)
@@ -144,7 +140,7 @@ async function recordAlone(
     // At least where this ping moved it: the next pings of the slot then write their run only.
     if (opened && expected !== null) seen = withExpected(monitor, expected);
   }
-  if (outcome === undefined) return retry;
+  if (outcome === undefined) return known ? { kind: 'stale' } : { kind: 'locked', lock: plan.lock };
   if (!known || seen !== monitor) monitors.remember(monitorId, seen);
   return { kind: 'done', outcome };
 }
