@@ -7,6 +7,7 @@ import knexFactory from 'knex';
 import { serverDownBench, startupBench, throughputBench } from './cli.js';
 import { CLI, startListening } from './processes.js';
 import { dashboardBench } from './dashboard.js';
+import { monitorCacheBench } from './known-monitors.js';
 import { CONNECTIONS, SECONDS, WARMUP_SECONDS, load, print } from './load.js';
 import type { Figures } from './load.js';
 import { postgresCeiling } from './pg-ceiling.js';
@@ -165,6 +166,7 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   if (rows.length > 1) print(rows, bare, against);
+  if (process.env.BENCH_MONITOR_CACHE !== '0') await monitorCacheBench(POSTGRES_URL);
   if (process.env.BENCH_SWEEP !== '0') await sweepBench(POSTGRES_URL);
   if (process.env.BENCH_PRUNE !== '0') await pruneBench(POSTGRES_URL);
   if (process.env.BENCH_DASHBOARD !== '0') await dashboardBench();

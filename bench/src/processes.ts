@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -50,4 +51,10 @@ export function runCli(args: string[], env: Record<string, string>, cli = CLI): 
       code === 0 ? resolve(out) : reject(new Error(`pingmon ${args.join(' ')} exited with ${code}`)),
     );
   });
+}
+
+/** A started process's CPU time (user + system) in ms: per ping, steadier than pings/s when others share the CPU. */
+export function cpuMs(started: Started): number {
+  const fields = readFileSync(`/proc/${started.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
 }

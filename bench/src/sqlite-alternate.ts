@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CONNECTIONS, SECONDS, load } from './load.js';
 import type { Figures } from './load.js';
 import { startPingmon } from './pingmon.js';
-import { CLI, startListening } from './processes.js';
+import { CLI, cpuMs, startListening } from './processes.js';
 import type { Started } from './processes.js';
 
 // SQLite pings of several builds against the bare hapi route, alternated in one sitting: on a shared, noisy machine
@@ -20,12 +20,6 @@ const BUILDS = (process.env.BENCH_BUILDS ?? `this=${fileURLToPath(new URL('../..
     const [label, dir] = entry.split('=') as [string, string];
     return { label, cli: dir === undefined ? CLI : join(dir, 'cli/bin/run.js') };
   });
-
-/** The server process's CPU time (user + system) in ms: per ping, steadier than pings/s when others share the CPU. */
-function cpuMs(server: Started): number {
-  const fields = readFileSync(`/proc/${server.child.pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 interface Measured extends Figures {
   cpuUsPerPing: number;

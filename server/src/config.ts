@@ -30,6 +30,8 @@ export interface Config {
   /** Minimum time between two run openings of one monitor, per plan. */
   readonly planIntervalsMs: Readonly<Record<Plan, number>>;
   readonly apiKeyCacheMs: number;
+  /** Monitors each server process keeps in memory between their pings, so as not to read them again; 0: none. */
+  readonly monitorCacheSize: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** Time allowed for one HTTP attempt to deliver an alert (and for a channel test). */
   readonly alertTimeoutMs: number;
@@ -93,6 +95,7 @@ interface Settings {
   PINGMON_TOKEN_TTL: number;
   PINGMON_BODY_LIMIT: number;
   PINGMON_PLAN_INTERVALS: Partial<Record<Plan, number>>;
+  PINGMON_MONITOR_CACHE: number;
   PINGMON_LOG_LEVEL: Config['logLevel'];
   PINGMON_ALERT_TIMEOUT: number;
   PINGMON_ALERT_RETRY_BASE: number;
@@ -214,6 +217,11 @@ const ENVIRONMENT = Joi.object<Settings>({
   PINGMON_TOKEN_TTL: duration('PINGMON_TOKEN_TTL', 'whole seconds').default(86_400),
   PINGMON_BODY_LIMIT: wholeNumber('PINGMON_BODY_LIMIT').default(16 * 1024 * 1024),
   PINGMON_PLAN_INTERVALS: planIntervals.default({}),
+  PINGMON_MONITOR_CACHE: Joi.number()
+    .integer()
+    .min(0)
+    .messages(mustBe('PINGMON_MONITOR_CACHE', "a whole number of monitors, or 0 to read each ping's monitor"))
+    .default(10_000),
   PINGMON_LOG_LEVEL: Joi.string()
     .valid(...LOG_LEVELS)
     .default('info')
@@ -295,6 +303,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     bodyLimitBytes: settings.PINGMON_BODY_LIMIT,
     planIntervalsMs: { ...DEFAULT_PLAN_INTERVALS_MS, ...inMs(settings.PINGMON_PLAN_INTERVALS) },
     apiKeyCacheMs: 5_000,
+    monitorCacheSize: settings.PINGMON_MONITOR_CACHE,
     logLevel: settings.PINGMON_LOG_LEVEL,
     alertTimeoutMs: toMs(settings.PINGMON_ALERT_TIMEOUT),
     alertRetryBaseMs: toMs(settings.PINGMON_ALERT_RETRY_BASE),

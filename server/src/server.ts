@@ -59,7 +59,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
   const { deliveries, mailer, metrics } = work;
   const clientAddress = clientAddressOf(config.trustedProxies);
   const viaHttps = viaHttpsOf(config.trustedProxies);
-  const knownMonitors = new KnownMonitors();
+  const knownMonitors = new KnownMonitors(config.monitorCacheSize);
   const ctx: RouteContext = {
     config,
     db,

@@ -16,6 +16,8 @@ t.test('loadConfig reads PINGMON_* and lets overrides win', async (t) => {
     business: 1_000,
     unlimited: 0,
   });
+  t.equal(loadConfig({}).monitorCacheSize, 10_000);
+  t.equal(loadConfig({ PINGMON_MONITOR_CACHE: '0' }).monitorCacheSize, 0);
 });
 
 t.test('loadConfig refuses bad values with a message naming the setting', async (t) => {
@@ -56,6 +58,10 @@ t.test('each bad setting is refused in one line naming it and quoting the value 
       `PINGMON_SWEEP_INTERVAL must be a duration longer than 0 ${SUCH_AS} (got "30m1h"), at most 24d`,
     ],
     [{ PINGMON_ALERT_MAX_ATTEMPTS: '2e-1' }, 'PINGMON_ALERT_MAX_ATTEMPTS must be a positive whole number (got "2e-1")'],
+    [
+      { PINGMON_MONITOR_CACHE: '-1' },
+      `PINGMON_MONITOR_CACHE must be a whole number of monitors, or 0 to read each ping's monitor (got "-1")`,
+    ],
     [{ PINGMON_LOG_LEVEL: '' }, 'PINGMON_LOG_LEVEL must be one of info, warn, error, silent (got "")'],
     [{ PINGMON_CHANNELS_PUBLIC_ONLY: 'yes' }, 'PINGMON_CHANNELS_PUBLIC_ONLY must be true, false, 1 or 0 (got "yes")'],
     [{ PINGMON_PLAN_INTERVALS: 'free=1,__proto__=2' }, `${PLANS_SHAPE}, got "free=1,__proto__=2"`],

@@ -12,18 +12,23 @@ async function startServers(
   db: TestDatabase,
   count: number,
 ): Promise<string[]> {
-  const config = loadConfig(
-    {},
-    {
-      host: '127.0.0.1',
-      port: 0,
-      dataDir: db.dataDir,
-      databaseUrl: db.databaseUrl,
-      databaseSchema: db.databaseSchema,
-      logLevel: 'silent',
-    },
+  const config = (monitorCacheSize?: number) =>
+    loadConfig(
+      {},
+      {
+        host: '127.0.0.1',
+        port: 0,
+        dataDir: db.dataDir,
+        databaseUrl: db.databaseUrl,
+        databaseSchema: db.databaseSchema,
+        logLevel: 'silent',
+        monitorCacheSize,
+      },
+    );
+  // The last one remembers no monitor (PINGMON_MONITOR_CACHE=0): each of its pings reads its monitor.
+  const servers: Server[] = await Promise.all(
+    Array.from({ length: count }, (_, i) => createServer(config(i === count - 1 ? 0 : undefined))),
   );
-  const servers: Server[] = await Promise.all(Array.from({ length: count }, () => createServer(config)));
   await Promise.all(servers.map((s) => s.start()));
   t.teardown(() => Promise.all(servers.map((s) => s.stop())));
   return servers.map((s) => `${s.info.uri}/api/v1`);
@@ -63,6 +68,22 @@ for (const kind of DATABASE_KINDS) {
         // limited).
         t.notOk(statuses.includes('running'), `round ${i}: no run left open: ${statuses}`);
       }
+    });
+
+    t.test('a monitor one server remembers, changed through another: its next ping follows the change', async (t) => {
+      const account = await first.account('unlimited');
+      const monitorId = await first.monitor(account);
+      const ping = (url: string, kind: string) =>
+        request(`${url}/ping/${monitorId}/${kind}`, { method: 'POST', apiKey: account.apiKey });
+      t.equal((await ping(urls[0]!, 'success')).status, 200, 'server 0 remembers the monitor up');
+      t.equal((await ping(urls[1]!, 'fail')).status, 200, 'server 1 opens an incident');
+      const down = await first.request(`/monitors/${monitorId}`, { token: account.token });
+      t.not(down.body.incident, null);
+      t.equal((await ping(urls[0]!, 'success')).status, 200);
+      const up = await first.request(`/monitors/${monitorId}`, { token: account.token });
+      t.equal(up.body.incident, null, 'the success on server 0 closed the incident it did not know of');
+      const alerts = await first.query((knex) => knex('alerts').where({ monitor_id: monitorId }).pluck('event'));
+      t.same(alerts.sort(), ['fail', 'recovered']);
     });
 
     t.test('pings racing the deletion of their monitor get 200 or 404, never an error', async (t) => {
