@@ -203,10 +203,8 @@ async function openRun(sql: TransactionSql, ping: Ping, monitor: PingMonitor): P
   const { accountId, monitorId, kind, input, at, intervalMs } = ping;
   if (intervalMs > 0) {
     const gapMs = enforcedIntervalMs(intervalMs);
-    // A late opening (the ping carries its time), older than the monitor's last: limited by the runs opened
-    // around its own time (the monitor's row, held, keeps that true). Any other: by the claim, the rate limit's
-    // guarantee in the database, one conditional update whatever was read before. (A ping on time can be older
-    // than the last opening too: another server's, arrived a moment later, committed first.)
+    // A late opening older than the monitor's last is limited by the runs around its own time (the held row keeps
+    // that true); any other by the claim, one conditional update whatever was read before.
     if (isLate(ping) && monitor.lastOpenedAt !== null && at < monitor.lastOpenedAt) {
       if (await hasRunOpenedNear(sql, monitorId, at, gapMs)) return { kind: 'too_close' };
     } else if (!(await claimRunOpening(sql, monitorId, at, gapMs))) {
@@ -266,9 +264,8 @@ async function settleMonitor(
 }
 
 /**
- * The claim of an opening failed although pairing allowed it. The monitor's row, held since it was read,
- * makes this unreachable; should it happen, the ping is decided again on what the database holds now (a
- * concurrent ping may have created this very run: then it is a replay, never limited).
+ * The claim failed although pairing allowed it (unreachable while the row is held): decided again on what the
+ * database holds now; a concurrent ping's run with this id makes it a replay, never limited.
  */
 async function claimRefused(sql: TransactionSql, ping: Ping, monitor: PingMonitor): Promise<PingOutcome> {
   const { accountId, monitorId, input, at, intervalMs } = ping;
@@ -284,10 +281,8 @@ function facts(ping: Ping): PingFacts {
 }
 
 /**
- * The alerts of a run as the ping left it: `fail` when its health says so (a failed run once the failure
- * threshold is reached), `silent_failure` for a success that matched rules, `recovered` for the success that
- * closed an incident; none for a paused monitor. The success path of a healthy monitor without rules reaches
- * no query here.
+ * The alerts of a run as the ping left it (`fail`, `silent_failure`, `recovered`), none for a paused monitor; a
+ * healthy monitor's success without rules reaches no query here.
  */
 async function raiseAlerts(
   sql: TransactionSql,
