@@ -119,6 +119,58 @@ export interface ChannelTestResult {
   durationMs: number;
 }
 
+export interface CreateApiKeyRequest {
+  name?: string;
+}
+
+export interface CreateChannelRequest {
+  name?: string;
+  type: ChannelType;
+  /** http(s) for Slack, Discord and webhooks; for e-mail, its recipients: mailto:ops@example.com,b@example.com */
+  url: string;
+  /** Webhook channels only: signs each payload (X-Pingmon-Signature) */
+  secret?: string;
+  /** Left out or null: every monitor of the account */
+  monitorIds?: string[] | null;
+  enabled?: boolean;
+}
+
+export interface CreateMaintenanceWindowRequest {
+  cron: string;
+  /** IANA name; UTC when left out */
+  timezone?: string;
+  /** Seconds, 60 to 2,678,400 (31 days) */
+  duration: number;
+  /** Left out or null: every monitor of the account */
+  monitorIds?: string[] | null;
+}
+
+export interface CreateMonitorRequest {
+  name: string;
+  /** A schedule as a create or an update gives it (docs/schedules.md); null: none */
+  schedule?: Schedule | null;
+  /** Seconds a run opening may come after its expected time before it counts as missed */
+  startGrace?: number;
+  /** Seconds a run may stay running before it is finished as failed (timed out); null: no limit */
+  maxRuntime?: number | null;
+  /** Consecutive failed, missed or timed-out runs before the monitor is down */
+  failureThreshold?: number;
+  /** Consecutive successes that close an incident */
+  recoveryThreshold?: number;
+  /** While down, a reminder every so many seconds; null: none */
+  renotifyAfter?: number | null;
+  /** `every` failed run alerts (default), or only the `first` of an incident */
+  failAlerts?: FailAlerts;
+  /** A paused monitor raises no alert (docs/schedules.md says what its pings do) */
+  paused?: boolean;
+}
+
+export interface CreateRuleRequest {
+  metric: string;
+  op: RuleOp;
+  value: number;
+}
+
 export interface CreatedApiKey {
   keyId: string;
   name: string;
@@ -214,9 +266,30 @@ export interface LastRun {
   silentFailure: boolean;
 }
 
+export interface ListAlertsQuery {
+  /** Items per page, 1 to 200; 50 unless given */
+  limit?: number;
+  /** The previous page's nextCursor */
+  cursor?: string;
+  monitorId?: string;
+}
+
+export interface ListRunsQuery {
+  /** Items per page, 1 to 200; 50 unless given */
+  limit?: number;
+  /** The previous page's nextCursor */
+  cursor?: string;
+  status?: RunStatus;
+}
+
 export interface LogResult {
   hasLog: boolean;
   content: string | null;
+}
+
+export interface LoginRequest {
+  email: string;
+  password: string;
 }
 
 export interface LoginResponse {
@@ -312,6 +385,32 @@ export interface MonitorList {
 
 export type MonitorSchedule = MonitorCronSchedule | EverySchedule;
 
+export interface MonitorSettings {
+  /** A schedule as a create or an update gives it (docs/schedules.md); null: none */
+  schedule: Schedule | null;
+  /** Seconds a run opening may come after its expected time before it counts as missed */
+  startGrace: number;
+  /** Seconds a run may stay running before it is finished as failed (timed out); null: no limit */
+  maxRuntime: number | null;
+  /** Consecutive failed, missed or timed-out runs before the monitor is down */
+  failureThreshold: number;
+  /** Consecutive successes that close an incident */
+  recoveryThreshold: number;
+  /** While down, a reminder every so many seconds; null: none */
+  renotifyAfter: number | null;
+  /** `every` failed run alerts (default), or only the `first` of an incident */
+  failAlerts: FailAlerts;
+  /** A paused monitor raises no alert (docs/schedules.md says what its pings do) */
+  paused: boolean;
+}
+
+export interface PageQuery {
+  /** Items per page, 1 to 200; 50 unless given */
+  limit?: number;
+  /** The previous page's nextCursor */
+  cursor?: string;
+}
+
 export interface PingAck {
   received: boolean;
   monitorId: string;
@@ -386,6 +485,18 @@ export interface RunPoint {
   silentFailure: boolean;
 }
 
+/** A schedule as a create or an update gives it (docs/schedules.md); null: none */
+export type Schedule =
+  | {
+      cron: string;
+      /** IANA name, e.g. Europe/Berlin; UTC when left out */
+      timezone?: string;
+    }
+  | {
+      /** Seconds between two run openings */
+      every: number;
+    };
+
 export interface SessionResponse {
   /** ISO 8601 UTC with milliseconds */
   expiresAt: string;
@@ -411,6 +522,38 @@ export interface SuccessPingBody {
   host?: string | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta?: Record<string, number> | null;
+}
+
+/** At least one field; secret: null removes the secret. The type cannot change */
+export interface UpdateChannelRequest {
+  name?: string;
+  url?: string;
+  secret?: string | null;
+  /** Left out or null: every monitor of the account */
+  monitorIds?: string[] | null;
+  enabled?: boolean;
+}
+
+export interface UpdateMonitorRequest {
+  name?: string;
+  /** A schedule as a create or an update gives it (docs/schedules.md); null: none */
+  schedule?: Schedule | null;
+  /** Seconds a run opening may come after its expected time before it counts as missed */
+  startGrace?: number;
+  /** Seconds a run may stay running before it is finished as failed (timed out); null: no limit */
+  maxRuntime?: number | null;
+  /** Consecutive failed, missed or timed-out runs before the monitor is down */
+  failureThreshold?: number;
+  /** Consecutive successes that close an incident */
+  recoveryThreshold?: number;
+  /** While down, a reminder every so many seconds; null: none */
+  renotifyAfter?: number | null;
+  /** `every` failed run alerts (default), or only the `first` of an incident */
+  failAlerts?: FailAlerts;
+  /** A paused monitor raises no alert (docs/schedules.md says what its pings do) */
+  paused?: boolean;
+  /** ISO 8601: snooze until then (in the future, within a year); null: end the snooze */
+  snoozedUntil?: string | null;
 }
 
 export interface User {

@@ -1,4 +1,4 @@
-import type { FailAlerts } from '@pingmon/sdk/wire';
+import type { MonitorSettings as GivenSettings } from '@pingmon/sdk/wire';
 import type { Health } from './incidents.js';
 import { HEALTHY, reminderAfter } from './incidents.js';
 import type { StoredSchedule } from './schedule.js';
@@ -7,16 +7,9 @@ import { slotAfter } from './schedule.js';
 // A monitor's settings as created or changed (docs/schedules.md), and where that leaves its expected opening
 // and its health. Pure: the route stores what it answers.
 
-/** A monitor's settings (docs/schedules.md) as stored; times in seconds as the API gives them. */
-export interface MonitorSettings {
+/** A monitor's settings (docs/schedules.md) as stored: as the API takes them, the schedule checked. */
+export interface MonitorSettings extends Omit<GivenSettings, 'schedule'> {
   schedule: StoredSchedule | null;
-  startGrace: number;
-  maxRuntime: number | null;
-  failureThreshold: number;
-  recoveryThreshold: number;
-  renotifyAfter: number | null;
-  failAlerts: FailAlerts;
-  paused: boolean;
 }
 
 /** Where a monitor stands: its next expected opening and when it counts as missed, and its health. */

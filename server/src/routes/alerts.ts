@@ -11,7 +11,7 @@ import { pageOf, pageQuery, pageStart } from './pagination.js';
 import { AlertList as AlertListSchema, replies } from './responses.js';
 import { invalidRequest } from './validation.js';
 
-const listQuery = Joi.object({ ...pageQuery, monitorId: Joi.string().min(1).max(64) });
+export const listQuery = Joi.object({ ...pageQuery, monitorId: Joi.string().min(1).max(64) });
 
 export function alertRoutes(ctx: RouteContext): ServerRoute[] {
   return [

@@ -13,6 +13,11 @@ import { ApiKeyList as ApiKeyListSchema, CreatedApiKey as CreatedApiKeySchema, r
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
+export const keyBody = Joi.object({ name: Joi.string().trim().min(1).max(100).default('unnamed') })
+  .options({ stripUnknown: true })
+  .allow(null)
+  .default({});
+
 export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
   return [
     {
@@ -36,10 +41,7 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
         tags: ['api-keys'],
         response: replies({ 201: CreatedApiKeySchema }),
         validate: {
-          payload: Joi.object({ name: Joi.string().trim().min(1).max(100).default('unnamed') })
-            .options({ stripUnknown: true })
-            .allow(null)
-            .default({}),
+          payload: keyBody,
           failAction: invalidRequest,
         },
       },
@@ -72,7 +74,8 @@ async function list(ctx: RouteContext, request: Request): Promise<ApiKeyList> {
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const { accountId } = userOf(request);
-  const { name } = (request.payload ?? { name: 'unnamed' }) as CreateApiKeyRequest;
+  // Defaulted by keyBody.
+  const { name } = request.payload as Required<CreateApiKeyRequest>;
   const keyId = newId('key');
   const key = newApiKey();
   await insertApiKey(ctx.db.sql, { keyId, accountId, name, prefix: key.prefix, keyHash: key.hash, now: Date.now() });

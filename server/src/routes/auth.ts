@@ -22,13 +22,11 @@ import { countPasswordAttempt, passwordAccepted } from './password-attempts.js';
 import { LoginResponse as LoginSchema, SessionResponse as SessionSchema, replies } from './responses.js';
 import { invalidRequest } from './validation.js';
 
-const credentials = {
-  payload: Joi.object({
-    email: Joi.string().trim().max(254).required(),
-    password: Joi.string().max(1024).required(),
-  }).options({ stripUnknown: true }),
-  failAction: invalidRequest,
-};
+export const loginBody = Joi.object({
+  email: Joi.string().trim().max(254).required(),
+  password: Joi.string().max(1024).required(),
+}).options({ stripUnknown: true });
+const credentials = { payload: loginBody, failAction: invalidRequest };
 
 export function authRoutes(ctx: RouteContext): ServerRoute[] {
   return [

@@ -86,20 +86,24 @@ const monitorIds = Joi.array()
   .max(100)
   .unique()
   .allow(null)
-  .messages({ 'array.min': '"monitorIds" must list at least one monitor, or be null for every monitor' });
+  .messages({ 'array.min': '"monitorIds" must list at least one monitor, or be null for every monitor' })
+  .description('Left out or null: every monitor of the account');
 const enabled = Joi.boolean().strict();
 
-const createBody = Joi.object({
+export const createBody = Joi.object({
   name,
   type: Joi.string()
     .valid(...CHANNEL_TYPES)
+    .meta({ type: 'ChannelType' })
     .required(),
-  url: Joi.when('type', { is: 'email', then: mailtoUrl.required(), otherwise: url.required() }),
-  secret,
+  url: Joi.when('type', { is: 'email', then: mailtoUrl.required(), otherwise: url.required() }).description(
+    'http(s) for Slack, Discord and webhooks; for e-mail, its recipients: mailto:ops@example.com,b@example.com',
+  ),
+  secret: secret.description('Webhook channels only: signs each payload (X-Pingmon-Signature)'),
   monitorIds,
   enabled,
 }).options({ stripUnknown: true });
-const updateBody = Joi.object({
+export const updateBody = Joi.object({
   name,
   // Checked against the channel's type once it is read (urlOfType).
   url: Joi.string(),
@@ -112,7 +116,8 @@ const updateBody = Joi.object({
 })
   .min(1)
   .options({ stripUnknown: true })
-  .messages({ 'object.min': 'The body must change at least one of name, url, secret, monitorIds and enabled' });
+  .messages({ 'object.min': 'The body must change at least one of name, url, secret, monitorIds and enabled' })
+  .description('At least one field; secret: null removes the secret. The type cannot change');
 
 type ChannelRequest = Request<WithParams<'channelId'>>;
 

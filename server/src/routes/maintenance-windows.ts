@@ -27,22 +27,27 @@ export const MAX_WINDOWS = 100;
 // Braces escaped: joi reads {…} in a message as a template.
 const FORM = '\\{"cron": "0 2 * * 0", "timezone": "Europe/Berlin", "duration": 7200, "monitorIds": ["mon_…"]}';
 
-const windowBody = Joi.object({
+export const windowBody = Joi.object({
   cron: Joi.string().max(200).required().messages({ '*': 'cron must be text such as "0 2 * * 0" (Sundays 02:00)' }),
-  timezone: Joi.string().max(64).messages({ '*': 'timezone must be an IANA name such as "Europe/Berlin"' }),
+  timezone: Joi.string()
+    .max(64)
+    .messages({ '*': 'timezone must be an IANA name such as "Europe/Berlin"' })
+    .description('IANA name; UTC when left out'),
   duration: Joi.number()
     .integer()
     .min(60)
     .max(31 * 86_400)
     .required()
-    .messages({ '*': 'duration must be a whole number of seconds from 60 to 2678400 (31 days)' }),
+    .messages({ '*': 'duration must be a whole number of seconds from 60 to 2678400 (31 days)' })
+    .description('Seconds, 60 to 2,678,400 (31 days)'),
   monitorIds: Joi.array()
     .items(Joi.string().max(64))
     .min(1)
     .max(100)
     .unique()
     .allow(null)
-    .messages({ '*': 'monitorIds must be a list of 1 to 100 monitor ids, or null for every monitor' }),
+    .messages({ '*': 'monitorIds must be a list of 1 to 100 monitor ids, or null for every monitor' })
+    .description('Left out or null: every monitor of the account'),
 })
   .prefs({ stripUnknown: false })
   .messages({ 'object.unknown': `{{#label}} is not a maintenance window field; give ${FORM}` });

@@ -63,9 +63,14 @@ const SCHEDULE_FORM =
 // Unknown keys are refused here, not dropped: a misspelt "tz" would otherwise leave a schedule in UTC unseen.
 const schedule = Joi.object({
   cron: Joi.string().max(200).messages({ '*': 'schedule.cron must be text such as "0 3 * * *"' }),
-  timezone: Joi.string().max(64).messages({ '*': 'schedule.timezone must be an IANA name such as "Europe/Berlin"' }),
-  every: seconds('schedule.every', 1, MAX_EVERY_SECONDS),
+  timezone: Joi.string()
+    .max(64)
+    .messages({ '*': 'schedule.timezone must be an IANA name such as "Europe/Berlin"' })
+    .description('IANA name, e.g. Europe/Berlin; UTC when left out'),
+  every: seconds('schedule.every', 1, MAX_EVERY_SECONDS).description('Seconds between two run openings'),
 })
+  .id('Schedule')
+  .description('A schedule as a create or an update gives it (docs/schedules.md); null: none')
   .xor('cron', 'every')
   .without('every', 'timezone')
   .prefs({ stripUnknown: false })
@@ -81,26 +86,53 @@ const schedule = Joi.object({
 /** The settings of docs/schedules.md, as a create or an update gives them. */
 const SETTINGS = {
   schedule,
-  startGrace: seconds('startGrace', 1, MAX_SECONDS),
-  maxRuntime: seconds('maxRuntime', 1, MAX_SECONDS).allow(null),
-  failureThreshold: threshold('failureThreshold'),
-  recoveryThreshold: threshold('recoveryThreshold'),
-  renotifyAfter: seconds('renotifyAfter', 60, MAX_SECONDS).allow(null),
+  startGrace: seconds('startGrace', 1, MAX_SECONDS).description(
+    'Seconds a run opening may come after its expected time before it counts as missed',
+  ),
+  maxRuntime: seconds('maxRuntime', 1, MAX_SECONDS)
+    .allow(null)
+    .description('Seconds a run may stay running before it is finished as failed (timed out); null: no limit'),
+  failureThreshold: threshold('failureThreshold').description(
+    'Consecutive failed, missed or timed-out runs before the monitor is down',
+  ),
+  recoveryThreshold: threshold('recoveryThreshold').description('Consecutive successes that close an incident'),
+  renotifyAfter: seconds('renotifyAfter', 60, MAX_SECONDS)
+    .allow(null)
+    .description('While down, a reminder every so many seconds; null: none'),
   failAlerts: Joi.string()
     .valid(...FAIL_ALERTS)
+    .meta({ type: 'FailAlerts' })
     .messages({
       '*': 'failAlerts must be "every" (each failed run alerts) or "first" (only the one that opens an incident)',
-    }),
-  paused: Joi.boolean().messages({ '*': 'paused must be true or false' }),
+    })
+    .description('`every` failed run alerts (default), or only the `first` of an incident'),
+  paused: Joi.boolean()
+    .messages({ '*': 'paused must be true or false' })
+    .description('A paused monitor raises no alert (docs/schedules.md says what its pings do)'),
 };
 
 const SNOOZE_FORM = 'snoozedUntil must be an ISO 8601 time such as "2027-03-27T14:00:00Z", or null to end the snooze';
 
 /** Until when the monitor is snoozed (docs/schedules.md#snooze-and-maintenance-windows); null: not snoozed. */
-const snoozedUntil = Joi.date().iso().allow(null).messages({ '*': SNOOZE_FORM });
+const snoozedUntil = Joi.date()
+  .iso()
+  .allow(null)
+  .messages({ '*': SNOOZE_FORM })
+  .description('ISO 8601: snooze until then (in the future, within a year); null: end the snooze');
 
 /** The longest snooze: longer is what pausing is for. */
 const MAX_SNOOZE_MS = 366 * DAY * 1000;
+
+/** Every setting required: what a monitor has once created (the defaults of docs/schedules.md fill the gaps). */
+export const settingsBody = Joi.object(SETTINGS).prefs({ presence: 'required' });
+
+export const createBody = Joi.object({ name: name.required(), ...SETTINGS }).options({ stripUnknown: true });
+
+// At least one known field: a body of nothing we know (a form-encoded JSON string, say) changes nothing silently
+// otherwise.
+export const updateBody = Joi.object({ name, ...SETTINGS, snoozedUntil })
+  .min(1)
+  .options({ stripUnknown: true });
 
 /**
  * A failure of a schedule setting is `invalid_schedule`; of the snooze, `invalid_snooze`; of anything else (the
@@ -161,7 +193,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
         tags: ['monitors'],
         response: replies({ 201: MonitorSchema }),
         validate: {
-          payload: Joi.object({ name: name.required(), ...SETTINGS }).options({ stripUnknown: true }),
+          payload: createBody,
           failAction: invalidMonitor,
         },
       },
@@ -187,13 +219,9 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
         description: "Change a monitor's name or settings",
         tags: ['monitors'],
         response: replies({ 200: MonitorSchema }),
-        // At least one known field: a body of nothing we know (a form-encoded JSON string, say) changes nothing
-        // silently otherwise.
         validate: {
           params,
-          payload: Joi.object({ name, ...SETTINGS, snoozedUntil })
-            .min(1)
-            .options({ stripUnknown: true }),
+          payload: updateBody,
           failAction: invalidMonitor,
         },
       },

@@ -4,8 +4,8 @@ import { decodeCursor, encodeCursor } from '../db/cursor.js';
 import { apiError } from '../errors.js';
 
 export const pageQuery = {
-  limit: Joi.number().integer().min(1).max(200).default(50),
-  cursor: Joi.string().max(200).allow(''),
+  limit: Joi.number().integer().min(1).max(200).default(50).description('Items per page, 1 to 200; 50 unless given'),
+  cursor: Joi.string().max(200).allow('').description("The previous page's nextCursor"),
 };
 
 /** The position after which a page starts; a cursor this server did not give out is a 400. */

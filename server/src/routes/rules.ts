@@ -16,10 +16,11 @@ import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
 // The metric is a meta key, with the same rule as on pings: 1 to 64 characters, matched exactly.
-const ruleBody = Joi.object({
+export const ruleBody = Joi.object({
   metric: Joi.string().min(1).max(META_KEY_MAX_CHARS).required(),
   op: Joi.string()
     .valid(...RULE_OPS)
+    .meta({ type: 'RuleOp' })
     .required(),
   // unsafe(): any finite number, as in meta (Joi refuses integers beyond 2^53 by default).
   value: Joi.number().strict().unsafe().required(),

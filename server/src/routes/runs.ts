@@ -14,7 +14,10 @@ import { LogResult as LogSchema, replies, Run as RunSchema, RunList as RunListSc
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
-const listQuery = Joi.object({ ...pageQuery, status: Joi.string().valid('running', 'success', 'failed') });
+export const listQuery = Joi.object({
+  ...pageQuery,
+  status: Joi.string().valid('running', 'success', 'failed').meta({ type: 'RunStatus' }),
+});
 
 type RunRequest = Request<WithParams<'monitorId' | 'runId'>>;
 

@@ -34,3 +34,29 @@ t.test('a schema becomes its TypeScript type: presence, null, named unions and c
     ].join('\n\n'),
   );
 });
+
+t.test('a request schema becomes its type: either-or keys, keys that depend on others, dates', async (t) => {
+  const Place = Joi.object({
+    city: Joi.string(),
+    zone: Joi.string(),
+    offset: Joi.number(),
+  })
+    .xor('city', 'offset')
+    .without('offset', 'zone')
+    .id('Place');
+  const Order = Joi.object({
+    kind: Joi.string().valid('mail', 'web').required(),
+    to: Joi.when('kind', { is: 'mail', then: Joi.string().email().required(), otherwise: Joi.string().required() }),
+    at: Joi.date().iso().allow(null),
+    place: Place.allow(null),
+    id: Joi.any().forbidden(),
+  }).id('Order');
+  t.equal(
+    renderWireTypes([Order]),
+    [
+      '// Written by server/scripts/wire-types.mjs from the joi schemas of the server: do not edit.',
+      'export interface Order {\nkind: "mail" | "web";\nto: string;\nat?: string | null;\nplace?: Place | null;\n}',
+      'export type Place = {\ncity: string;\nzone?: string;\n} | {\noffset: number;\n};',
+    ].join('\n\n'),
+  );
+});

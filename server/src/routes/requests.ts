@@ -1,0 +1,18 @@
+import Joi from 'joi';
+import { pageQuery } from './pagination.js';
+
+// What the API reads, as the routes validate it, each named as the SDK's type that scripts/wire-types.mjs writes
+// from it.
+export { keyBody as CreateApiKeyRequest } from './api-keys.js';
+export { listQuery as ListAlertsQuery } from './alerts.js';
+export { loginBody as LoginRequest } from './auth.js';
+export { createBody as CreateChannelRequest, updateBody as UpdateChannelRequest } from './channels.js';
+export { windowBody as CreateMaintenanceWindowRequest } from './maintenance-windows.js';
+export {
+  createBody as CreateMonitorRequest,
+  settingsBody as MonitorSettings,
+  updateBody as UpdateMonitorRequest,
+} from './monitors.js';
+export { ruleBody as CreateRuleRequest } from './rules.js';
+export { listQuery as ListRunsQuery } from './runs.js';
+export const PageQuery = Joi.object(pageQuery);
