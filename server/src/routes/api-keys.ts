@@ -8,7 +8,7 @@ import { newId } from '../ids.js';
 import { presentApiKey } from '../presenter.js';
 import { newApiKey } from '../secrets.js';
 import type { RouteContext } from './context.js';
-import { pageOf, pageQuery, pageStart } from './pagination.js';
+import { pageOf, pageOnly, pageStart } from './pagination.js';
 import { ApiKeyList as ApiKeyListSchema, CreatedApiKey as CreatedApiKeySchema, replies } from './responses.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
@@ -28,7 +28,7 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
         description: "The account's API keys",
         tags: ['api-keys'],
         response: replies({ 200: ApiKeyListSchema }),
-        validate: { query: Joi.object(pageQuery), options: { allowUnknown: true }, failAction: invalidRequest },
+        validate: { query: pageOnly, options: { allowUnknown: true }, failAction: invalidRequest },
       },
       handler: (request: Request) => list(ctx, request),
     },

@@ -8,6 +8,9 @@ export const pageQuery = {
   cursor: Joi.string().max(200).allow('').description("The previous page's nextCursor"),
 };
 
+/** The query of a list that only pages. */
+export const pageOnly = Joi.object(pageQuery);
+
 /** The position after which a page starts; a cursor this server did not give out is a 400. */
 export function pageStart(cursor: string | undefined): CursorKey | undefined {
   if (cursor === undefined) return undefined;

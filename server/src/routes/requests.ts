@@ -1,6 +1,3 @@
-import Joi from 'joi';
-import { pageQuery } from './pagination.js';
-
 // What the API reads, as the routes validate it, each named as the SDK's type that scripts/wire-types.mjs writes
 // from it.
 export { keyBody as CreateApiKeyRequest } from './api-keys.js';
@@ -15,4 +12,4 @@ export {
 } from './monitors.js';
 export { ruleBody as CreateRuleRequest } from './rules.js';
 export { listQuery as ListRunsQuery } from './runs.js';
-export const PageQuery = Joi.object(pageQuery);
+export { pageOnly as PageQuery } from './pagination.js';
