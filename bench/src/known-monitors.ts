@@ -79,45 +79,21 @@ export async function monitorCacheBench(url: string | undefined): Promise<void> 
 
 /** Medians (min–max) of each round's figures, and of each round's ratios (taken within the round). */
 function summarize(samples: Map<string, Sample[]>): void {
-  const spread = (xs: number[], digits: number) => {
+  const spread = (digits: number, xs: number[]) => {
     const s = [...xs].sort((a, b) => a - b);
     return `${s[Math.floor(s.length / 2)]!.toFixed(digits)} (${s[0]!.toFixed(digits)}–${s.at(-1)!.toFixed(digits)})`;
   };
   const of = (target: Target, kind: Kind) => samples.get(`${target} ${kind}`)!;
   const perRound = (kind: Kind, a: Target, b: Target, f: (x: Sample, y: Sample) => number) =>
     of(a, kind).map((x, i) => f(x, of(b, kind)[i]!));
-  console.log(
-    '  ' +
-      'monitors'.padEnd(11) +
-      'target'.padEnd(12) +
-      'pings/s'.padEnd(20) +
-      '÷ route'.padEnd(20) +
-      'server CPU µs/ping',
-  );
+  const row = (cells: string[]) => '  ' + cells.map((cell, i) => cell.padEnd([11, 12, 20, 20, 0][i]!)).join('');
+  console.log(row(['monitors', 'target', 'pings/s', '÷ route', 'server CPU µs/ping']));
   for (const kind of KINDS) {
     for (const target of TARGETS) {
-      const ratio =
-        target === 'route'
-          ? ''
-          : spread(
-              perRound(kind, target, 'route', (x, r) => x.rps / r.rps),
-              2,
-            );
       const s = of(target, kind);
-      console.log(
-        '  ' +
-          kind.padEnd(11) +
-          target.padEnd(12) +
-          spread(
-            s.map((x) => x.rps),
-            0,
-          ).padEnd(20) +
-          ratio.padEnd(20) +
-          spread(
-            s.map((x) => x.cpuUs),
-            0,
-          ),
-      );
+      const toRoute = target === 'route' ? [] : perRound(kind, target, 'route', (x, r) => x.rps / r.rps);
+      const [rps, cpu] = [s.map((x) => x.rps), s.map((x) => x.cpuUs)];
+      console.log(row([kind, target, spread(0, rps), toRoute.length > 0 ? spread(2, toRoute) : '', spread(0, cpu)]));
     }
   }
   for (const kind of KINDS) {
@@ -125,7 +101,7 @@ function summarize(samples: Map<string, Sample[]>): void {
     const toRoute = perRound(kind, 'with cache', 'route', (w, r) => w.rps / r.rps).sort((a, b) => a - b);
     const met = toRoute[Math.floor(toRoute.length / 2)]! >= GOALS[kind] ? 'met' : 'NOT met';
     console.log(
-      `  ${kind}: the cache spares ${spread(saved, 0)} % of the server's CPU per ping; ` +
+      `  ${kind}: the cache spares ${spread(0, saved)} % of the server's CPU per ping; ` +
         `with it, pings/s ÷ route ≥ ${GOALS[kind]}: ${met}`,
     );
   }
