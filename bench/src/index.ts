@@ -14,6 +14,7 @@ import { postgresCeiling } from './pg-ceiling.js';
 import { startPingmon } from './pingmon.js';
 import { pruneBench } from './prune.js';
 import { spoolRecoveryBench } from './spool-recovery.js';
+import { sqliteAlternated } from './sqlite-alternate.js';
 import { sweepBench } from './sweep.js';
 
 const POSTGRES_URL = process.env.PINGMON_BENCH_DATABASE_URL ?? process.env.PINGMON_TEST_DATABASE_URL;
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
   }
   if (rows.length > 1) print(rows, bare, against);
   if (process.env.BENCH_MONITOR_CACHE !== '0') await monitorCacheBench(POSTGRES_URL);
+  if (process.env.BENCH_ROUNDS !== '0') await sqliteAlternated();
   if (process.env.BENCH_SWEEP !== '0') await sweepBench(POSTGRES_URL);
   if (process.env.BENCH_PRUNE !== '0') await pruneBench(POSTGRES_URL);
   if (process.env.BENCH_DASHBOARD !== '0') await dashboardBench();

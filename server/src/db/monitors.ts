@@ -313,6 +313,14 @@ const UNCHANGED = unchanged(UNCHANGED_COLUMNS);
 // A ping that moves the expected opening only ever moves it later: others may have moved it meanwhile.
 const UNCHANGED_BUT_EXPECTED = unchanged(UNCHANGED_COLUMNS.slice(0, -1));
 
+// Guards' texts, one object per locked select: a text built per ping was hashed again by every cache it met.
+const existsTexts = new Map<string, string>();
+const existsText = (select: string): string => {
+  let text = existsTexts.get(select);
+  if (text === undefined) existsTexts.set(select, (text = `exists (${select})`));
+  return text;
+};
+
 /**
  * A condition for a statement outside a locked transaction: the monitor's row is as `monitor` was read (but for its
  * next expected opening, with `butExpected`), and no one holds it for update (a change of its settings: the
@@ -326,7 +334,7 @@ export function unchangedMonitor(
   butExpected = false,
 ): { text: string; params: SqlParam[] } {
   return {
-    text: `exists (${sql.locking(butExpected ? UNCHANGED_BUT_EXPECTED : UNCHANGED, 'key share skip locked')})`,
+    text: existsText(sql.locking(butExpected ? UNCHANGED_BUT_EXPECTED : UNCHANGED, 'key share skip locked')),
     params: [ids.monitorId, ids.accountId, ...(butExpected ? monitor.asRead.slice(0, -1) : monitor.asRead)],
   };
 }

@@ -147,7 +147,7 @@ export async function insertRunIf(
   guard: Guard,
   noOpenRun: boolean,
 ): Promise<boolean> {
-  const text = `${INSERT_RUN_IF}${guard.text}${noOpenRun ? NO_OPEN_RUN : ''} on conflict (monitor_id, id) do nothing`;
+  const text = guardedText(guard, noOpenRun ? 'insert, no open run' : 'insert');
   const params = [...runParams(run), timeoutAt, ...guard.params];
   if (noOpenRun) params.push(run.monitorId);
   if (!sql.inTransaction && !arrayForms.has(text)) arrayForms.set(text, insertArrayForm(guard, noOpenRun));
@@ -163,7 +163,7 @@ const FINISH_RUN =
  * made only while `guard` holds.
  */
 export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promise<boolean> {
-  const text = guard ? `${FINISH_RUN} and ${guard.text}` : FINISH_RUN;
+  const text = guard ? guardedText(guard, 'finish') : FINISH_RUN;
   if (guard && !arrayForms.has(text)) arrayForms.set(text, finishArrayForm(guard));
   const updated = await sql.changes(text, [
     run.status,
@@ -178,6 +178,21 @@ export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promis
     ...(guard?.params ?? []),
   ]);
   return updated === 1;
+}
+
+type Guarded = 'insert' | 'insert, no open run' | 'finish';
+// Built once per guard's text (a fixed few): a text built per ping was hashed by every cache it met.
+const guardedTexts = new Map<string, Record<Guarded, string>>();
+
+function guardedText(guard: Guard, statement: Guarded): string {
+  let texts = guardedTexts.get(guard.text);
+  if (texts === undefined) {
+    const insert = (noOpenRun: boolean) =>
+      `${INSERT_RUN_IF}${guard.text}${noOpenRun ? NO_OPEN_RUN : ''} on conflict (monitor_id, id) do nothing`;
+    texts = { insert: insert(false), 'insert, no open run': insert(true), finish: `${FINISH_RUN} and ${guard.text}` };
+    if (guardedTexts.size < 100) guardedTexts.set(guard.text, texts);
+  }
+  return texts[statement];
 }
 
 // Array forms of the guarded statements, for batches on PostgreSQL (db/batch.ts): one per guard's text.
