@@ -74,6 +74,8 @@ export interface CreateMaintenanceWindowRequest {
 
 export interface CreateApiKeyRequest {
   name: string;
+  /** false: a ping-only key, whose pings never create or change a monitor (default true). */
+  provision?: boolean;
 }
 
 export interface ListRunsQuery {
