@@ -3,6 +3,7 @@ import { mkdir, readFile, readdir, rename, stat, unlink, utimes, writeFile } fro
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { PingmonError } from './errors.js';
+import { refusedSettings, withoutSettings } from './ping-settings.js';
 import { createHttp } from './http.js';
 import type { Http } from './http.js';
 import type { PingKind } from './types.js';
@@ -311,10 +312,17 @@ class Lock {
   }
 }
 
-/** One attempt to deliver a ping: undefined when delivered, else why not. */
+/**
+ * One attempt to deliver a ping: undefined when delivered, else why not. Its monitor settings refused, it is sent
+ * again without them (docs/api.md#monitor-settings-in-a-ping).
+ */
 async function deliver(http: Http, ping: SpooledPing, options: FlushOptions): Promise<PingmonError | undefined> {
+  const path = `ping/${encodeURIComponent(ping.monitorId)}/${ping.kind}`;
   try {
-    await http('POST', `ping/${encodeURIComponent(ping.monitorId)}/${ping.kind}`, ping.body, options);
+    await http('POST', path, ping.body, options).catch((err: unknown) => {
+      if (!refusedSettings(err, ping.body)) throw err;
+      return http('POST', path, withoutSettings(ping.body), options);
+    });
     return undefined;
   } catch (err) {
     if (err instanceof PingmonError) return err;

@@ -78,6 +78,8 @@ export interface ApiKey {
   name: string;
   /** The first characters of the key, to tell keys apart */
   prefix: string;
+  /** Whether its pings may create and update monitors (a ping's monitor settings) */
+  provision: boolean;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
   /** ISO 8601 UTC with milliseconds */
@@ -121,6 +123,8 @@ export interface ChannelTestResult {
 
 export interface CreateApiKeyRequest {
   name?: string;
+  /** false: a ping-only key, whose pings never create or change a monitor */
+  provision?: boolean;
 }
 
 export interface CreateChannelRequest {
@@ -147,6 +151,8 @@ export interface CreateMaintenanceWindowRequest {
 
 export interface CreateMonitorRequest {
   name: string;
+  /** Made from the name when left out (numbered when the account has it); a new one replaces the old */
+  slug?: string;
   /** A schedule as a create or an update gives it (docs/schedules.md); null: none */
   schedule?: Schedule | null;
   /** Seconds a run opening may come after its expected time before it counts as missed */
@@ -176,6 +182,8 @@ export interface CreatedApiKey {
   name: string;
   /** The first characters of the key, to tell keys apart */
   prefix: string;
+  /** Whether its pings may create and update monitors (a ping's monitor settings) */
+  provision: boolean;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
   /** ISO 8601 UTC with milliseconds */
@@ -232,6 +240,8 @@ export interface FailPingBody {
   timestamp?: string | null;
   /** The job's host (os.hostname()): shown on the run, groups one host's missed alerts */
   host?: string | null;
+  /** Creates the monitor of an unknown slug, or updates the fields that differ (docs/api.md) */
+  monitor?: PingMonitorSettings | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta?: Record<string, number> | null;
   /** Its first 500 characters are kept */
@@ -340,6 +350,8 @@ export type Meta = Record<string, number>;
 
 export interface Monitor {
   monitorId: string;
+  /** Unique in the account; accepted wherever the monitor id is (docs/api.md#slugs) */
+  slug: string;
   name: string;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
@@ -418,6 +430,27 @@ export interface PingAck {
   status: RunStatus;
   /** ISO 8601 UTC with milliseconds */
   timestamp: string;
+}
+
+/** Creates the monitor of an unknown slug, or updates the fields that differ (docs/api.md) */
+export interface PingMonitorSettings {
+  name?: string;
+  /** A schedule as a create or an update gives it (docs/schedules.md); null: none */
+  schedule?: Schedule | null;
+  /** Seconds a run opening may come after its expected time before it counts as missed */
+  startGrace?: number;
+  /** Seconds a run may stay running before it is finished as failed (timed out); null: no limit */
+  maxRuntime?: number | null;
+  /** Consecutive failed, missed or timed-out runs before the monitor is down */
+  failureThreshold?: number;
+  /** Consecutive successes that close an incident */
+  recoveryThreshold?: number;
+  /** While down, a reminder every so many seconds; null: none */
+  renotifyAfter?: number | null;
+  /** `every` failed run alerts (default), or only the `first` of an incident */
+  failAlerts?: FailAlerts;
+  /** A paused monitor raises no alert (docs/schedules.md says what its pings do) */
+  paused?: boolean;
 }
 
 export interface PingResponse {
@@ -511,6 +544,8 @@ export interface StartPingBody {
   timestamp?: string | null;
   /** The job's host (os.hostname()): shown on the run, groups one host's missed alerts */
   host?: string | null;
+  /** Creates the monitor of an unknown slug, or updates the fields that differ (docs/api.md) */
+  monitor?: PingMonitorSettings | null;
 }
 
 export interface SuccessPingBody {
@@ -520,6 +555,8 @@ export interface SuccessPingBody {
   timestamp?: string | null;
   /** The job's host (os.hostname()): shown on the run, groups one host's missed alerts */
   host?: string | null;
+  /** Creates the monitor of an unknown slug, or updates the fields that differ (docs/api.md) */
+  monitor?: PingMonitorSettings | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta?: Record<string, number> | null;
 }
@@ -536,6 +573,8 @@ export interface UpdateChannelRequest {
 
 export interface UpdateMonitorRequest {
   name?: string;
+  /** Made from the name when left out (numbered when the account has it); a new one replaces the old */
+  slug?: string;
   /** A schedule as a create or an update gives it (docs/schedules.md); null: none */
   schedule?: Schedule | null;
   /** Seconds a run opening may come after its expected time before it counts as missed */

@@ -13,7 +13,13 @@ import { ApiKeyList as ApiKeyListSchema, CreatedApiKey as CreatedApiKeySchema, r
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
-export const keyBody = Joi.object({ name: Joi.string().trim().min(1).max(100).default('unnamed') })
+export const keyBody = Joi.object({
+  name: Joi.string().trim().min(1).max(100).default('unnamed'),
+  provision: Joi.boolean()
+    .default(true)
+    .messages({ '*': 'provision must be true or false' })
+    .description('false: a ping-only key, whose pings never create or change a monitor'),
+})
   .options({ stripUnknown: true })
   .allow(null)
   .default({});
@@ -74,11 +80,14 @@ async function list(ctx: RouteContext, request: Request): Promise<ApiKeyList> {
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const { accountId } = userOf(request);
-  // Defaulted by keyBody.
-  const { name } = request.payload as Required<CreateApiKeyRequest>;
+  const { name, provision } = (request.payload ?? {
+    name: 'unnamed',
+    provision: true,
+  }) as Required<CreateApiKeyRequest>;
   const keyId = newId('key');
   const key = newApiKey();
-  await insertApiKey(ctx.db.sql, { keyId, accountId, name, prefix: key.prefix, keyHash: key.hash, now: Date.now() });
+  const stored = { keyId, accountId, name, prefix: key.prefix, keyHash: key.hash, provision, now: Date.now() };
+  await insertApiKey(ctx.db.sql, stored);
   const created: CreatedApiKey = { ...presentApiKey((await findApiKey(ctx.db.sql, accountId, keyId))!), key: key.key };
   return h.response(created).code(201);
 }

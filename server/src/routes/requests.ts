@@ -6,10 +6,10 @@ export { loginBody as LoginRequest } from './auth.js';
 export { createBody as CreateChannelRequest, updateBody as UpdateChannelRequest } from './channels.js';
 export { windowBody as CreateMaintenanceWindowRequest } from './maintenance-windows.js';
 export {
-  createBody as CreateMonitorRequest,
-  settingsBody as MonitorSettings,
-  updateBody as UpdateMonitorRequest,
-} from './monitors.js';
+  CREATE_MONITOR_BODY as CreateMonitorRequest,
+  SETTINGS_BODY as MonitorSettings,
+  UPDATE_MONITOR_BODY as UpdateMonitorRequest,
+} from './monitor-bodies.js';
 export { ruleBody as CreateRuleRequest } from './rules.js';
 export { listQuery as ListRunsQuery } from './runs.js';
 export { pageOnly as PageQuery } from './pagination.js';
