@@ -38,9 +38,13 @@ const spread = (xs: number[]) => {
   return `${median.toFixed(2)} (${sorted[0]!.toFixed(2)}–${sorted.at(-1)!.toFixed(2)})`;
 };
 
-/** Prints each round and, per build, the medians of its ratios to the bare route measured in the same round. */
+/**
+ * Prints each round and, per build, the medians of its ratios to the bare route measured in the same round, and,
+ * with several builds, to the first build in the same round (measured closer in time than the bare route).
+ */
 export async function sqliteAlternated(): Promise<void> {
   const ratios = new Map(BUILDS.map((b) => [b.label, { rps: [] as number[], cpu: [] as number[] }]));
+  const toFirst = new Map(BUILDS.map((b) => [b.label, { rps: [] as number[], cpu: [] as number[] }]));
   const each = `${CONNECTIONS} connections, ${SECONDS} s each, ${ROUNDS} rounds`;
   console.log(`\nSQLite success pings against the bare hapi route, ${each}`);
   for (let round = 0; round < ROUNDS; round++) {
@@ -48,6 +52,7 @@ export async function sqliteAlternated(): Promise<void> {
     const bare = await measure('bare hapi', bareServer, 'none', 'mon_bare');
     await bareServer.stop();
     const line = [`round ${round + 1}: bare ${bare.rps.toFixed(0)}/s ${bare.cpuUsPerPing.toFixed(0)} µs`];
+    const measured = new Map<string, Measured>();
     for (let i = 0; i < BUILDS.length; i++) {
       const build = BUILDS[(i + round) % BUILDS.length]!;
       const dataDir = mkdtempSync(join(tmpdir(), 'pingmon-bench-'));
@@ -58,15 +63,25 @@ export async function sqliteAlternated(): Promise<void> {
         await ours.server.stop();
         ratios.get(build.label)!.rps.push(m.rps / bare.rps);
         ratios.get(build.label)!.cpu.push(bare.cpuUsPerPing / m.cpuUsPerPing);
+        measured.set(build.label, m);
         line.push(`${build.label} ${m.rps.toFixed(0)}/s ${m.cpuUsPerPing.toFixed(0)} µs (${m.errors} errors)`);
       } finally {
         rmSync(dataDir, { recursive: true, force: true });
       }
     }
     console.log(line.join(' · '));
+    const first = measured.get(BUILDS[0]!.label)!;
+    for (const [label, m] of measured) {
+      toFirst.get(label)!.rps.push(m.rps / first.rps);
+      toFirst.get(label)!.cpu.push(first.cpuUsPerPing / m.cpuUsPerPing);
+    }
   }
   console.log('\nbuild'.padEnd(16) + 'pings/s ÷ bare, median (min–max)'.padEnd(36) + 'bare CPU/ping ÷ ours');
   for (const [label, r] of ratios) console.log(label.padEnd(15) + spread(r.rps).padEnd(36) + spread(r.cpu));
+  if (BUILDS.length < 2) return;
+  const head = BUILDS[0]!.label;
+  console.log(`\nbuild`.padEnd(16) + `pings/s ÷ ${head}'s`.padEnd(36) + `${head}'s CPU/ping ÷ ours`);
+  for (const [label, r] of toFirst) console.log(label.padEnd(15) + spread(r.rps).padEnd(36) + spread(r.cpu));
 }
 
 // Run alone: `node dist/sqlite-alternate.js`.
