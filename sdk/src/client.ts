@@ -6,6 +6,7 @@ import type {
   Channel,
   ChannelList,
   ChannelTestResult,
+  CreateApiKeyRequest,
   CreateChannelRequest,
   CreatedApiKey,
   CreateMonitorRequest,
@@ -71,7 +72,7 @@ export interface Client {
   getRun(monitorId: string, runId: string): Promise<Run>;
   getLog(monitorId: string, runId: string): Promise<LogResult>;
   listApiKeys(query?: PageQuery): Promise<ApiKeyList>;
-  createApiKey(key?: { name?: string }): Promise<CreatedApiKey>;
+  createApiKey(key?: Partial<CreateApiKeyRequest>): Promise<CreatedApiKey>;
   revokeApiKey(keyId: string): Promise<void>;
   listRules(monitorId: string): Promise<RuleList>;
   createRule(monitorId: string, rule: CreateRuleRequest): Promise<Rule>;

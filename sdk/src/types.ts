@@ -72,6 +72,8 @@ export interface CreateMaintenanceWindowRequest {
 
 export interface CreateApiKeyRequest {
   name: string;
+  /** false: a ping-only key, which pings but never makes or updates monitors through ping settings. */
+  provision?: boolean;
 }
 
 export interface ListRunsQuery {
