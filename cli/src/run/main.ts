@@ -42,7 +42,7 @@ function planFrom(argv: string[], cli: string): { job: Job; warnings: string[] }
   const dash = argv.indexOf('--');
   if (dash === -1 || dash === argv.length - 1) {
     throw new UsageError(
-      'missing the command to run: put it after --, e.g. pingmon run --monitor mon_… -- /opt/backup.sh',
+      'missing the command to run: put it after --, e.g. pingmon run --monitor nightly-backup -- /opt/backup.sh',
     );
   }
   const [command, ...args] = argv.slice(dash + 1) as [string, ...string[]];
@@ -64,7 +64,8 @@ function planFrom(argv: string[], cli: string): { job: Job; warnings: string[] }
 
 const HOW_TO_SET: Record<'monitor' | 'api-key' | 'url', string> = {
   monitor:
-    'missing the monitor: add --monitor mon_… ' + '(or set PINGMON_MONITOR, or run `pingmon config set monitor mon_…`)',
+    'missing the monitor: add --monitor nightly-backup (its slug or mon_… id; ' +
+    'or set PINGMON_MONITOR, or run `pingmon config set monitor …`)',
   'api-key':
     'missing the API key: add --api-key pm_… ' + '(or set PINGMON_API_KEY, or run `pingmon config set api-key pm_…`)',
   url: 'missing the server URL: add --url http://host:8080 (or set PINGMON_URL, or run `pingmon login`)',
