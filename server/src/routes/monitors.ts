@@ -6,22 +6,21 @@ import type {
   ExpectedTimes,
   Monitor,
   MonitorList,
-  Schedule,
   UpdateMonitorRequest,
 } from '@pingmon/sdk/wire';
-import { FAIL_ALERTS } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import type { MonitorRecord, MonitorSettings } from '../db/monitors.js';
-import { deleteMonitor, findMonitor, insertMonitor, listMonitors } from '../db/monitors.js';
+import { deleteMonitor, findMonitor, listMonitors } from '../db/monitors.js';
 import { findLatestRuns, findRunHistory } from '../db/runs.js';
-import { DEFAULT_SETTINGS, newScheduling } from '../domain/monitor-settings.js';
-import type { StoredSchedule } from '../domain/schedule.js';
-import { checkSchedule, localTime, MAX_EVERY_SECONDS, slotAfter, upcoming } from '../domain/schedule.js';
+import { DEFAULT_SETTINGS } from '../domain/monitor-settings.js';
+import { localTime, slotAfter, upcoming } from '../domain/schedule.js';
 import { apiError } from '../errors.js';
-import { newId } from '../ids.js';
 import { presentMonitor, presentRunPoint } from '../presenter.js';
+import { createMonitor } from '../use-cases/create-monitor.js';
 import { updateMonitor } from '../use-cases/update-monitor.js';
 import type { RouteContext } from './context.js';
+import type { GivenSettings } from './monitor-bodies.js';
+import { CREATE_MONITOR_BODY, monitorRefusal, settingsGiven, UPDATE_MONITOR_BODY } from './monitor-bodies.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
 import {
   ExpectedTimes as ExpectedTimesSchema,
@@ -32,103 +31,26 @@ import {
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
-const name = Joi.string().trim().min(1).max(200);
-
 /** The most runs per monitor GET /monitors?history=N returns. */
 const MAX_HISTORY = 50;
 
 const DAY = 86_400;
-const MAX_SECONDS = 31 * DAY;
-
-function seconds(field: string, least: number, most: number): Joi.NumberSchema {
-  return Joi.number()
-    .integer()
-    .min(least)
-    .max(most)
-    .messages({ '*': `${field} must be a whole number of seconds from ${least} to ${most} (got {{#value}})` });
-}
-
-function threshold(field: string): Joi.NumberSchema {
-  return Joi.number()
-    .integer()
-    .min(1)
-    .max(100)
-    .messages({ '*': `${field} must be a whole number from 1 to 100 (got {{#value}})` });
-}
-
-// Braces escaped: joi reads {…} in a message as a template.
-const SCHEDULE_FORM =
-  'schedule must be \\{"cron": "0 3 * * *", "timezone": "Europe/Berlin"}, \\{"every": 3600} or null';
-
-// Unknown keys are refused here, not dropped: a misspelt "tz" would otherwise leave a schedule in UTC unseen.
-const schedule = Joi.object({
-  cron: Joi.string().max(200).messages({ '*': 'schedule.cron must be text such as "0 3 * * *"' }),
-  timezone: Joi.string().max(64).messages({ '*': 'schedule.timezone must be an IANA name such as "Europe/Berlin"' }),
-  every: seconds('schedule.every', 1, MAX_EVERY_SECONDS),
-})
-  .xor('cron', 'every')
-  .without('every', 'timezone')
-  .prefs({ stripUnknown: false })
-  .allow(null)
-  .messages({
-    'object.base': `${SCHEDULE_FORM}.`,
-    'object.xor': `${SCHEDULE_FORM}: give cron or every, not both.`,
-    'object.missing': `${SCHEDULE_FORM}: give cron or every.`,
-    'object.without': 'schedule.timezone goes with cron only: an every schedule counts from the last run opening.',
-    'object.unknown': `{{#label}} is not a schedule field; ${SCHEDULE_FORM}.`,
-  });
-
-/** The settings of docs/schedules.md, as a create or an update gives them. */
-const SETTINGS = {
-  schedule,
-  startGrace: seconds('startGrace', 1, MAX_SECONDS),
-  maxRuntime: seconds('maxRuntime', 1, MAX_SECONDS).allow(null),
-  failureThreshold: threshold('failureThreshold'),
-  recoveryThreshold: threshold('recoveryThreshold'),
-  renotifyAfter: seconds('renotifyAfter', 60, MAX_SECONDS).allow(null),
-  failAlerts: Joi.string()
-    .valid(...FAIL_ALERTS)
-    .messages({
-      '*': 'failAlerts must be "every" (each failed run alerts) or "first" (only the one that opens an incident)',
-    }),
-  paused: Joi.boolean().messages({ '*': 'paused must be true or false' }),
-};
-
-const SNOOZE_FORM = 'snoozedUntil must be an ISO 8601 time such as "2027-03-27T14:00:00Z", or null to end the snooze';
-
-/** Until when the monitor is snoozed (docs/schedules.md#snooze-and-maintenance-windows); null: not snoozed. */
-const snoozedUntil = Joi.date().iso().allow(null).messages({ '*': SNOOZE_FORM });
 
 /** The longest snooze: longer is what pausing is for. */
 const MAX_SNOOZE_MS = 366 * DAY * 1000;
 
-/**
- * A failure of a schedule setting is `invalid_schedule`; of the snooze, `invalid_snooze`; of anything else (the
- * name), `invalid_request`.
- */
+/** hapi hands a failAction joi's error itself (boomified). */
 function invalidMonitor(_request: Request, _h: ResponseToolkit, err?: Error): never {
-  const field = String((err as Joi.ValidationError | undefined)?.details?.[0]?.path?.[0] ?? '');
-  if (field === 'snoozedUntil') throw apiError(400, 'invalid_snooze', `${SNOOZE_FORM}.`);
-  if (field in SETTINGS) throw apiError(400, 'invalid_schedule', `${err!.message}.`.replace(/\.\.$/, '.'));
-  return invalidRequest(_request, _h, err);
+  if (!(err as Joi.ValidationError | undefined)?.details) return invalidRequest(_request, _h, err);
+  const { code, message } = monitorRefusal(err as Joi.ValidationError);
+  throw apiError(400, code, message);
 }
 
-/** The settings given, with their schedule checked by domain/schedule.ts (cron fields, timezone). */
-function settingsGiven(payload: Partial<Omit<MonitorSettings, 'schedule'>> & { schedule?: Schedule | null }) {
-  const { schedule: given, ...rest } = payload;
-  const settings: Partial<MonitorSettings> = {};
-  for (const key of Object.keys(SETTINGS) as Array<keyof typeof SETTINGS>) {
-    if (key !== 'schedule' && rest[key] !== undefined) Object.assign(settings, { [key]: rest[key] });
-  }
-  if (given === null) settings.schedule = null;
-  else if (given !== undefined) settings.schedule = checked(given);
-  return settings;
-}
-
-function checked(given: Schedule): StoredSchedule {
-  const result = checkSchedule(given);
-  if ('error' in result) throw apiError(400, 'invalid_schedule', result.error);
-  return result.schedule;
+/** The settings given, or the 400 naming the one that is wrong. */
+function checkedSettings(payload: GivenSettings): Partial<MonitorSettings> {
+  const given = settingsGiven(payload);
+  if (!given.ok) throw apiError(400, given.refusal.code, given.refusal.message);
+  return given.settings;
 }
 
 type MonitorRequest = Request<WithParams<'monitorId'>>;
@@ -161,7 +83,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
         tags: ['monitors'],
         response: replies({ 201: MonitorSchema }),
         validate: {
-          payload: Joi.object({ name: name.required(), ...SETTINGS }).options({ stripUnknown: true }),
+          payload: CREATE_MONITOR_BODY,
           failAction: invalidMonitor,
         },
       },
@@ -187,13 +109,9 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
         description: "Change a monitor's name or settings",
         tags: ['monitors'],
         response: replies({ 200: MonitorSchema }),
-        // At least one known field: a body of nothing we know (a form-encoded JSON string, say) changes nothing
-        // silently otherwise.
         validate: {
           params,
-          payload: Joi.object({ name, ...SETTINGS, snoozedUntil })
-            .min(1)
-            .options({ stripUnknown: true }),
+          payload: UPDATE_MONITOR_BODY,
           failAction: invalidMonitor,
         },
       },
@@ -243,6 +161,10 @@ export function monitorNotFound(monitorId: string): Boom {
   return apiError(404, 'monitor_not_found', `No monitor ${monitorId} in your account.`);
 }
 
+function slugTaken(slug: string): Boom {
+  return apiError(409, 'slug_taken', `Another monitor of your account has the slug ${slug}: choose another one.`);
+}
+
 /** The account's monitor, or monitorNotFound. */
 export async function requireMonitor(ctx: RouteContext, accountId: string, monitorId: string): Promise<MonitorRecord> {
   const monitor = await findMonitor(ctx.db.sql, accountId, monitorId);
@@ -282,11 +204,10 @@ async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const payload = request.payload as CreateMonitorRequest;
   const { accountId } = userOf(request);
   const now = ctx.config.clock();
-  const settings = { ...DEFAULT_SETTINGS, ...settingsGiven(payload) };
-  const created = { monitorId: newId('mon'), accountId, name: payload.name, createdAt: now };
-  const quiet = { snoozedUntil: null, hold: null };
-  const monitor = await insertMonitor(ctx.db.sql, { ...created, ...newScheduling(settings, now), ...quiet });
-  return h.response(presentMonitor(monitor, undefined, now)).code(201);
+  const settings = { ...DEFAULT_SETTINGS, ...checkedSettings(payload) };
+  const outcome = await createMonitor(ctx.db, accountId, { name: payload.name, slug: payload.slug, settings }, now);
+  if (outcome.kind === 'slug_taken') throw slugTaken(outcome.slug);
+  return h.response(presentMonitor(outcome.monitor, undefined, now)).code(201);
 }
 
 async function show(ctx: RouteContext, request: MonitorRequest): Promise<Monitor> {
@@ -299,13 +220,14 @@ async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monit
   const { accountId } = userOf(request);
   const { monitorId } = request.params;
   const payload = request.payload as UpdateMonitorRequest;
-  const settings = settingsGiven(payload);
+  const settings = checkedSettings(payload);
   const now = ctx.config.clock();
   const snoozedUntil = snoozeGiven((request.payload as { snoozedUntil?: Date | null }).snoozedUntil, now);
-  const changes = { name: payload.name, settings, snoozedUntil };
-  const monitor = await updateMonitor(ctx.db, accountId, monitorId, changes, now);
-  if (!monitor) throw monitorNotFound(monitorId);
-  return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
+  const changes = { name: payload.name, slug: payload.slug, settings, snoozedUntil };
+  const outcome = await updateMonitor(ctx.db, accountId, monitorId, changes, now);
+  if (outcome.kind === 'not_found') throw monitorNotFound(monitorId);
+  if (outcome.kind === 'slug_taken') throw slugTaken(outcome.slug);
+  return (await withLatestRuns(ctx, accountId, [outcome.monitor]))[0]!;
 }
 
 /** The snooze given (epoch ms, null to end it, undefined when not given), checked against `now`. */
