@@ -1,36 +1,24 @@
 import { PingmonError } from './errors.js';
-import type { MonitorSettings } from './types.js';
 
-// A start ping may carry its monitor's settings (`"monitor": {…}`, the fields of POST /monitors): the server makes
-// or updates the monitor with them. Settings it refuses never cost the run: the start is sent again without them.
+// A ping's monitor settings (docs/api.md#monitor-settings-in-a-ping): what refuses them leaves the ping itself fine,
+// to be sent again without them.
 
-/** The settings a start carries: only those given change (docs/api.md). */
-export interface PingSettings extends Partial<MonitorSettings> {
-  name?: string;
+/** The codes of a refusal of a ping's `monitor` settings alone. */
+export const SETTINGS_REFUSALS: readonly string[] = ['invalid_settings', 'provision_refused', 'monitor_limit_reached'];
+
+/** Whether `err` refused the settings of a ping that carried `body`, not the ping. */
+export function refusedSettings(err: unknown, body: object): err is PingmonError {
+  return err instanceof PingmonError && 'monitor' in body && SETTINGS_REFUSALS.includes(err.code);
 }
 
-/**
- * Whether a start that carried settings was refused for them, as far as the answer tells: pingmon's own 4xx other
- * than those about the key (401), the monitor (404), the time or the rate (408, 409, 429), which the same start
- * without its settings would get too.
- */
-export function settingsRefused(err: PingmonError): boolean {
-  const aboutTheRest = [401, 404, 408, 409, 429];
-  return err.status >= 400 && err.status < 500 && !aboutTheRest.includes(err.status) && !/^http_/.test(err.code);
+/** `body` without its settings. */
+export function withoutSettings<T extends object>(body: T): Omit<T, 'monitor'> {
+  const { monitor: _, ...plain } = body as T & { monitor?: unknown };
+  return plain;
 }
 
-/** A body that carried settings, without them; undefined when it carried none. */
-export function withoutSettings<T extends object>(body: T): T | undefined {
-  if (!('monitor' in body) || body.monitor === undefined) return undefined;
-  const rest: Record<string, unknown> = { ...body };
-  delete rest.monitor;
-  return rest as T;
-}
-
-/** What is reported when the settings were refused and the start goes again without them. */
+/** What is reported of a refusal: its reason, once, and that the ping went without the settings. */
 export function settingsRefusal(err: PingmonError): PingmonError {
-  return new PingmonError({
-    ...{ status: err.status, code: err.code, method: err.method, url: err.url, cause: err },
-    message: `the monitor settings were refused (${err.message}): the run is reported without them`,
-  });
+  const message = `${err.message.replace(/ Nothing was recorded\.$/, '')} The ping is sent without the settings.`;
+  return new PingmonError({ ...err, message, cause: err });
 }

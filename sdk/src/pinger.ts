@@ -4,23 +4,38 @@ import type { CallOptions, Http } from './http.js';
 import { createHttp, positiveMs } from './http.js';
 import { newRunId } from './ids.js';
 import { ERROR_MESSAGE_MAX_CHARS, HOST_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
-import { settingsRefusal, settingsRefused, withoutSettings } from './ping-settings.js';
-import type { PingSettings } from './ping-settings.js';
 import { Spool, defaultSpoolDir, spoolable } from './spool.js';
 import type { FlushReport } from './spool.js';
 import { SpoolRetry } from './spool-retry.js';
-import type { FailPingBody, Meta, PingAck, PingKind, PingResponse, StartPingBody, SuccessPingBody } from './types.js';
+import { refusedSettings, settingsRefusal, withoutSettings } from './ping-settings.js';
+import type {
+  FailPingBody,
+  Meta,
+  PingAck,
+  PingKind,
+  PingMonitorSettings,
+  PingResponse,
+  StartPingBody,
+  SuccessPingBody,
+} from './types.js';
 
 export interface PingerOptions {
-  monitorId: string;
+  /** The monitor's slug (`nightly-backup`) or id (`mon_…`). */
+  monitor?: string;
+  /** The same as `monitor` (its older name): one of the two is needed. */
+  monitorId?: string;
+  /**
+   * The monitor's settings (docs/api.md#monitor-settings-in-a-ping), sent with each start, and with a result whose
+   * run this pinger did not start: a monitor of an unknown slug is created with them, a known one updated where they
+   * differ. Refused (invalid, a ping-only key, the plan's limit), the reason goes to onError once, and the pings go
+   * without them from then on.
+   */
+  settings?: PingMonitorSettings;
   /** Defaults to PINGMON_API_KEY. */
   apiKey?: string;
   /** The server, with or without /api/v1. Defaults to PINGMON_URL. */
   baseUrl?: string;
-  /**
-   * Where `wrap` reports pings it could not deliver, and every pinger refused settings; default: one `[pingmon] …`
-   * line on stderr.
-   */
+  /** Where `wrap` reports pings it could not deliver; default: one `[pingmon] …` line on stderr. */
   onError?: (err: PingmonError) => void;
   /** Total time one ping may take, every attempt and wait included (default 30 s). */
   retryBudgetMs?: number;
@@ -43,11 +58,6 @@ export interface PingerOptions {
    * monitors (docs/alerts.md): default os.hostname(); false sends none.
    */
   host?: string | false;
-  /**
-   * The monitor's settings, sent with each start (`"monitor": {…}`) to make or update the monitor. Refused, they
-   * are reported to onError and the start is sent again without them: the run is recorded all the same.
-   */
-  settings?: PingSettings;
 }
 
 export interface SuccessOptions {
@@ -79,7 +89,8 @@ export interface Pinger {
 export function createPinger(options: PingerOptions): Pinger {
   const apiKey = options.apiKey ?? process.env.PINGMON_API_KEY;
   const baseUrl = options.baseUrl ?? process.env.PINGMON_URL;
-  if (!options.monitorId) throw new TypeError('createPinger needs a monitorId (mon_…)');
+  const monitor = options.monitor ?? options.monitorId;
+  if (!monitor) throw new TypeError('createPinger needs a monitor: its slug (nightly-backup) or its id (mon_…)');
   if (!apiKey) throw new TypeError('createPinger needs an apiKey (or PINGMON_API_KEY in the environment)');
   if (!baseUrl) {
     throw new TypeError('createPinger needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
@@ -99,9 +110,8 @@ export function createPinger(options: PingerOptions): Pinger {
   const spool = options.spool === false ? undefined : new Spool(options.spool ?? defaultSpoolDir());
   const retrySpool = options.retrySpool ?? true;
   const host = hostOf(options.host);
-  const { settings } = options;
-  const delivery = { http, onError, limits, spool, retrySpool, baseUrl, apiKey, host, settings };
-  return new MonitorPinger(options.monitorId, delivery);
+  const delivery = { http, onError, limits, spool, retrySpool, baseUrl, apiKey, host };
+  return new MonitorPinger(monitor, delivery, options.settings);
 }
 
 /** The host a pinger names, as the server takes it (docs/api.md): printable, 255 characters at most. */
@@ -122,8 +132,6 @@ interface Delivery {
   apiKey: string;
   /** Sent with each ping. */
   host: string | undefined;
-  /** Sent with each start. */
-  settings: PingSettings | undefined;
 }
 
 /** A start not answered yet: a result for its run waits for it, and may abandon it. */
@@ -139,10 +147,14 @@ class MonitorPinger implements Pinger {
   private readonly spooledStarts = new Map<string, string>();
   /** Called once a ping is in the spool, to deliver it before the next ping if the server is back by then. */
   private readonly retrySpool: (() => void) | undefined;
+  /** Runs this pinger started: their results need not carry the settings again. */
+  private readonly started = new Set<string>();
 
   constructor(
     readonly monitorId: string,
     private readonly delivery: Delivery,
+    /** Dropped once the server refused them. */
+    private settings: PingMonitorSettings | undefined,
   ) {
     const { spool, retrySpool } = delivery;
     if (typeof retrySpool === 'function') this.retrySpool = retrySpool;
@@ -163,7 +175,12 @@ class MonitorPinger implements Pinger {
   // A result always names its run, so that retrying it can never record a second result.
   async success(options: SuccessOptions = {}): Promise<PingAck> {
     const runId = this.finishing(options.runId);
-    const body: SuccessPingBody & { runId: string } = { runId, meta: options.meta, host: this.delivery.host };
+    const body: SuccessPingBody & { runId: string } = {
+      runId,
+      meta: options.meta,
+      host: this.delivery.host,
+      ...this.settingsOf(runId),
+    };
     return this.sendResult('success', runId, body);
   }
 
@@ -175,6 +192,7 @@ class MonitorPinger implements Pinger {
       logOutput: options.log === undefined ? undefined : storableText(options.log, LOG_MAX_CHARS),
       meta: options.meta,
       host: this.delivery.host,
+      ...this.settingsOf(runId),
     };
     return this.sendResult('fail', runId, body);
   }
@@ -207,9 +225,14 @@ class MonitorPinger implements Pinger {
     return id;
   }
 
-  private startBody(runId: string): StartPingBody & { runId: string; monitor?: PingSettings } {
-    const { host, settings } = this.delivery;
-    return settings === undefined ? { runId, host } : { runId, host, monitor: settings };
+  private startBody(runId: string): StartPingBody & { runId: string } {
+    this.started.add(runId);
+    return { runId, host: this.delivery.host, ...(this.settings && { monitor: this.settings }) };
+  }
+
+  /** The settings for a result: none when this pinger started its run (the start carried them). */
+  private settingsOf(runId: string): { monitor?: PingMonitorSettings } {
+    return this.started.delete(runId) || !this.settings ? {} : { monitor: this.settings };
   }
 
   /** Sends a start, after the pings spooled before it (so that the server gets a host's pings in order). */
@@ -287,7 +310,6 @@ class MonitorPinger implements Pinger {
 
   private reportDropped(report: FlushReport): void {
     for (const { file, reason } of report.dropped) this.report(new Error(`spooled ping ${file} dropped: ${reason}`));
-    for (const { file, reason } of report.withoutSettings) this.report(new Error(`spooled ping ${file}: ${reason}`));
   }
 
   /**
@@ -314,11 +336,6 @@ class MonitorPinger implements Pinger {
     try {
       return await this.send(kind, body, call);
     } catch (err) {
-      const plain = err instanceof PingmonError && settingsRefused(err) ? withoutSettings(body) : undefined;
-      if (plain) {
-        this.report(settingsRefusal(err as PingmonError));
-        return this.deliver(kind, plain, at, call);
-      }
       if (!this.delivery.spool || !(err instanceof PingmonError) || !spoolable(err)) throw err;
       throw await this.keep(kind, body, at, err);
     }
@@ -356,14 +373,17 @@ class MonitorPinger implements Pinger {
     }
   }
 
+  /** Sends a ping; its settings refused, it reports why once and sends the ping again without them. */
   private async send(kind: PingKind, body: object, call: CallOptions): Promise<PingAck> {
-    const response = await this.delivery.http<PingResponse>(
-      'POST',
-      `ping/${encodeURIComponent(this.monitorId)}/${kind}`,
-      body,
-      call,
-    );
-    return response.data;
+    const path = `ping/${encodeURIComponent(this.monitorId)}/${kind}`;
+    try {
+      return (await this.delivery.http<PingResponse>('POST', path, body, call)).data;
+    } catch (err) {
+      if (!refusedSettings(err, body)) throw err;
+      if (this.settings) this.report(settingsRefusal(err));
+      this.settings = undefined;
+      return (await this.delivery.http<PingResponse>('POST', path, withoutSettings(body), call)).data;
+    }
   }
 
   private report(err: unknown): void {

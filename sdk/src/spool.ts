@@ -3,8 +3,8 @@ import { mkdir, readFile, readdir, rename, stat, unlink, utimes, writeFile } fro
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { PingmonError } from './errors.js';
+import { refusedSettings, withoutSettings } from './ping-settings.js';
 import { createHttp } from './http.js';
-import { settingsRefusal, settingsRefused, withoutSettings } from './ping-settings.js';
 import type { Http } from './http.js';
 import type { PingKind } from './types.js';
 
@@ -57,8 +57,6 @@ export interface Dropped {
 export interface FlushReport {
   delivered: number;
   dropped: Dropped[];
-  /** Starts delivered without the monitor settings they carried, which the server refused (the reason). */
-  withoutSettings: Dropped[];
   /** Pings still in the spool. */
   left: number;
   /** Why some were left: the last delivery error (the server down, say). */
@@ -133,9 +131,9 @@ export class Spool {
    */
   async flush(options: FlushOptions = {}): Promise<FlushReport> {
     const listed = await this.listed(options);
-    if (listed.length === 0) return { delivered: 0, dropped: [], withoutSettings: [], left: 0, busy: false };
+    if (listed.length === 0) return { delivered: 0, dropped: [], left: 0, busy: false };
     const report = await this.whileHeld((flush) => flush(options));
-    return report ?? { delivered: 0, dropped: [], withoutSettings: [], left: listed.length, busy: true };
+    return report ?? { delivered: 0, dropped: [], left: listed.length, busy: true };
   }
 
   /**
@@ -161,7 +159,7 @@ export class Spool {
   }
 
   private async deliverAll(lock: Lock, options: FlushOptions): Promise<FlushReport> {
-    const report: FlushReport = { delivered: 0, dropped: [], withoutSettings: [], left: 0, busy: false };
+    const report: FlushReport = { delivered: 0, dropped: [], left: 0, busy: false };
     const clients = new Map<string, Http>();
     const unreachable = new Set<string>();
     await lock.refresh();
@@ -182,12 +180,7 @@ export class Spool {
       let http = clients.get(key);
       if (!http) clients.set(key, (http = spoolHttp(ping, options.timeoutMs ?? 10_000)));
       tried++;
-      let err = await deliver(http, ping, options);
-      const plain = err && settingsRefused(err) ? withoutSettings(ping.body) : undefined;
-      if (err && plain) {
-        report.withoutSettings.push({ file, reason: settingsRefusal(err).message });
-        err = await deliver(http, { ...ping, body: plain }, options);
-      }
+      const err = await deliver(http, ping, options);
       await lock.refresh();
       if (err && !refusedForGood(err)) {
         unreachable.add(ping.url);
@@ -319,10 +312,17 @@ class Lock {
   }
 }
 
-/** One attempt to deliver a ping: undefined when delivered, else why not. */
+/**
+ * One attempt to deliver a ping: undefined when delivered, else why not. Its monitor settings refused, it is sent
+ * again without them (docs/api.md#monitor-settings-in-a-ping).
+ */
 async function deliver(http: Http, ping: SpooledPing, options: FlushOptions): Promise<PingmonError | undefined> {
+  const path = `ping/${encodeURIComponent(ping.monitorId)}/${ping.kind}`;
   try {
-    await http('POST', `ping/${encodeURIComponent(ping.monitorId)}/${ping.kind}`, ping.body, options);
+    await http('POST', path, ping.body, options).catch((err: unknown) => {
+      if (!refusedSettings(err, ping.body)) throw err;
+      return http('POST', path, withoutSettings(ping.body), options);
+    });
     return undefined;
   } catch (err) {
     if (err instanceof PingmonError) return err;

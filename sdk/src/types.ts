@@ -74,7 +74,7 @@ export interface CreateMaintenanceWindowRequest {
 
 export interface CreateApiKeyRequest {
   name: string;
-  /** false: a ping-only key, which pings but never makes or updates monitors through ping settings. */
+  /** false: a ping-only key, whose pings never create or change a monitor (default true). */
   provision?: boolean;
 }
 

@@ -10,6 +10,7 @@ import type {
   Plan,
   RuleOp,
   RunStatus,
+  Schedule,
 } from './types.js';
 
 export interface Account {
@@ -78,6 +79,8 @@ export interface ApiKey {
   name: string;
   /** The first characters of the key, to tell keys apart */
   prefix: string;
+  /** Whether its pings may create and update monitors (a ping's monitor settings) */
+  provision: boolean;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
   /** ISO 8601 UTC with milliseconds */
@@ -124,6 +127,8 @@ export interface CreatedApiKey {
   name: string;
   /** The first characters of the key, to tell keys apart */
   prefix: string;
+  /** Whether its pings may create and update monitors (a ping's monitor settings) */
+  provision: boolean;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
   /** ISO 8601 UTC with milliseconds */
@@ -180,6 +185,8 @@ export interface FailPingBody {
   timestamp?: string | null;
   /** The job's host (os.hostname()): shown on the run, groups one host's missed alerts */
   host?: string | null;
+  /** Creates the monitor of an unknown slug, or updates the fields that differ (docs/api.md) */
+  monitor?: PingMonitorSettings | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta?: Record<string, number> | null;
   /** Its first 500 characters are kept */
@@ -323,6 +330,19 @@ export interface PingAck {
   timestamp: string;
 }
 
+/** Creates the monitor of an unknown slug, or updates the fields that differ (docs/api.md) */
+export interface PingMonitorSettings {
+  name?: string;
+  schedule?: Schedule | null;
+  startGrace?: number;
+  maxRuntime?: number | null;
+  failureThreshold?: number;
+  recoveryThreshold?: number;
+  renotifyAfter?: number | null;
+  failAlerts?: 'every' | 'first';
+  paused?: boolean;
+}
+
 export interface PingResponse {
   success: true;
   data: PingAck;
@@ -402,6 +422,8 @@ export interface StartPingBody {
   timestamp?: string | null;
   /** The job's host (os.hostname()): shown on the run, groups one host's missed alerts */
   host?: string | null;
+  /** Creates the monitor of an unknown slug, or updates the fields that differ (docs/api.md) */
+  monitor?: PingMonitorSettings | null;
 }
 
 export interface SuccessPingBody {
@@ -411,6 +433,8 @@ export interface SuccessPingBody {
   timestamp?: string | null;
   /** The job's host (os.hostname()): shown on the run, groups one host's missed alerts */
   host?: string | null;
+  /** Creates the monitor of an unknown slug, or updates the fields that differ (docs/api.md) */
+  monitor?: PingMonitorSettings | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta?: Record<string, number> | null;
 }

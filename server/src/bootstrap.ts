@@ -35,7 +35,8 @@ export async function createAccount(
       await insertAccount(sql, { accountId: ids.accountId, plan: input.plan, createdAt: now });
       await insertUser(sql, { userId: ids.userId, accountId: ids.accountId, email, passwordHash, createdAt: now });
       const { prefix, hash: keyHash } = key;
-      await insertApiKey(sql, { keyId: ids.keyId, accountId: ids.accountId, name: 'default', prefix, keyHash, now });
+      const { keyId, accountId } = ids;
+      await insertApiKey(sql, { keyId, accountId, name: 'default', prefix, keyHash, provision: true, now });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AccountInputError(`a user with email ${email} already exists`);

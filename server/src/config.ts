@@ -29,6 +29,8 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** Minimum time between two run openings of one monitor, per plan. */
   readonly planIntervalsMs: Readonly<Record<Plan, number>>;
+  /** The most monitors an account may have, per plan; 0: no limit. */
+  readonly planMonitors: Readonly<Record<Plan, number>>;
   readonly apiKeyCacheMs: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
   /** Time allowed for one HTTP attempt to deliver an alert (and for a channel test). */
@@ -73,6 +75,13 @@ const DEFAULT_PLAN_INTERVALS_MS: Readonly<Record<Plan, number>> = {
   unlimited: 0,
 };
 
+const DEFAULT_PLAN_MONITORS: Readonly<Record<Plan, number>> = {
+  free: 100,
+  pro: 1_000,
+  business: 10_000,
+  unlimited: 0,
+};
+
 const LOG_LEVELS = ['info', 'warn', 'error', 'silent'] as const;
 
 /** Settings a caller (CLI flags, tests) gives directly; they win over the environment. */
@@ -93,6 +102,7 @@ interface Settings {
   PINGMON_TOKEN_TTL: number;
   PINGMON_BODY_LIMIT: number;
   PINGMON_PLAN_INTERVALS: Partial<Record<Plan, number>>;
+  PINGMON_PLAN_MONITORS: Partial<Record<Plan, number>>;
   PINGMON_LOG_LEVEL: Config['logLevel'];
   PINGMON_ALERT_TIMEOUT: number;
   PINGMON_ALERT_RETRY_BASE: number;
@@ -184,6 +194,20 @@ const planIntervals = text
       'got "{{$PINGMON_PLAN_INTERVALS}}"',
   });
 
+/** A list of [plan, count] pairs, as planSeconds. */
+const planCounts = Joi.array<Array<[Plan, number]>>().items(
+  Joi.array().ordered(Joi.valid(...PLANS), Joi.number().integer().min(0)),
+);
+
+/** "free=20,pro=500" names only the plans whose limit changes; 0 is no limit. */
+const planMonitors = text
+  .custom((value: string): Partial<Record<Plan, number>> => Object.fromEntries(Joi.attempt(pairs(value), planCounts)))
+  .messages({
+    '*':
+      `PINGMON_PLAN_MONITORS must look like "free=20,pro=500" (plans: ${PLANS.join(', ')}; ` +
+      'each a whole number of monitors, 0 for no limit), got "{{$PINGMON_PLAN_MONITORS}}"',
+  });
+
 /** "127.0.0.1, 10.0.0.0/8": IP addresses and CIDR ranges. */
 const proxies = text
   .custom((value: string): string[] =>
@@ -214,6 +238,7 @@ const ENVIRONMENT = Joi.object<Settings>({
   PINGMON_TOKEN_TTL: duration('PINGMON_TOKEN_TTL', 'whole seconds').default(86_400),
   PINGMON_BODY_LIMIT: wholeNumber('PINGMON_BODY_LIMIT').default(16 * 1024 * 1024),
   PINGMON_PLAN_INTERVALS: planIntervals.default({}),
+  PINGMON_PLAN_MONITORS: planMonitors.default({}),
   PINGMON_LOG_LEVEL: Joi.string()
     .valid(...LOG_LEVELS)
     .default('info')
@@ -294,6 +319,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     tokenTtlSeconds: settings.PINGMON_TOKEN_TTL,
     bodyLimitBytes: settings.PINGMON_BODY_LIMIT,
     planIntervalsMs: { ...DEFAULT_PLAN_INTERVALS_MS, ...inMs(settings.PINGMON_PLAN_INTERVALS) },
+    planMonitors: { ...DEFAULT_PLAN_MONITORS, ...settings.PINGMON_PLAN_MONITORS },
     apiKeyCacheMs: 5_000,
     logLevel: settings.PINGMON_LOG_LEVEL,
     alertTimeoutMs: toMs(settings.PINGMON_ALERT_TIMEOUT),

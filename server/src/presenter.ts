@@ -143,8 +143,8 @@ export function presentChannel(channel: ChannelRecord): Channel {
 }
 
 export function presentApiKey(key: ApiKeyRecord): ApiKey {
-  const { keyId, name, prefix } = key;
-  return { keyId, name, prefix, createdAt: iso(key.createdAt), revokedAt: isoOrNull(key.revokedAt) };
+  const { keyId, name, prefix, provision } = key;
+  return { keyId, name, prefix, provision, createdAt: iso(key.createdAt), revokedAt: isoOrNull(key.revokedAt) };
 }
 
 export function presentUser(user: UserRecord): User {

@@ -1,5 +1,5 @@
 import { createPinger } from '@pingmon/sdk';
-import type { PingSettings, PingmonError } from '@pingmon/sdk';
+import type { PingMonitorSettings, PingmonError } from '@pingmon/sdk';
 import type { Outcome } from './outcome.js';
 
 /** Where and how a run is reported. */
@@ -12,7 +12,7 @@ export interface ReportTo {
   /** Called when a ping went to the spool (starts a background flush); none: the next run delivers it. */
   onSpooled: (() => void) | undefined;
   /** The monitor's settings, sent with the start (--cron, --grace…); undefined: none given. */
-  settings: PingSettings | undefined;
+  settings: PingMonitorSettings | undefined;
 }
 
 /** A run being reported: its start is on its way; `finish` sends the result. */

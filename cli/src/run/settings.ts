@@ -1,4 +1,4 @@
-import type { PingSettings } from '@pingmon/sdk';
+import type { PingMonitorSettings } from '@pingmon/sdk';
 import { UsageError, settingSeconds, settingsOf } from '../schedule-settings.js';
 import type { SettingsFlags } from '../schedule-settings.js';
 import type { ReadFlags } from './flags.js';
@@ -9,7 +9,7 @@ import type { ReadFlags } from './flags.js';
  * given. Only what the server cannot judge is checked here (a duration or a number that cannot be read, --tz
  * without --cron): that flag is left out with a warning and the job runs, as for every flag about reporting.
  */
-export function monitorSettings(flags: ReadFlags, warnings: string[]): PingSettings | undefined {
+export function monitorSettings(flags: ReadFlags, warnings: string[]): PingMonitorSettings | undefined {
   const { values } = flags;
   let given: SettingsFlags = { cron: values.cron, tz: values.tz };
   const ignore = (message: string) => warnings.push(`${message}: ignored`);
@@ -34,7 +34,7 @@ export function monitorSettings(flags: ReadFlags, warnings: string[]): PingSetti
     warnings.push('--cron and --every are two kinds of schedule: both ignored (give one of them)');
     given = { ...given, cron: undefined, tz: undefined, every: undefined };
   }
-  let settings: PingSettings;
+  let settings: PingMonitorSettings;
   try {
     settings = settingsOf(given);
   } catch (err) {

@@ -1,6 +1,6 @@
 import type { Plan } from '@pingmon/sdk/wire';
 import { ms } from './index.js';
-import type { Sql } from './sql.js';
+import type { Sql, TransactionSql } from './sql.js';
 
 interface AccountRow {
   id: string;
@@ -26,4 +26,15 @@ export async function insertAccount(sql: Sql, account: AccountRecord): Promise<v
 export async function findAccount(sql: Sql, accountId: string): Promise<AccountRecord | undefined> {
   const [row] = await sql.rows<AccountRow>('select id, plan, created_at from accounts where id = ?', [accountId]);
   return row && { accountId: row.id, plan: row.plan, createdAt: ms(row.created_at) };
+}
+
+/**
+ * The account's plan, its row held until the transaction ends (PostgreSQL): creations of its monitors take turns,
+ * so that their count stays within the plan. `no key update` leaves the key share of inserts referring to it free.
+ */
+export async function lockAccountPlan(sql: TransactionSql, accountId: string): Promise<Plan | undefined> {
+  const [row] = await sql.rows<{ plan: Plan }>(sql.locking('select plan from accounts where id = ?', 'no key update'), [
+    accountId,
+  ]);
+  return row?.plan;
 }

@@ -4,11 +4,12 @@ import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';
 import type { Sql, SqlParam } from './sql.js';
 
-/** What an API key grants: its account, and that account's plan. */
+/** What an API key grants: its account, that account's plan, and whether its pings may make or change monitors. */
 export interface ApiKeyGrant {
   keyId: string;
   accountId: string;
   plan: Plan;
+  provision: boolean;
 }
 
 /** An API key as listed: never its hash. Times are epoch milliseconds. */
@@ -16,43 +17,57 @@ export interface ApiKeyRecord {
   keyId: string;
   name: string;
   prefix: string;
+  provision: boolean;
   createdAt: number;
   revokedAt: number | null;
 }
 
 export async function insertApiKey(
   sql: Sql,
-  key: { keyId: string; accountId: string; name: string; prefix: string; keyHash: string; now: number },
+  key: {
+    keyId: string;
+    accountId: string;
+    name: string;
+    prefix: string;
+    keyHash: string;
+    provision: boolean;
+    now: number;
+  },
 ): Promise<void> {
   await sql.changes(
-    'insert into api_keys (id, account_id, name, prefix, key_hash, created_at) values (?, ?, ?, ?, ?, ?)',
-    [key.keyId, key.accountId, key.name, key.prefix, key.keyHash, key.now],
+    'insert into api_keys (id, account_id, name, prefix, key_hash, provision, created_at) values (?, ?, ?, ?, ?, ?, ?)',
+    [key.keyId, key.accountId, key.name, key.prefix, key.keyHash, key.provision, key.now],
   );
 }
 
 const FIND_GRANT =
-  'select k.id as key_id, k.account_id, a.plan from api_keys k join accounts a on a.id = k.account_id ' +
+  'select k.id as key_id, k.account_id, a.plan, k.provision from api_keys k join accounts a on a.id = k.account_id ' +
   'where k.key_hash = ? and k.revoked_at is null';
 
 /** The grant of an unrevoked key with this hash. */
 export async function findApiKeyGrant(sql: Sql, keyHash: string): Promise<ApiKeyGrant | undefined> {
-  const [row] = await sql.rows<{ key_id: string; account_id: string; plan: Plan }>(FIND_GRANT, [keyHash]);
-  return row && { keyId: row.key_id, accountId: row.account_id, plan: row.plan };
+  const [row] = await sql.rows<{ key_id: string; account_id: string; plan: Plan; provision: boolean | number }>(
+    FIND_GRANT,
+    [keyHash],
+  );
+  return row && { keyId: row.key_id, accountId: row.account_id, plan: row.plan, provision: Boolean(row.provision) };
 }
 
 interface ApiKeyRow {
   id: string;
   name: string;
   prefix: string;
+  provision: boolean | number;
   created_at: number | string;
   revoked_at: number | string | null;
 }
 
-const COLUMNS = 'id, name, prefix, created_at, revoked_at';
+const COLUMNS = 'id, name, prefix, provision, created_at, revoked_at';
 
 function toRecord(row: ApiKeyRow): ApiKeyRecord {
   const { id: keyId, name, prefix } = row;
-  return { keyId, name, prefix, createdAt: ms(row.created_at), revokedAt: ms(row.revoked_at) };
+  const provision = Boolean(row.provision);
+  return { keyId, name, prefix, provision, createdAt: ms(row.created_at), revokedAt: ms(row.revoked_at) };
 }
 
 /** A page of the account's keys, revoked ones included, newest first, after `after`. */

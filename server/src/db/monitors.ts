@@ -176,6 +176,14 @@ export async function findMonitorId(sql: Sql, accountId: string, slug: string): 
   return row?.id;
 }
 
+/** How many monitors the account has. */
+export async function countMonitors(sql: Sql, accountId: string): Promise<number> {
+  const [row] = await sql.rows<{ n: number | string }>('select count(*) as n from monitors where account_id = ?', [
+    accountId,
+  ]);
+  return Number(row?.n ?? 0);
+}
+
 /** The account's slugs that are `slug` or begin with `slug-`: to number a new one made from a name. */
 export async function findSlugsLike(sql: Sql, accountId: string, slug: string): Promise<Set<string>> {
   const pattern = `${slug.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`;

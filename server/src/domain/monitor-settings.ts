@@ -74,6 +74,32 @@ export function changeScheduling(current: Scheduling, changes: Partial<MonitorSe
   return { ...settings, ...deadline(nextExpectedAt, settings.startGrace), health };
 }
 
+/** A ping's monitor settings (docs/api.md#monitor-settings-in-a-ping): the name, and the settings, as given. */
+export interface PingSettings {
+  name?: string;
+  settings: Partial<MonitorSettings>;
+}
+
+/** Of `given`, what differs from `current`: nothing when the monitor is as the ping says already. */
+export function changedSettings(
+  current: { name: string } & MonitorSettings,
+  given: PingSettings,
+): { name?: string; settings: Partial<MonitorSettings> } {
+  const settings: Partial<MonitorSettings> = {};
+  for (const key of Object.keys(given.settings) as Array<keyof MonitorSettings>) {
+    const value = given.settings[key];
+    const same =
+      key === 'schedule' ? sameSchedule(given.settings.schedule ?? null, current.schedule) : value === current[key];
+    if (!same) Object.assign(settings, { [key]: value });
+  }
+  return given.name === undefined || given.name === current.name ? { settings } : { name: given.name, settings };
+}
+
+/** Whether changedSettings found nothing to change. */
+export function nothingChanged(changes: { name?: string; settings: Partial<MonitorSettings> }): boolean {
+  return changes.name === undefined && Object.keys(changes.settings).length === 0;
+}
+
 function settingsOf(s: Scheduling): MonitorSettings {
   const { schedule, startGrace, maxRuntime, failureThreshold, recoveryThreshold, renotifyAfter, failAlerts, paused } =
     s;
@@ -81,5 +107,7 @@ function settingsOf(s: Scheduling): MonitorSettings {
 }
 
 function sameSchedule(a: StoredSchedule | null, b: StoredSchedule | null): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  if (a === null || b === null) return a === b;
+  if ('every' in a) return 'every' in b && a.every === b.every;
+  return 'cron' in b && a.cron === b.cron && a.timezone === b.timezone;
 }

@@ -1,4 +1,5 @@
 import type { Meta } from '@pingmon/sdk/wire';
+import type { PingSettings } from './monitor-settings.js';
 
 /** What a ping sends besides its kind: its body after validation and truncation (DESIGN §5). */
 export interface PingInput {
@@ -10,10 +11,19 @@ export interface PingInput {
   meta?: Meta;
   errorMessage?: string;
   logOutput?: string;
+  /** The monitor's settings, to create or update it with (docs/api.md#monitor-settings-in-a-ping). */
+  monitor?: PingSettings;
 }
 
 export interface BodyError {
-  code: 'invalid_json' | 'invalid_body' | 'invalid_meta' | 'invalid_run_id' | 'invalid_timestamp' | 'invalid_host';
+  code:
+    | 'invalid_json'
+    | 'invalid_body'
+    | 'invalid_meta'
+    | 'invalid_run_id'
+    | 'invalid_timestamp'
+    | 'invalid_host'
+    | 'invalid_settings';
   message: string;
 }
 

@@ -36,7 +36,10 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
         tags: ['api-keys'],
         response: replies({ 201: CreatedApiKeySchema }),
         validate: {
-          payload: Joi.object({ name: Joi.string().trim().min(1).max(100).default('unnamed') })
+          payload: Joi.object({
+            name: Joi.string().trim().min(1).max(100).default('unnamed'),
+            provision: Joi.boolean().default(true).messages({ '*': 'provision must be true or false' }),
+          })
             .options({ stripUnknown: true })
             .allow(null)
             .default({}),
@@ -72,10 +75,14 @@ async function list(ctx: RouteContext, request: Request): Promise<ApiKeyList> {
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const { accountId } = userOf(request);
-  const { name } = (request.payload ?? { name: 'unnamed' }) as CreateApiKeyRequest;
+  const { name, provision } = (request.payload ?? {
+    name: 'unnamed',
+    provision: true,
+  }) as Required<CreateApiKeyRequest>;
   const keyId = newId('key');
   const key = newApiKey();
-  await insertApiKey(ctx.db.sql, { keyId, accountId, name, prefix: key.prefix, keyHash: key.hash, now: Date.now() });
+  const stored = { keyId, accountId, name, prefix: key.prefix, keyHash: key.hash, provision, now: Date.now() };
+  await insertApiKey(ctx.db.sql, stored);
   const created: CreatedApiKey = { ...presentApiKey((await findApiKey(ctx.db.sql, accountId, keyId))!), key: key.key };
   return h.response(created).code(201);
 }

@@ -45,6 +45,7 @@ const schedule = Joi.object({
   .without('every', 'timezone')
   .prefs({ stripUnknown: false })
   .allow(null)
+  .meta({ type: 'Schedule' })
   .messages({
     'object.base': `${SCHEDULE_FORM}.`,
     'object.xor': `${SCHEDULE_FORM}: give cron or every, not both.`,

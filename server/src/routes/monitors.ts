@@ -81,7 +81,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
         id: 'createMonitor',
         description: 'Create a monitor',
         tags: ['monitors'],
-        response: replies({ 201: MonitorSchema }),
+        response: replies({ 201: MonitorSchema }, [403, 409]),
         validate: {
           payload: CREATE_MONITOR_BODY,
           failAction: invalidMonitor,
@@ -108,7 +108,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
         id: 'updateMonitor',
         description: "Change a monitor's name or settings",
         tags: ['monitors'],
-        response: replies({ 200: MonitorSchema }),
+        response: replies({ 200: MonitorSchema }, [409]),
         validate: {
           params,
           payload: UPDATE_MONITOR_BODY,
@@ -161,6 +161,16 @@ export function monitorNotFound(monitorId: string): Boom {
   return apiError(404, 'monitor_not_found', `No monitor ${monitorId} in your account.`);
 }
 
+/** The 403 of a creation past the most monitors the account's plan allows (PINGMON_PLAN_MONITORS). */
+export function monitorLimitReached(plan: string, limit: number): Boom {
+  return apiError(
+    403,
+    'monitor_limit_reached',
+    `Your account has ${limit} monitors, the most its ${plan} plan allows: delete one you no longer need ` +
+      '(pingmon monitors delete), or ask the operator of this server for a larger plan.',
+  );
+}
+
 function slugTaken(slug: string): Boom {
   return apiError(409, 'slug_taken', `Another monitor of your account has the slug ${slug}: choose another one.`);
 }
@@ -205,8 +215,10 @@ async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const { accountId } = userOf(request);
   const now = ctx.config.clock();
   const settings = { ...DEFAULT_SETTINGS, ...checkedSettings(payload) };
-  const outcome = await createMonitor(ctx.db, accountId, { name: payload.name, slug: payload.slug, settings }, now);
+  const input = { name: payload.name, slug: payload.slug, settings };
+  const outcome = await createMonitor(ctx.db, accountId, input, now, ctx.config.planMonitors);
   if (outcome.kind === 'slug_taken') throw slugTaken(outcome.slug);
+  if (outcome.kind === 'limit_reached') throw monitorLimitReached(outcome.plan, outcome.limit);
   return h.response(presentMonitor(outcome.monitor, undefined, now)).code(201);
 }
 

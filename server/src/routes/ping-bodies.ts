@@ -14,10 +14,13 @@ import {
   truncate,
 } from '@pingmon/sdk/wire';
 import type { Meta, PingKind } from '@pingmon/sdk/wire';
+import type { PingSettings } from '../domain/monitor-settings.js';
 import { refuse } from '../domain/ping-body.js';
 import { documentSchema } from '../openapi.js';
 import type { JsonSchema } from '../openapi.js';
 import type { BodyError, ParsedBody, PingInput } from '../domain/ping-body.js';
+import type { GivenSettings, SettingsRefusal } from './monitor-bodies.js';
+import { monitorRefusal, PING_MONITOR_BODY, settingsGiven } from './monitor-bodies.js';
 
 /** A timestamp as a ping must send it: an ISO 8601 date-time with its offset. */
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/;
@@ -40,6 +43,7 @@ const startKeys = {
     .pattern(HOST_TEXT)
     .allow(null, '')
     .description("The job's host (os.hostname()): shown on the run, groups one host's missed alerts"),
+  monitor: PING_MONITOR_BODY,
 };
 const successKeys = {
   ...startKeys,
@@ -109,6 +113,10 @@ export function parsePingBody(
   }
   if (!ACCEPTS[kind](json)) {
     const detail = PING_BODIES[kind].validate(json).error?.details[0];
+    if (detail?.path[0] === 'monitor') {
+      const settings = pingSettings((json as { monitor: unknown }).monitor);
+      if (!settings.ok) return settings;
+    }
     // Were joi ever to take what the document's schema refused, the refusal stands, in general words.
     return refuse(...(detail ? refusal(detail.path, detail.type, detail.context?.value) : UNMATCHED));
   }
@@ -118,7 +126,24 @@ export function parsePingBody(
   if (typeof body.timestamp === 'string' && !Number.isFinite(Date.parse(body.timestamp))) {
     return refuse(...refusal(['timestamp'], 'date', body.timestamp));
   }
-  return { ok: true, input: inputOf(kind, body) };
+  const input = inputOf(kind, body);
+  if (body.monitor === undefined || body.monitor === null) return { ok: true, input };
+  const settings = pingSettings(body.monitor);
+  return settings.ok ? { ok: true, input: { ...input, monitor: settings.settings } } : settings;
+}
+
+/** A ping's `monitor`, read as POST /monitors reads its body (routes/monitor-bodies.ts). */
+function pingSettings(given: unknown): { ok: true; settings: PingSettings } | { ok: false; error: BodyError } {
+  const { value, error } = PING_MONITOR_BODY.validate(given);
+  if (error) return refusedSettings(monitorRefusal(error));
+  const { name, ...rest } = (value ?? {}) as GivenSettings & { name?: string };
+  const checked = settingsGiven(rest);
+  if (!checked.ok) return refusedSettings(checked.refusal);
+  return { ok: true, settings: { ...(name !== undefined && { name }), settings: checked.settings } };
+}
+
+function refusedSettings(refusal: SettingsRefusal): { ok: false; error: BodyError } {
+  return refuse('invalid_settings', `The monitor settings are refused: ${refusal.message} Nothing was recorded.`);
 }
 
 /** The fields of a valid body that its kind reads, with texts cut to their limits. */
@@ -162,6 +187,8 @@ function refusal(path: Joi.ValidationErrorItem['path'], type: string, value: unk
       ];
     case 'meta':
       return ['invalid_meta', metaRefusal(path, type, value)];
+    case 'monitor':
+      return UNMATCHED;
     default:
       return ['invalid_body', `${String(path[0])} must be a string.`];
   }

@@ -1,13 +1,18 @@
 import type Joi from 'joi';
+import type { Boom } from '@hapi/boom';
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { PingKind, PingResponse } from '@pingmon/sdk/wire';
 import { isSlug } from '@pingmon/sdk/wire';
 import { grantOf } from '../auth.js';
+import type { ApiKeyGrant } from '../db/api-keys.js';
+import type { PingInput } from '../domain/ping-body.js';
 import { pingTime } from '../domain/ping-body.js';
 import { apiError, waitFor } from '../errors.js';
 import { presentAck } from '../presenter.js';
+import { provisionMonitor } from '../use-cases/provision-monitor.js';
 import { recordPing } from '../use-cases/record-ping.js';
 import type { RouteContext } from './context.js';
+import { monitorLimitReached } from './monitors.js';
 import { PING_BODIES, PLAIN_LOG_BODY, parsePingBody } from './ping-bodies.js';
 import { PingResponse as PingSchema, replies } from './responses.js';
 import type { WithParams } from './validation.js';
@@ -37,7 +42,7 @@ export function pingRoutes(ctx: RouteContext): ServerRoute[] {
       tags: ['pings'],
       plugins: { openapi: { payload: PING_CONTENT[kind] } },
       // No response is validated at request time (replies): the pings stay as fast.
-      response: replies({ 200: PingSchema }, [409, 413, 429]),
+      response: replies({ 200: PingSchema }, [403, 409, 413, 429]),
       // The body is read raw: JSON whatever the content type says, or a text/plain log (DESIGN §5).
       payload: { parse: false, output: 'data', maxBytes: ctx.config.bodyLimitBytes },
       // The path param is declared by the handler's type alone: joi's validate.params cost 5-8% of a ping's
@@ -57,9 +62,41 @@ function pingNotFound(monitorId: string) {
   return apiError(
     404,
     'monitor_not_found',
-    `${known} Create it first: pingmon monitors create "${monitorId}" --slug ${monitorId} ` +
-      '(or POST /api/v1/monitors with this slug); GET /api/v1/monitors lists yours.',
+    `${known} Send its settings with the ping to create it ("monitor": {"schedule": …}, as pingmon run ` +
+      `--monitor ${monitorId} --cron … does), or create it first with ` +
+      `pingmon monitors create NAME --slug ${monitorId}.`,
   );
+}
+
+/**
+ * The monitor the ping goes to: the one of its path, first made or updated as the ping's settings say, if it
+ * carries any (use-cases/provision-monitor.ts). A ping without settings costs nothing here.
+ */
+async function monitorOf(
+  ctx: RouteContext,
+  grant: ApiKeyGrant,
+  ref: string,
+  ping: PingInput,
+  now: number,
+): Promise<string | Boom> {
+  if (ping.monitor === undefined) return ref;
+  const outcome = await provisionMonitor(ctx.db, grant, ref, ping.monitor, now, ctx.config.planMonitors);
+  switch (outcome.kind) {
+    case 'ready':
+      return outcome.monitorId;
+    case 'not_found':
+      return pingNotFound(ref);
+    case 'refused':
+      return apiError(
+        403,
+        'provision_refused',
+        `This API key may not create or change monitors (it was made with "provision": false), and the ping's ` +
+          'monitor settings would. Send the ping without settings, or use a key that may provision. ' +
+          'Nothing was recorded.',
+      );
+    case 'limit_reached':
+      return monitorLimitReached(outcome.plan, outcome.limit);
+  }
 }
 
 async function ping(
@@ -83,7 +120,11 @@ async function ping(
     throw apiError(400, time.error.code, time.error.message);
   }
   const grant = grantOf(request);
-  const { monitorId } = request.params;
+  const monitorId = await monitorOf(ctx, grant, request.params.monitorId, parsed.input, now);
+  if (typeof monitorId !== 'string') {
+    ctx.metrics?.pinged(kind, { kind: 'invalid' });
+    throw monitorId;
+  }
   const intervalMs = ctx.config.planIntervalsMs[grant.plan];
   const { accountId } = grant;
   const { input } = parsed;
@@ -92,7 +133,7 @@ async function ping(
   const received = { accountId, monitorId, kind, input, now, at: time.at, intervalMs };
   const outcome = await recordPing(ctx.db, ctx.knownMonitors, received);
   ctx.metrics?.pinged(kind, outcome);
-  if (outcome.kind === 'not_found') throw pingNotFound(monitorId);
+  if (outcome.kind === 'not_found') throw pingNotFound(request.params.monitorId);
   if (outcome.kind === 'too_close') {
     throw apiError(
       409,

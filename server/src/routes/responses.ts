@@ -216,6 +216,7 @@ export const ApiKey = shape('ApiKey', {
   keyId: Joi.string(),
   name: Joi.string(),
   prefix: Joi.string().description('The first characters of the key, to tell keys apart'),
+  provision: Joi.boolean().description("Whether its pings may create and update monitors (a ping's monitor settings)"),
   createdAt: time,
   revokedAt: timeOrNull,
 });

@@ -18,6 +18,23 @@ t.test('loadConfig reads PINGMON_* and lets overrides win', async (t) => {
   });
 });
 
+t.test('PINGMON_PLAN_MONITORS bounds the monitors of an account per plan, 0 for none', async (t) => {
+  t.same(loadConfig({}).planMonitors, { free: 100, pro: 1_000, business: 10_000, unlimited: 0 });
+  t.same(loadConfig({ PINGMON_PLAN_MONITORS: 'free=20, unlimited=50000' }).planMonitors, {
+    free: 20,
+    pro: 1_000,
+    business: 10_000,
+    unlimited: 50_000,
+  });
+  for (const bad of ['gold=1', 'free=-1', 'free=1.5', 'free', 'free=ten']) {
+    t.throws(
+      () => loadConfig({ PINGMON_PLAN_MONITORS: bad }),
+      new RegExp(`^PINGMON_PLAN_MONITORS must look like "free=20,pro=500" .*got "${bad}"`),
+      bad,
+    );
+  }
+});
+
 t.test('loadConfig refuses bad values with a message naming the setting', async (t) => {
   t.throws(() => loadConfig({ PINGMON_PORT: 'http' }), /PINGMON_PORT must be a port number/);
   t.throws(() => loadConfig({ PINGMON_PLAN_INTERVALS: 'gold=1' }), /PINGMON_PLAN_INTERVALS/);

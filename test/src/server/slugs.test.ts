@@ -134,7 +134,7 @@ for (const kind of DATABASE_KINDS) {
     });
   });
 
-  t.test(`migration 011 gives existing monitors slugs from their names on ${kind}`, async (t) => {
+  t.test(`migration 011 gives existing monitors slugs from their names, and keys provision, on ${kind}`, async (t) => {
     const api = await TestServer.start(t, kind);
     const alice = await api.account();
     const bob = await api.account();
@@ -151,6 +151,7 @@ for (const kind of DATABASE_KINDS) {
     await api.query(async (knex) => {
       await knex.raw('drop index monitors_account_slug');
       await knex.raw('alter table monitors drop column slug');
+      await knex.raw('alter table api_keys drop column provision');
       await knex('knex_migrations').where('name', '011-slugs').delete();
     });
     await api.server.stop();
@@ -159,5 +160,7 @@ for (const kind of DATABASE_KINDS) {
     const slugOf = (id: string) => slugs.find((row: { id: string }) => row.id === id)?.slug;
     t.same(ids.map(slugOf), ['db-backup', 'db-backup-2', 'db-backup', 'mon-old']);
     t.equal((await again.ping(alice, 'db-backup-2', 'start')).body.data.monitorId, ids[1]);
+    const keys = await again.query((knex) => knex('api_keys').select('provision'));
+    t.ok(keys.length > 0 && keys.every((k: { provision: unknown }) => Boolean(k.provision)), 'keys keep provisioning');
   });
 }

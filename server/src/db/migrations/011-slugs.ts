@@ -2,8 +2,12 @@ import type { Knex } from 'knex';
 import { numberedSlug, slugify } from '@pingmon/sdk/wire';
 
 // Slugs (DESIGN §16): every monitor has one, unique in its account. Existing monitors get theirs from their names,
-// oldest first, so the oldest of two alike keeps the plain one.
+// oldest first, so the oldest of two alike keeps the plain one. API keys gain `provision`: whether their pings may
+// create and update monitors (as every key could so far, none existing).
 export async function up(knex: Knex): Promise<void> {
+  await knex.schema.alterTable('api_keys', (t) => {
+    t.boolean('provision').notNullable().defaultTo(true);
+  });
   await knex.schema.alterTable('monitors', (t) => {
     t.string('slug', 64).notNullable().defaultTo('');
   });
@@ -24,4 +28,5 @@ export async function up(knex: Knex): Promise<void> {
 export async function down(knex: Knex): Promise<void> {
   await knex.schema.raw('drop index monitors_account_slug');
   await knex.schema.alterTable('monitors', (t) => t.dropColumn('slug'));
+  await knex.schema.alterTable('api_keys', (t) => t.dropColumn('provision'));
 }
