@@ -111,3 +111,31 @@ t.test(
     t.match(runs, [{ status: 'failed', errorMessage: 'exit code 4: dumped' }]);
   },
 );
+
+t.test('the ping-only key pingmon login creates reports runs, and makes no monitor from their settings', async (t) => {
+  const api = await TestServer.start(t, 'sqlite');
+  const account = await api.account('unlimited');
+  const configHome = tempDir('pingmon-config-');
+  const env = { XDG_CONFIG_HOME: configHome };
+  const login = await pingmon(['login', '--url', api.url, '--email', account.email, '--create-api-key'], {
+    ...env,
+    PINGMON_PASSWORD: account.password,
+  });
+  t.equal(login.code, 0, login.stderr);
+  const keys = (await api.request('/api-keys', { token: account.token })).body.apiKeys;
+  t.match(keys, [{ name: /^pingmon run on /, provision: false }, { provision: true }]);
+  const monitorId = await api.monitor(account, 'nightly backup');
+  const slug = (await api.request(`/monitors/${monitorId}`, { token: account.token })).body.slug;
+  const known = await pingmon(['run', '--monitor', slug, '--cron', '0 3 * * *', '--', 'true'], env);
+  t.equal(known.code, 0);
+  t.equal(known.stderr.split('\n').filter(Boolean).length, 1, known.stderr);
+  t.match(known.stderr, /^\[pingmon\] .*/);
+  const runs = (await api.request(`/monitors/${monitorId}/runs`, { token: account.token })).body.runs;
+  t.match(runs, [{ status: 'success' }], 'the run is recorded');
+  const monitor = (await api.request(`/monitors/${monitorId}`, { token: account.token })).body;
+  t.equal(monitor.schedule, null, 'its settings unchanged');
+  const unknown = await pingmon(['run', '--monitor', 'not-made', '--cron', '0 3 * * *', '--', 'true'], env);
+  t.equal(unknown.code, 0, 'the job runs');
+  const { monitors } = (await api.request('/monitors', { token: account.token })).body;
+  t.equal(monitors.length, 1, 'no monitor made');
+});

@@ -87,5 +87,9 @@ t.test('every flag pingmon run --help shows is read by the run, short forms and 
     t.equal(result.stderr, '', `${how}: no flag left out, no setting missing`);
     const runs = (await api.request(`/monitors/${monitorId}/runs?limit=1`, { token: account.token })).body.runs;
     t.match(runs[0], { status: 'failed', errorMessage: 'exit code 3: out', meta: { rows: 7, exitCode: 3 } }, how);
+    const monitor = (await api.request(`/monitors/${monitorId}`, { token: account.token })).body;
+    const schedule = short ? { every: 3600 } : { cron: '0 3 * * *', timezone: 'Europe/Berlin' };
+    const settings = { schedule, startGrace: 600, maxRuntime: 7200, failureThreshold: 2, recoveryThreshold: 3 };
+    t.match(monitor, settings, `${how}: the settings reached the monitor`);
   }
 });

@@ -4,10 +4,11 @@ import { pingmon } from '../../helpers/cli.js';
 import { tempDir } from '../../helpers/databases.js';
 import { json, startReceiver } from '../../helpers/receiver.js';
 import type { Received } from '../../helpers/receiver.js';
+import { TestServer } from '../../helpers/server.js';
+import type { TestAccount } from '../../helpers/server.js';
 
 // `pingmon run`'s monitor settings (--cron, --grace…) as they leave it, seen by a local receiver: what each flag
-// becomes, what is left out and said, and what happens when the server refuses them. The real server's side:
-// test/src/e2e/run-settings.test.ts.
+// becomes, what is left out and said, and what happens when the server refuses them; then against the real server.
 
 const ACK = {
   success: true,
@@ -110,7 +111,7 @@ t.test('settings the server refuses: one [pingmon] line, the start sent again wi
     success: false,
     statusCode: 400,
     error: 'Bad Request',
-    code: 'invalid_monitor',
+    code: 'invalid_settings',
     message: 'monitor.schedule.timezone: unknown timezone "Europe/Berln"; use an IANA name such as Europe/Berlin',
   };
   const receiver = await startReceiver(t, (req, _, res) => {
@@ -121,10 +122,7 @@ t.test('settings the server refuses: one [pingmon] line, the start sent again wi
   const result = await run(receiver.url, [...flags, '--timeout', '1m']);
   t.equal(result.code, 0);
   t.equal(result.stdout, 'out\n', 'the job ran');
-  t.equal(
-    result.stderr,
-    `[pingmon] the monitor settings were refused (${refusal.message}): the run is reported without them\n`,
-  );
+  t.equal(result.stderr, `[pingmon] ${refusal.message} The ping is sent without the settings.\n`);
   const sent = pings(receiver.received);
   t.same(
     sent.map((p) => [p.path.replace('/api/v1/ping/nightly-backup/', ''), 'monitor' in p.body]),
@@ -161,38 +159,95 @@ t.test(
   },
 );
 
-t.test('a start kept in the spool keeps its settings, and the flush drops them if they are refused', async (t) => {
-  const state = { XDG_STATE_HOME: tempDir('pingmon-run-settings-state-') };
-  const first = await startReceiver(t, ok);
-  const { port, url } = first;
-  await first.close();
-  const result = await run(url, ['--cron', '0 3 * * *', '--ping-timeout', '300ms'], state);
-  t.equal(result.code, 0);
-  t.match(result.stderr, /the start is kept in the spool/);
-  const refusal = { success: false, statusCode: 403, error: 'Forbidden', code: 'provision_refused', message: 'no' };
-  const back = await startReceiver(
-    t,
-    (req, _, res) => {
-      if (req.url.endsWith('/start') && 'monitor' in JSON.parse(req.body)) json(res, 403, refusal);
-      else json(res, 200, ACK);
-    },
-    { port },
+t.test(
+  'a start kept in the spool keeps its settings, and the flush sends it without them if they are refused',
+  async (t) => {
+    const state = { XDG_STATE_HOME: tempDir('pingmon-run-settings-state-') };
+    const first = await startReceiver(t, ok);
+    const { port, url } = first;
+    await first.close();
+    const result = await run(url, ['--cron', '0 3 * * *', '--ping-timeout', '300ms'], state);
+    t.equal(result.code, 0);
+    t.match(result.stderr, /the start is kept in the spool/);
+    const refusal = { success: false, statusCode: 403, error: 'Forbidden', code: 'provision_refused', message: 'no' };
+    const back = await startReceiver(
+      t,
+      (req, _, res) => {
+        if (req.url.endsWith('/start') && 'monitor' in JSON.parse(req.body)) json(res, 403, refusal);
+        else json(res, 200, ACK);
+      },
+      { port },
+    );
+    const flushed = await pingmon(['flush', '--json'], state);
+    t.equal(flushed.code, 0, flushed.stderr);
+    t.match(JSON.parse(flushed.stdout), { delivered: 2, dropped: [], left: 0 });
+    const sent = pings(back.received);
+    t.same(sent[0]!.body.monitor, { schedule: { cron: '0 3 * * *' } }, 'the spooled start carried the settings');
+    t.same(
+      sent.map((p) => [p.path.split('/').pop(), 'monitor' in p.body]),
+      [
+        ['start', true],
+        ['start', false],
+        ['success', false],
+      ],
+    );
+  },
+);
+
+// Against the real server: the monitor made and changed by its runs' settings.
+
+/** `pingmon run` against `api` as the account, reporting to monitor `slug`, with the settings flags given. */
+function runOn(api: TestServer, account: TestAccount, slug: string, flags: string[], job = 'echo out') {
+  const env = { PINGMON_URL: api.url, PINGMON_API_KEY: account.apiKey, XDG_CONFIG_HOME: tempDir('pingmon-rs-') };
+  return pingmon(['run', '--monitor', slug, ...flags, '--', 'sh', '-c', job], env);
+}
+
+t.test('a run under a new slug makes its monitor with the schedule; a changed --cron changes it', async (t) => {
+  const api = await TestServer.start(t, 'sqlite');
+  const account = await api.account('unlimited');
+  const monitor = async () => (await api.request('/monitors/nightly-backup', { token: account.token })).body;
+  const flags = ['--tz', 'Europe/Berlin', '--grace', '10m', '--max-runtime', '2h', '--failure-threshold', '2'];
+  const first = await runOn(api, account, 'nightly-backup', ['--cron', '0 3 * * *', ...flags]);
+  t.equal(first.code, 0);
+  t.equal(first.stdout, 'out\n');
+  t.equal(first.stderr, '', 'nothing to say');
+  t.match(await monitor(), {
+    slug: 'nightly-backup',
+    schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' },
+    startGrace: 600,
+    maxRuntime: 7200,
+    failureThreshold: 2,
+    recoveryThreshold: 1,
+  });
+  const second = await runOn(api, account, 'nightly-backup', ['--cron', '30 4 * * *', '--tz', 'Europe/Berlin']);
+  t.equal(second.stderr, '');
+  t.match(
+    await monitor(),
+    { schedule: { cron: '30 4 * * *', timezone: 'Europe/Berlin' }, startGrace: 600, maxRuntime: 7200 },
+    'the schedule changed; what the line did not give stayed',
   );
-  const flushed = await pingmon(['flush', '--json'], state);
-  t.equal(flushed.code, 0, flushed.stderr);
-  const report = JSON.parse(flushed.stdout) as { delivered: number; withoutSettings: Array<{ reason: string }> };
-  t.equal(report.delivered, 2);
-  t.match(report.withoutSettings, [
-    { reason: 'the monitor settings were refused (no): the run is reported without them' },
-  ]);
-  const sent = pings(back.received);
-  t.same(sent[0]!.body.monitor, { schedule: { cron: '0 3 * * *' } }, 'the spooled start carried the settings');
-  t.same(
-    sent.map((p) => [p.path.split('/').pop(), 'monitor' in p.body]),
-    [
-      ['start', true],
-      ['start', false],
-      ['success', false],
-    ],
+  const { monitors } = (await api.request('/monitors', { token: account.token })).body;
+  t.equal(monitors.length, 1, 'one monitor, made once');
+  const runs = (await api.request('/monitors/nightly-backup/runs', { token: account.token })).body.runs;
+  t.match(runs, [{ status: 'success' }, { status: 'success' }], 'both runs recorded');
+});
+
+t.test('settings the real server refuses: the job runs, one [pingmon] line, the run recorded', async (t) => {
+  const api = await TestServer.start(t, 'sqlite');
+  const account = await api.account('unlimited');
+  const made = await runOn(api, account, 'nightly-backup', ['--cron', '0 3 * * *']);
+  t.equal(made.stderr, '');
+  const refused = await runOn(
+    api,
+    account,
+    'nightly-backup',
+    ['--cron', '0 3 * * *', '--tz', 'Europe/Berln'],
+    'exit 3',
   );
+  t.equal(refused.code, 3, "the job's own exit code");
+  t.match(refused.stderr, /^\[pingmon\] [^\n]*Europe\/Berln[^\n]* The ping is sent without the settings\.\n$/);
+  const monitor = (await api.request('/monitors/nightly-backup', { token: account.token })).body;
+  t.same(monitor.schedule, { cron: '0 3 * * *', timezone: 'UTC' }, 'unchanged');
+  const runs = (await api.request('/monitors/nightly-backup/runs', { token: account.token })).body.runs;
+  t.match(runs, [{ status: 'failed', errorMessage: 'exit code 3' }, { status: 'success' }]);
 });
