@@ -124,9 +124,12 @@ t.test('the everyday commands against a real server', async (t) => {
 
   t.test('keys: create shows the key once, list never does, revoke', async (t) => {
     const created = await json('keys', 'create', '--name', 'ci');
-    t.match(created, { keyId: /^key_/, key: /^pm_/, name: 'ci' });
+    t.match(created, { keyId: /^key_/, key: /^pm_/, name: 'ci', provision: true });
+    const pingOnly = await cli('keys', 'create', '--name', 'cron host', '--no-provision');
+    t.match(pingOnly.stdout, /^key_\S+ \(cron host, ping-only\): pm_/);
     const list = await cli('keys', 'list');
-    t.match(list.stdout, new RegExp(created.keyId));
+    t.match(list.stdout, new RegExp(`${created.keyId}\\s+ci\\s+pm_\\S+\\s+provision\\s`));
+    t.match(list.stdout, /\scron host\s+pm_\S+\s+ping-only\s/);
     t.notMatch(list.stdout, new RegExp(created.key));
     t.equal((await cli('keys', 'revoke', created.keyId)).code, 0);
     const keys = await json('keys', 'list');
@@ -135,6 +138,7 @@ t.test('the everyday commands against a real server', async (t) => {
     for (let i = 0; i < 200; i++) await api.request('/api-keys', { token: account.token, body: { name: `k${i}` } });
     const all = await json('keys', 'list');
     t.equal(all.length, keys.length + 200, 'every key, over two pages');
+    t.equal(all.find((k: { name: string }) => k.name === 'cron host').provision, false);
   });
 
   t.test('config set checks what it stores; logout forgets the token', async (t) => {

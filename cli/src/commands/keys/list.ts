@@ -13,8 +13,15 @@ export default class KeysList extends BaseCommand {
     const apiKeys = await listAllApiKeys(loggedInClient(flags));
     if (this.jsonEnabled()) return apiKeys;
     printTable(
-      ['ID', 'NAME', 'STARTS WITH', 'CREATED', 'REVOKED'],
-      apiKeys.map((k) => [k.keyId, k.name, `${k.prefix}…`, when(k.createdAt), when(k.revokedAt)]),
+      ['ID', 'NAME', 'STARTS WITH', 'MONITORS', 'CREATED', 'REVOKED'],
+      apiKeys.map((k) => [
+        k.keyId,
+        k.name,
+        `${k.prefix}…`,
+        k.provision ? 'provision' : 'ping-only',
+        when(k.createdAt),
+        when(k.revokedAt),
+      ]),
       (line) => this.log(line),
     );
   }
