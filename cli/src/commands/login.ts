@@ -1,20 +1,29 @@
-import { createInterface } from 'node:readline';
-import { Writable } from 'node:stream';
 import { Flags } from '@oclif/core';
 import { createClient } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
+import { ask } from '../prompt.js';
+import { chooseRunKey, createRunKey, wrongKey } from '../run-key.js';
 import { readSettings, resolveSetting, writeSettings } from '../settings.js';
 
 export default class Login extends BaseCommand {
-  static override summary = 'Log in and remember the server and your token';
+  static override summary = 'Log in and remember the server and your token (and an API key for pingmon run)';
   static override description =
     'Asks for what is not given (in a terminal), then stores the URL and a user token in ' +
-    '$XDG_CONFIG_HOME/pingmon/config.json, readable by you only.';
-  static override examples = ['<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com'];
+    '$XDG_CONFIG_HOME/pingmon/config.json, readable by you only. In a terminal, when no API key is stored, it ' +
+    'offers to store one for `pingmon run`: one you paste, or a new ping-only key.';
+  static override examples = [
+    '<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com',
+    '<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com --create-api-key',
+  ];
   static override flags = {
     url: Flags.string({ description: 'pingmon server [env: PINGMON_URL; default: the stored one]' }),
     email: Flags.string({ description: 'your email' }),
     password: Flags.string({ description: 'your password (asked for, hidden, when omitted)', env: 'PINGMON_PASSWORD' }),
+    'api-key': Flags.string({
+      description: 'an API key of the account (pm_…) to store for `pingmon run`',
+      exclusive: ['create-api-key'],
+    }),
+    'create-api-key': Flags.boolean({ description: 'create a ping-only API key and store it for `pingmon run`' }),
   };
 
   async run(): Promise<void> {
@@ -31,6 +40,28 @@ export default class Login extends BaseCommand {
         `(account ${login.account.accountId}, plan ${login.account.plan}) until ${login.expiresAt}.`,
     );
     this.log(`Saved to ${path}.`);
+    const client = createClient({ baseUrl: url, token: login.token });
+    let apiKey: string | undefined;
+    if (flags['api-key'] !== undefined) {
+      const wrong = await wrongKey(client, flags['api-key']);
+      if (wrong) this.error(`--api-key: ${wrong}; no API key stored`, { exit: 1 });
+      apiKey = flags['api-key'];
+    } else if (flags['create-api-key']) {
+      apiKey = (await createRunKey(client, (line) => this.log(line))).key;
+    } else if (stored.apiKey) {
+      this.log(`pingmon run uses the API key stored there (${stored.apiKey.slice(0, 10)}…).`);
+    } else if (process.stdin.isTTY) {
+      apiKey = await chooseRunKey(client, { ask: (q, hidden) => this.ask(q, hidden), log: (line) => this.log(line) });
+    }
+    if (apiKey === undefined) {
+      if (!stored.apiKey)
+        this.log(
+          'pingmon run needs an API key: `pingmon config set api-key pm_…` (or `pingmon login --create-api-key`).',
+        );
+      return;
+    }
+    writeSettings({ ...readSettings(), apiKey });
+    this.log(`API key ${apiKey.slice(0, 10)}… stored for pingmon run: a crontab line needs only --monitor.`);
   }
 
   private async ask(question: string, hidden = false): Promise<string> {
@@ -42,24 +73,9 @@ export default class Login extends BaseCommand {
           .toLowerCase()}: pass it as a flag (see pingmon login --help)`,
         { exit: 2 },
       );
-    // A hidden answer is edited as any other (backspace, Ctrl-U, Ctrl-C), but readline echoes it to a stream
-    // that keeps nothing: only the question reaches the terminal.
-    const output = hidden ? new Writable({ write: (_chunk, _encoding, done) => done() }) : process.stdout;
-    const rl = createInterface({ input: process.stdin, output, terminal: true });
-    // Asked once the terminal echoes nothing itself (readline has put it in raw mode).
-    if (hidden) process.stdout.write(question);
-    // Ctrl-C: readline only pauses by itself (and node would then exit with 13); it ends the command, as a
-    // shell's Ctrl-C does, with 130 and nothing stored.
-    const answer = await new Promise<string | undefined>((resolve) => {
-      rl.once('SIGINT', () => resolve(undefined));
-      rl.question(hidden ? '' : question, resolve);
-    });
-    rl.close();
-    if (answer === undefined) {
-      process.stdout.write('\n');
-      this.exit(130);
-    }
-    if (hidden) process.stdout.write('\n');
+    const answer = await ask(question, hidden);
+    // Ctrl-C ends the command, as a shell's Ctrl-C does, with 130 and nothing more stored.
+    if (answer === undefined) this.exit(130);
     // A password is taken as typed; a URL or an email without the spaces around it.
     return hidden ? answer! : answer!.trim();
   }

@@ -29,9 +29,14 @@ export default class Run extends BaseCommand {
     'with the exit code (and the last line on stderr, else stdout: `exit code 2: tar: /data: Cannot open: ' +
     "Permission denied`) and a bounded copy of the output. Exits with the command's exit code. Monitoring never " +
     'stops the job: a slow or unreachable server, or a missing API key, monitor or server URL, only gives a ' +
-    '[pingmon] warning on stderr.';
-  static override usage = 'run [--monitor ID] [FLAGS] -- COMMAND [ARGS...]';
+    '[pingmon] warning on stderr. With --cron or --every (and --tz, --grace, --max-runtime, --failure-threshold, ' +
+    "--recovery-threshold, as `monitors create` takes them) the start carries the monitor's settings: the server " +
+    'makes the monitor named by --monitor, or changes the settings that differ. Settings the server refuses are ' +
+    'one [pingmon] line; the run is reported without them.';
+  static override usage = 'run [--monitor SLUG|ID] [FLAGS] -- COMMAND [ARGS...]';
   static override examples = [
+    "0 3 * * * /usr/local/bin/pingmon run --monitor nightly-backup --cron '0 3 * * *' --tz Europe/Berlin " +
+      '--grace 10m --max-runtime 2h -- /usr/local/bin/backup.sh',
     '<%= config.bin %> run --monitor mon_0mwrcimaolGyOzk3ikq -- /opt/backup.sh --full',
     '*/5 * * * * PINGMON_API_KEY=pm_… <%= config.bin %> run -m mon_0mwrcimaolGyOzk3ikq --timeout 4m -- /opt/sync.sh',
   ];

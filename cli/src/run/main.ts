@@ -9,6 +9,7 @@ import { runJob } from './job.js';
 import type { Job } from './job.js';
 import { parseMetaLines } from './meta.js';
 import type { ReportTo } from './report.js';
+import { monitorSettings } from './settings.js';
 import { warn } from './warn.js';
 
 /** A command line pingmon cannot run at all: no command, or flags that say how to run it that it cannot read. */
@@ -41,7 +42,7 @@ function planFrom(argv: string[], cli: string): { job: Job; warnings: string[] }
   const dash = argv.indexOf('--');
   if (dash === -1 || dash === argv.length - 1) {
     throw new UsageError(
-      'missing the command to run: put it after --, e.g. pingmon run --monitor mon_… -- /opt/backup.sh',
+      'missing the command to run: put it after --, e.g. pingmon run --monitor nightly-backup -- /opt/backup.sh',
     );
   }
   const [command, ...args] = argv.slice(dash + 1) as [string, ...string[]];
@@ -52,7 +53,10 @@ function planFrom(argv: string[], cli: string): { job: Job; warnings: string[] }
   for (const name of flags.valueless) if (!durations.has(name)) warnings.push(`--${name} has no value: ignored`);
   const timeoutMs = duration(flags, 'timeout', '0');
   const killGraceMs = duration(flags, 'kill-grace', RUN_OPTIONS['kill-grace'].default);
-  const destination = reportTo(flags, cli, warnings);
+  const found = reportTo(flags, cli, warnings);
+  // Read even when nothing is sent: a mistake shows when the line is tried by hand.
+  const settings = monitorSettings(flags, warnings);
+  const destination = found && { ...found, settings };
   const sent = reported(flags, warnings);
   if (!destination) warnings.push('this run is NOT reported to pingmon: the job runs as usual, and nothing is sent');
   return { job: { command, args, timeoutMs, killGraceMs, ...sent, reportTo: destination }, warnings };
@@ -60,14 +64,15 @@ function planFrom(argv: string[], cli: string): { job: Job; warnings: string[] }
 
 const HOW_TO_SET: Record<'monitor' | 'api-key' | 'url', string> = {
   monitor:
-    'missing the monitor: add --monitor mon_… ' + '(or set PINGMON_MONITOR, or run `pingmon config set monitor mon_…`)',
+    'missing the monitor: add --monitor nightly-backup (its slug or mon_… id; ' +
+    'or set PINGMON_MONITOR, or run `pingmon config set monitor …`)',
   'api-key':
     'missing the API key: add --api-key pm_… ' + '(or set PINGMON_API_KEY, or run `pingmon config set api-key pm_…`)',
   url: 'missing the server URL: add --url http://host:8080 (or set PINGMON_URL, or run `pingmon login`)',
 };
 
 /** Where to report, from flags, environment and config file; undefined, with the reasons in `warnings`, if nowhere. */
-function reportTo(flags: ReadFlags, cli: string, warnings: string[]): ReportTo | undefined {
+function reportTo(flags: ReadFlags, cli: string, warnings: string[]): Omit<ReportTo, 'settings'> | undefined {
   const stored = storedSettings(warnings);
   const setting = (key: SettingKey & RunFlag) => {
     const value = resolveSetting(key, flags.values[key], stored);

@@ -67,14 +67,29 @@ t.test('every flag pingmon run --help shows is read by the run, short forms and 
       timeout: '1m',
       'kill-grace': '1s',
       'ping-timeout': '5s',
+      cron: '0 3 * * *',
+      tz: 'Europe/Berlin',
+      every: '1h',
+      grace: '10m',
+      'max-runtime': '2h',
+      'failure-threshold': '2',
+      'recovery-threshold': '3',
     };
     t.same(shown.map(({ name }) => name).sort(), Object.keys(values).sort(), 'a value here for each flag shown');
-    const flags = shown.flatMap(({ char, name }) => [short && char ? `-${char}` : `--${name}`, values[name]!]);
+    // A schedule is a cron expression (in a timezone) or an interval: each way gives one of them.
+    const otherSchedule = short ? ['cron', 'tz'] : ['every'];
+    const flags = shown
+      .filter(({ name }) => !otherSchedule.includes(name))
+      .flatMap(({ char, name }) => [short && char ? `-${char}` : `--${name}`, values[name]!]);
     const result = await start(['run', ...flags, '--', 'sh', '-c', 'echo out; exit 3'], config);
     t.equal(result.code, 3, `${how}: the job's exit code`);
     t.equal(result.stdout, 'out\n', how);
     t.equal(result.stderr, '', `${how}: no flag left out, no setting missing`);
     const runs = (await api.request(`/monitors/${monitorId}/runs?limit=1`, { token: account.token })).body.runs;
     t.match(runs[0], { status: 'failed', errorMessage: 'exit code 3: out', meta: { rows: 7, exitCode: 3 } }, how);
+    const monitor = (await api.request(`/monitors/${monitorId}`, { token: account.token })).body;
+    const schedule = short ? { every: 3600 } : { cron: '0 3 * * *', timezone: 'Europe/Berlin' };
+    const settings = { schedule, startGrace: 600, maxRuntime: 7200, failureThreshold: 2, recoveryThreshold: 3 };
+    t.match(monitor, settings, `${how}: the settings reached the monitor`);
   }
 });
