@@ -143,7 +143,10 @@ function pingSettings(given: unknown): { ok: true; settings: PingSettings } | { 
 }
 
 function refusedSettings(refusal: SettingsRefusal): { ok: false; error: BodyError } {
-  return refuse('invalid_settings', `The monitor settings are refused: ${refusal.message} Nothing was recorded.`);
+  return refuse(
+    'invalid_settings',
+    `The monitor settings are refused: ${refusal.message.replace(/\.?$/, '.')} Nothing was recorded.`,
+  );
 }
 
 /** The fields of a valid body that its kind reads, with texts cut to their limits. */
