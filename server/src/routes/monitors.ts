@@ -13,9 +13,10 @@ import { FAIL_ALERTS } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import type { MonitorRecord, MonitorSettings } from '../db/monitors.js';
 import { deleteMonitor, findMonitor, insertMonitor, listMonitors } from '../db/monitors.js';
-import { findLatestRuns, findRunHistory } from '../db/runs.js';
+import { findLatestRuns, findRunHistory, listRunOpenings } from '../db/runs.js';
 import { DEFAULT_SETTINGS, newScheduling } from '../domain/monitor-settings.js';
 import type { StoredSchedule } from '../domain/schedule.js';
+import { HINT_RUNS, scheduleHint } from '../domain/schedule-hint.js';
 import { checkSchedule, localTime, MAX_EVERY_SECONDS, slotAfter, upcoming } from '../domain/schedule.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -260,6 +261,17 @@ async function withLatestRuns(ctx: RouteContext, accountId: string, monitors: Mo
   return monitors.map((m) => presentMonitor(m, latest.get(m.monitorId), now));
 }
 
+/**
+ * One monitor as answered alone: with its scheduleHint, judged on read from its latest run openings (one indexed
+ * read), so that neither a ping nor a list pays for it.
+ */
+async function presentOne(ctx: RouteContext, accountId: string, monitor: MonitorRecord): Promise<Monitor> {
+  const [presented] = await withLatestRuns(ctx, accountId, [monitor]);
+  const openings =
+    monitor.schedule === null ? [] : await listRunOpenings(ctx.db.sql, accountId, monitor.monitorId, HINT_RUNS);
+  return { ...presented!, scheduleHint: scheduleHint(monitor.schedule, monitor.startGrace * 1000, openings) };
+}
+
 async function list(ctx: RouteContext, request: Request): Promise<MonitorList> {
   const { limit, cursor, history } = request.query as { limit: number; cursor?: string; history: number };
   const { accountId } = userOf(request);
@@ -286,13 +298,13 @@ async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const created = { monitorId: newId('mon'), accountId, name: payload.name, createdAt: now };
   const quiet = { snoozedUntil: null, hold: null };
   const monitor = await insertMonitor(ctx.db.sql, { ...created, ...newScheduling(settings, now), ...quiet });
-  return h.response(presentMonitor(monitor, undefined, now)).code(201);
+  return h.response({ ...presentMonitor(monitor, undefined, now), scheduleHint: null }).code(201);
 }
 
 async function show(ctx: RouteContext, request: MonitorRequest): Promise<Monitor> {
   const { accountId } = userOf(request);
   const monitor = await requireMonitor(ctx, accountId, request.params.monitorId);
-  return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
+  return presentOne(ctx, accountId, monitor);
 }
 
 async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monitor> {
@@ -305,7 +317,7 @@ async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monit
   const changes = { name: payload.name, settings, snoozedUntil };
   const monitor = await updateMonitor(ctx.db, accountId, monitorId, changes, now);
   if (!monitor) throw monitorNotFound(monitorId);
-  return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
+  return presentOne(ctx, accountId, monitor);
 }
 
 /** The snooze given (epoch ms, null to end it, undefined when not given), checked against `now`. */
