@@ -162,7 +162,7 @@ export function expectedText(time: ExpectedTime, timezone: string): string {
   return timezone === 'UTC' ? `${local} UTC` : `${local} ${time.zone} (${utc} UTC)`;
 }
 
-/** What `monitors show` and `pingmon browse` say of a scheduleHint: the message, and the command that would fix a zone. */
+/** What `monitors show` says of a scheduleHint: the message, and the command that would fix a zone. */
 export function hintLines(monitor: Monitor): string[] {
   const hint = monitor.scheduleHint;
   if (!hint) return [];
