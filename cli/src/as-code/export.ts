@@ -37,11 +37,11 @@ export function exportData(current: Current): Record<string, unknown> {
 }
 
 /** The file as text: YAML with a header saying what it is, or JSON. */
-export function exportText(current: Current, format: ExportFormat, source: string): string {
+export function exportText(current: Current, format: ExportFormat): string {
   const data = exportData(current);
   if (format === 'json') return `${JSON.stringify(data, null, 2)}\n`;
   const header =
-    `# pingmon monitors, rules and channel routing, exported from ${source}\n` +
+    '# pingmon monitors, their rules and channel routing (pingmon monitors export).\n' +
     '# Apply with: pingmon apply -f FILE [--dry-run] [--prune] (docs/cli.md#monitors-as-code).\n' +
     '# Channel URLs and secrets are not in this file: channels are matched by name.\n';
   return header + stringify(data, { lineWidth: 0 });

@@ -1,6 +1,6 @@
 import { isMap, isScalar, isSeq, LineCounter, parseDocument } from 'yaml';
 import type { Document, Node, Pair } from 'yaml';
-import { DURATION_FORMS, FAIL_ALERTS, MONITOR_DEFAULTS, parseDuration } from '@pingmon/sdk/wire';
+import { DURATION_FORMS, FAIL_ALERTS, isSlug, MONITOR_DEFAULTS, parseDuration, SLUG_RULE } from '@pingmon/sdk/wire';
 import type { FailAlerts, MonitorSettings, Schedule } from '@pingmon/sdk/wire';
 import { parseRuleExpression, RULE_FORM } from '../rule-expression.js';
 import type { Desired, DesiredChannel, DesiredMonitor } from './plan.js';
@@ -13,7 +13,6 @@ export type FileResult = { ok: true; desired: Desired } | { ok: false; errors: s
 type Path = Array<string | number>;
 type Plain = Record<string, unknown>;
 
-const SLUG = /^[a-z0-9_-]{1,64}$/;
 const MONITOR_KEYS = ['slug', 'name', 'schedule', ...Object.keys(MONITOR_DEFAULTS).filter((k) => k !== 'schedule')];
 MONITOR_KEYS.push('rules');
 /** What a key written the CLI's way (or misplaced) should be instead. */
@@ -92,11 +91,11 @@ class Reader {
     if (!isPlain(value)) return void this.fail(at, 'each monitor is a map: `- slug: nightly-backup` and its settings');
     this.unknownKeys(value, at, MONITOR_KEYS, INSTEAD);
     const slug = value.slug;
-    if (typeof slug !== 'string' || !SLUG.test(slug) || /^mon_/.test(slug)) {
+    if (typeof slug !== 'string' || !isSlug(slug)) {
       return void this.fail(
         slug === undefined ? at : [...at, 'slug'],
         `${slug === undefined ? 'slug is missing' : `slug ${JSON.stringify(slug)} is not a slug`}: ` +
-          'write 1–64 of a-z, 0-9, - and _, such as nightly-backup',
+          `write ${SLUG_RULE}, such as nightly-backup`,
       );
     }
     const name = value.name ?? slug;
@@ -200,6 +199,11 @@ class Reader {
       return void this.fail(
         monitors === undefined ? at : [...at, 'monitors'],
         'write `monitors: all` or a list of slugs: `monitors: [nightly-backup]`',
+      );
+    if (Array.isArray(monitors) && monitors.length === 0)
+      this.fail(
+        [...at, 'monitors'],
+        'list at least one slug, or write `all`; to silence the channel, write enabled: false',
       );
     if (value.type !== undefined && typeof value.type !== 'string')
       this.fail([...at, 'type'], 'write the channel type, such as slack, or leave it out');

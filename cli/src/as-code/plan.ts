@@ -88,7 +88,13 @@ export interface Plan {
   channels: ChannelStep[];
 }
 
-export type PlanResult = { ok: true; plan: Plan } | { ok: false; errors: string[] };
+/** Why the file cannot be applied: the line of the file it is about, and what to do. */
+export interface PlanError {
+  line: number;
+  message: string;
+}
+
+export type PlanResult = { ok: true; plan: Plan } | { ok: false; errors: PlanError[] };
 
 const SETTINGS: Array<keyof MonitorSettings> = [
   'schedule',
@@ -115,11 +121,11 @@ export function planApply(desired: Desired, current: Current, options: { prune: 
   }
   const deleted = new Set(monitors.filter((s) => s.action === 'delete').map((s) => s.slug));
   const known = new Set([...wanted, ...current.monitors.map((m) => m.slug)].filter((s) => !deleted.has(s)));
-  const errors: string[] = [];
+  const errors: PlanError[] = [];
   const channels: ChannelStep[] = [];
   for (const channel of desired.channels ?? []) {
     const step = compareChannel(channel, current, known, deleted);
-    if (typeof step === 'string') errors.push(step);
+    if (typeof step === 'string') errors.push({ line: channel.line, message: step });
     else channels.push(step);
   }
   return errors.length > 0 ? { ok: false, errors } : { ok: true, plan: { monitors, channels } };
@@ -158,7 +164,7 @@ function compareChannel(
   deleted: Set<string>,
 ): ChannelStep | string {
   const named = current.channels.filter((c) => c.name === want.name);
-  const at = `line ${want.line}: channel "${want.name}"`;
+  const at = `channel "${want.name}"`;
   if (named.length === 0)
     return (
       `${at} does not exist: create it first with \`pingmon channels add --name '${want.name}' …\` ` +

@@ -104,7 +104,7 @@ t.test('mistakes are named by line and field, with what to write instead', async
     [
       'no slug',
       'monitors:\n  - name: backup\n',
-      /^pingmon\.yaml:2: monitors\[0\]: slug is missing: write 1–64 of a-z, 0-9, - and _/,
+      /^pingmon\.yaml:2: monitors\[0\]: slug is missing: write 1 to 64 of a-z, 0-9, - and _/,
     ],
     [
       'an id for a slug',

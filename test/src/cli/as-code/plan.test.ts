@@ -36,13 +36,13 @@ function desired(text: string): Desired {
 }
 
 t.test('the export applied to the same server changes nothing', async (t) => {
-  const text = exportText(current, 'yaml', 'http://example.test/api/v1');
-  t.match(text, /^# pingmon monitors, rules and channel routing, exported from http:\/\/example\.test\/api\/v1\n/);
+  const text = exportText(current, 'yaml');
+  t.match(text, /^# pingmon monitors, their rules and channel routing \(pingmon monitors export\)\.\n/);
   t.match(text, /- slug: nightly-backup\n {4}name: nightly backup\n {4}schedule:\n {6}cron: 0 3 \* \* \*\n/);
   t.match(text, /maxRuntime: 2h\n {4}rules:\n {6}- rowsProcessed < 1\n/);
   t.notMatch(text, /startGrace|failAlerts|paused/, 'defaults are left out');
   for (const format of ['yaml', 'json'] as const) {
-    const result = planApply(desired(exportText(current, format, 'x')), current, { prune: true });
+    const result = planApply(desired(exportText(current, format)), current, { prune: true });
     t.ok(result.ok, format);
     if (!result.ok) continue;
     t.equal(planChanges(result.plan), false, `${format}: no changes`);
@@ -134,7 +134,7 @@ t.test('channel routing: by slug, all, or refused with what to do', async (t) =>
   const refused = (channels: string, prune = false) => {
     const server = { ...current, channels: [...current.channels, ...twins] };
     const result = planApply(desired(`${monitors}channels:\n${channels}`), server, { prune });
-    return result.ok ? [] : result.errors;
+    return result.ok ? [] : result.errors.map((e) => `line ${e.line}: ${e.message}`);
   };
   t.match(refused('  - name: pager\n    monitors: all\n'), [
     /^line 11: channel "pager" does not exist: create it first with `pingmon channels add --name 'pager' …`/,
