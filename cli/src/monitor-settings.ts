@@ -167,5 +167,5 @@ export function hintLines(monitor: Monitor): string[] {
   const hint = monitor.scheduleHint;
   if (!hint) return [];
   if (hint.timezone === null) return [hint.message];
-  return [hint.message, `If so: pingmon monitors update ${monitor.monitorId} --tz ${hint.timezone}`];
+  return [hint.message, `If so: pingmon monitors update ${monitor.slug} --tz ${hint.timezone}`];
 }

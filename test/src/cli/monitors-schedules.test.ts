@@ -162,7 +162,7 @@ t.test('monitors show says when the runs do not keep the schedule, and how to fi
     show.stdout,
     new RegExp(
       "^hint {8}Runs open about 2h before the schedule's time; is the timezone Europe/Berlin rather than UTC\\?\n" +
-        ` {12}If so: pingmon monitors update ${id} --tz Europe/Berlin$`,
+        ' {12}If so: pingmon monitors update backup --tz Europe/Berlin$',
       'm',
     ),
   );
