@@ -1,9 +1,10 @@
+import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import t from 'tap';
 import { createClient } from '@pingmon/sdk';
 import type { Channel, Monitor } from '@pingmon/sdk';
-import { pingmon } from '../helpers/cli.js';
+import { CLI, cliEnv, finished, pingmon } from '../helpers/cli.js';
 import { TestServer } from '../helpers/server.js';
 
 // Monitors as code on a real server, the CLI as a process: export, apply, edit, create, prune, dry runs, bad files.
@@ -52,6 +53,9 @@ t.test('pingmon monitors export and pingmon apply', async (t) => {
     writeFileSync(jsonFile, json.stdout);
     t.match(JSON.parse(json.stdout), { version: 1, monitors: [{ slug: 'hourly-sync' }, { slug: 'nightly-backup' }] });
     t.equal((await cli('apply', '-f', jsonFile)).code, 0, 'the JSON export applies as no change too');
+    const piped = spawn(process.execPath, [CLI, 'apply', '-f', '-'], { env: cliEnv(env), stdio: 'pipe' });
+    piped.stdin.end(exported.stdout);
+    t.match(await finished(piped), { code: 0, stdout: /No changes: the server already is as stdin says\./ }, '-f -');
   });
 
   t.test('an edit is one update; --dry-run shows it and changes nothing', async (t) => {
