@@ -76,7 +76,7 @@ export async function carryOut(client: Client, plan: Plan, done: (step: string) 
   }
   for (const step of plan.channels) {
     if (step.action !== 'update') continue;
-    const monitorIds = step.monitors === 'all' ? null : step.monitors.map((slug) => ids.get(slug) ?? slug);
+    const monitorIds = step.monitors === 'all' ? null : [...new Set(step.monitors.map((s) => ids.get(s) ?? s))];
     const enabled = step.enabled === undefined ? {} : { enabled: step.enabled };
     await client.updateChannel(step.channelId, { monitorIds, ...enabled });
     done(`routed channel ${step.name}`);

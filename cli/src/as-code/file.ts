@@ -82,9 +82,25 @@ class Reader {
     if (value.channels !== undefined && value.channels !== null) {
       if (!Array.isArray(value.channels))
         this.fail(['channels'], 'write a list of channels, each `- name: …` with `monitors: all` or a list of slugs');
-      else channels = value.channels.map((c, i) => this.channel(c, ['channels', i])).filter((c) => c !== undefined);
+      else channels = this.channels(value.channels);
     }
     return { monitors: monitors.filter((m) => m !== undefined), channels };
+  }
+
+  private channels(list: unknown[]): DesiredChannel[] {
+    const channels = list.map((c, i) => this.channel(c, ['channels', i]));
+    const seen = new Map<string, number>();
+    channels.forEach((c, i) => {
+      if (!c) return;
+      const first = seen.get(c.name);
+      if (first !== undefined)
+        this.fail(
+          ['channels', i, 'name'],
+          `channel "${c.name}" is already in channels[${first}]: name each channel once`,
+        );
+      else seen.set(c.name, i);
+    });
+    return channels.filter((c) => c !== undefined);
   }
 
   private monitor(value: unknown, at: Path): DesiredMonitor | undefined {

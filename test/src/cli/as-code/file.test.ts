@@ -137,6 +137,16 @@ t.test('mistakes are named by line and field, with what to write instead', async
       /^pingmon\.yaml:4: channels\[0\]\.monitors: write `monitors: all` or a list of slugs/,
     ],
     ['no monitors list', 'channels: []\n', /^pingmon\.yaml:1: write `monitors:` with a list of monitors/],
+    [
+      'a channel twice',
+      'monitors: []\nchannels:\n  - {name: ops, monitors: all}\n  - {name: ops, monitors: [a]}\n',
+      /^pingmon\.yaml:4: channels\[1\]\.name: channel "ops" is already in channels\[0\]: name each channel once$/,
+    ],
+    [
+      'a channel routing nothing',
+      'monitors: []\nchannels:\n  - name: ops\n    monitors: []\n',
+      /^pingmon\.yaml:4: channels\[0\]\.monitors: list at least one slug, or write `all`; to silence the channel/,
+    ],
     ['YAML that does not parse', 'monitors:\n  - slug: a\n   name: b\n', /^pingmon\.yaml:3: /],
     ['a key twice', 'monitors:\n  - slug: a\n    slug: b\n', /^pingmon\.yaml:3: Map keys must be unique/],
   ];
