@@ -1,5 +1,8 @@
 // pingmon/internal: the modules the tests reach into, one line per module, so that a module moved or renamed is
 // fixed here once. Not a public API (docs/testing.md): nothing outside this repository may import it.
+export { exportData, exportText } from './as-code/export.js';
+export { readMonitorsFile } from './as-code/file.js';
+export { planApply, planChanges, type Current, type Desired } from './as-code/plan.js';
 export { NotLoggedInError } from './client.js';
 export { printTable } from './output.js';
 export { formatRule, parseRuleExpression } from './rule-expression.js';

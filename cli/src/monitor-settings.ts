@@ -102,3 +102,11 @@ export function expectedText(time: ExpectedTime, timezone: string): string {
   const utc = time.at.slice(11, 16);
   return timezone === 'UTC' ? `${local} UTC` : `${local} ${time.zone} (${utc} UTC)`;
 }
+
+/** What `monitors show` says of a scheduleHint: the message, and the command that would fix a zone. */
+export function hintLines(monitor: Monitor): string[] {
+  const hint = monitor.scheduleHint;
+  if (!hint) return [];
+  if (hint.timezone === null) return [hint.message];
+  return [hint.message, `If so: pingmon monitors update ${monitor.slug} --tz ${hint.timezone}`];
+}

@@ -1,5 +1,5 @@
 // Words and symbols the server, the CLI and the dashboard must write alike: defined once, here.
-import type { FailAlerts, MonitorStatus, Plan, RuleOp } from './types.js';
+import type { FailAlerts, MonitorSettings, MonitorStatus, Plan, RuleOp } from './types.js';
 
 /** Every rule operator, in the order the docs and the CLI's messages list them. */
 export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq'];
@@ -31,3 +31,15 @@ export const MONITOR_STATUSES: readonly MonitorStatus[] = ['down', 'late', 'runn
 
 /** A monitor's `failAlerts` settings (docs/alerts.md#one-alert-per-problem), the default first. */
 export const FAIL_ALERTS: readonly FailAlerts[] = ['every', 'first'];
+
+/** A monitor's settings when none are given (docs/schedules.md#settings). */
+export const MONITOR_DEFAULTS: Readonly<MonitorSettings> = {
+  schedule: null,
+  startGrace: 300,
+  maxRuntime: null,
+  failureThreshold: 1,
+  recoveryThreshold: 1,
+  renotifyAfter: null,
+  failAlerts: 'every',
+  paused: false,
+};

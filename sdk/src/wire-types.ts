@@ -380,6 +380,8 @@ export interface Monitor {
   paused: boolean;
   /** It raises no alert until then; null when not snoozed */
   snoozedUntil: string | null;
+  /** Answered for one monitor (not in lists): what its latest runs say about its schedule; null: nothing to say */
+  scheduleHint?: ScheduleHint | null;
   /** Only with ?history=N: the latest N runs, newest first */
   history?: RunPoint[];
 }
@@ -529,6 +531,23 @@ export type Schedule =
       /** Seconds between two run openings */
       every: number;
     };
+
+export interface ScheduleHint {
+  /** offset: runs open a whole number of hours off the schedule (a timezone mistake); rhythm: at another interval */
+  kind: 'offset' | 'rhythm';
+  /** Says what was seen and what to check */
+  message: string;
+  /** How many of the latest run openings were compared */
+  runs: number;
+  /** offset: minutes the latest run opened after (negative: before) its expected time */
+  offsetMinutes: number | null;
+  /** offset: a timezone that would explain the openings, if any */
+  timezone: string | null;
+  /** rhythm: seconds between run openings, as seen */
+  observedEvery: number | null;
+  /** rhythm: seconds between expected openings */
+  expectedEvery: number | null;
+}
 
 export interface SessionResponse {
   /** ISO 8601 UTC with milliseconds */

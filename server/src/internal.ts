@@ -48,8 +48,10 @@ export {
   localTime,
   slotAfter,
   upcoming,
+  utcOffsetMinutes,
   type StoredSchedule,
 } from './domain/schedule.js';
+export { HINT_MIN_RUNS, scheduleHint } from './domain/schedule-hint.js';
 export { freshGraceMs, gapOfExpected, gapOnResume, type SweeperRow } from './domain/server-gaps.js';
 export { newId } from './ids.js';
 export { OutageLog } from './outage-log.js';

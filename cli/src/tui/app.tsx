@@ -83,6 +83,8 @@ function problemTakesBody(state: State): boolean {
 /** One line under the title: a problem while the last data stays on screen, or nothing. */
 function Notice({ state, refreshSeconds }: { state: State; refreshSeconds: number }) {
   const problem = state.problem;
+  const hint = state.screen === 'runs' && !state.help ? state.runs?.hint : null;
+  if (!problem && hint) return <Text color="yellow" wrap="truncate-end">{`△ ${hint}`}</Text>;
   if (!problem || state.help || problemTakesBody(state)) return <Text> </Text>;
   const since = state.updatedAt ? ` Showing data from ${clock(state.updatedAt)} UTC.` : '';
   const retry = problem.kind === 'unreachable' ? ` Trying again every ${refreshSeconds} s.` : '';

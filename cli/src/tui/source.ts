@@ -28,6 +28,8 @@ export interface RunPage {
 export interface BrowseSource {
   listMonitors(): Promise<MonitorRow[]>;
   listRuns(monitorId: string, query: { failedOnly: boolean; cursor?: string }): Promise<RunPage>;
+  /** The monitor's scheduleHint, said in words, or null (docs/schedules.md#schedule-hints). */
+  scheduleHint(monitorId: string): Promise<string | null>;
   getRun(monitorId: string, runId: string): Promise<Run>;
   getLog(monitorId: string, runId: string): Promise<LogResult>;
   /** Pauses (or resumes) the monitor. */
@@ -56,6 +58,7 @@ export function createSource(connect: () => Client): BrowseSource {
     listMonitors: async () => (await call(listAllMonitors)).map(monitorRow),
     listRuns: (monitorId, { failedOnly, cursor }) =>
       call((c) => c.listRuns(monitorId, { status: failedOnly ? 'failed' : undefined, limit: RUNS_PAGE, cursor })),
+    scheduleHint: async (monitorId) => (await call((c) => c.getMonitor(monitorId))).scheduleHint?.message ?? null,
     getRun: (monitorId, runId) => call((c) => c.getRun(monitorId, runId)),
     getLog: (monitorId, runId) => call((c) => c.getLog(monitorId, runId)),
     setPaused: async (monitorId, paused) =>

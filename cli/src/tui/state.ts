@@ -34,6 +34,8 @@ export interface RunsState extends ListPosition {
   loadingMore: boolean;
   /** Loading more failed: not tried again until a refresh succeeds. */
   moreFailed: boolean;
+  /** What the monitor's runs say about its schedule (its scheduleHint), or null. */
+  hint: string | null;
 }
 
 export interface DetailState {
@@ -96,7 +98,7 @@ export type Action =
   | { type: 'loadStarted' }
   | { type: 'loadFailed'; problem: Problem }
   | { type: 'monitorsLoaded'; rows: MonitorRow[]; at: number }
-  | { type: 'runsLoaded'; monitorId: string; failedOnly: boolean; page: RunPage; at: number }
+  | { type: 'runsLoaded'; monitorId: string; failedOnly: boolean; page: RunPage; hint: string | null; at: number }
   | { type: 'moreStarted' }
   | { type: 'moreLoaded'; monitorId: string; failedOnly: boolean; after: string; page: RunPage }
   | { type: 'moreFailed'; problem: Problem }
@@ -249,6 +251,7 @@ function loaded(state: State, action: Action): State {
           runs: merged.runs,
           nextCursor: merged.nextCursor,
           moreFailed: false,
+          hint: action.hint,
           cursor: cursor >= 0 ? cursor : runs.cursor,
         },
       });
@@ -310,6 +313,7 @@ function open(state: State): State {
       moreFailed: false,
       cursor: 0,
       offset: 0,
+      hint: null,
     };
     return { ...state, screen: 'runs', runs, problem: null, monitors: { ...state.monitors, filtering: false } };
   }

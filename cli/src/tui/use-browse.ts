@@ -42,8 +42,11 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
     const load = async (): Promise<Action> => {
       if (state.screen === 'monitors') return { type: 'monitorsLoaded', rows: await source.listMonitors(), at: now() };
       if (state.screen === 'runs' && runs) {
-        const page = await source.listRuns(runs.monitorId, { failedOnly: runs.failedOnly });
-        return { type: 'runsLoaded', monitorId: runs.monitorId, failedOnly: runs.failedOnly, page, at: now() };
+        const [page, hint] = await Promise.all([
+          source.listRuns(runs.monitorId, { failedOnly: runs.failedOnly }),
+          source.scheduleHint(runs.monitorId),
+        ]);
+        return { type: 'runsLoaded', monitorId: runs.monitorId, failedOnly: runs.failedOnly, page, hint, at: now() };
       }
       return { type: 'runLoaded', run: await source.getRun(detail!.monitorId, detail!.run.runId), at: now() };
     };

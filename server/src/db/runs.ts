@@ -300,6 +300,20 @@ export async function listRuns(
   return rows.map(toRecord);
 }
 
+/** When the monitor's latest `limit` runs opened, newest first (an indexed LIMIT read: domain/schedule-hint.ts). */
+export async function listRunOpenings(
+  sql: Sql,
+  accountId: string,
+  monitorId: string,
+  limit: number,
+): Promise<number[]> {
+  const rows = await sql.rows<{ started_at: number | string }>(
+    'select started_at from runs where account_id = ? and monitor_id = ? order by started_at desc, id desc limit ?',
+    [accountId, monitorId, limit],
+  );
+  return rows.map((row) => ms(row.started_at));
+}
+
 /** A monitor's last run, and what became of its latest RECENT_RUNS runs. */
 export interface LatestRuns {
   lastRun: RunRecord;

@@ -1,4 +1,5 @@
 import type { MonitorSettings as GivenSettings } from '@pingmon/sdk/wire';
+import { MONITOR_DEFAULTS } from '@pingmon/sdk/wire';
 import type { Health } from './incidents.js';
 import { HEALTHY, reminderAfter } from './incidents.js';
 import type { StoredSchedule } from './schedule.js';
@@ -21,16 +22,7 @@ export interface MonitorState {
 
 export interface Scheduling extends MonitorSettings, MonitorState {}
 
-export const DEFAULT_SETTINGS: MonitorSettings = {
-  schedule: null,
-  startGrace: 300,
-  maxRuntime: null,
-  failureThreshold: 1,
-  recoveryThreshold: 1,
-  renotifyAfter: null,
-  failAlerts: 'every',
-  paused: false,
-};
+export const DEFAULT_SETTINGS: MonitorSettings = { ...MONITOR_DEFAULTS, schedule: null };
 
 /** The first opening a schedule expects from `now` on: its next slot (for `every`, one interval from now). */
 function firstExpected(schedule: StoredSchedule | null, now: number): number | null {

@@ -156,15 +156,28 @@ function formatter(kind: 'wall' | 'en-US' | 'en-GB', timeZone: string): Intl.Dat
   return found;
 }
 
-/** An instant as the schedule's timezone reads it. */
-export function localTime(at: number, timezone: string): ExpectedTime {
-  const parts = Object.fromEntries(
+function wallParts(at: number, timezone: string): Record<string, string> {
+  return Object.fromEntries(
     formatter('wall', timezone)
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
+}
+
+function offsetOf(parts: Record<string, string>, at: number): number {
   const wall = Date.UTC(+parts.year!, +parts.month! - 1, +parts.day!, +parts.hour!, +parts.minute!, +parts.second!);
-  const offsetMinutes = Math.round((wall - Math.floor(at / 1000) * 1000) / 60_000);
+  return Math.round((wall - Math.floor(at / 1000) * 1000) / 60_000);
+}
+
+/** How far the zone's wall clock is ahead of UTC at `at`, in minutes (Europe/Berlin in summer: 120). */
+export function utcOffsetMinutes(at: number, timezone: string): number {
+  return offsetOf(wallParts(at, timezone), at);
+}
+
+/** An instant as the schedule's timezone reads it. */
+export function localTime(at: number, timezone: string): ExpectedTime {
+  const parts = wallParts(at, timezone);
+  const offsetMinutes = offsetOf(parts, at);
   const sign = offsetMinutes < 0 ? '-' : '+';
   const abs = Math.abs(offsetMinutes);
   const offset = `${sign}${pad(Math.floor(abs / 60))}:${pad(abs % 60)}`;

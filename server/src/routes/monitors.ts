@@ -11,8 +11,9 @@ import type {
 import { userOf } from '../auth.js';
 import type { MonitorRecord, MonitorSettings } from '../db/monitors.js';
 import { deleteMonitor, findMonitor, listMonitors } from '../db/monitors.js';
-import { findLatestRuns, findRunHistory } from '../db/runs.js';
+import { findLatestRuns, findRunHistory, listRunOpenings } from '../db/runs.js';
 import { DEFAULT_SETTINGS } from '../domain/monitor-settings.js';
+import { HINT_RUNS, scheduleHint } from '../domain/schedule-hint.js';
 import { localTime, slotAfter, upcoming } from '../domain/schedule.js';
 import { apiError } from '../errors.js';
 import { presentMonitor, presentRunPoint } from '../presenter.js';
@@ -192,6 +193,17 @@ async function withLatestRuns(ctx: RouteContext, accountId: string, monitors: Mo
   return monitors.map((m) => presentMonitor(m, latest.get(m.monitorId), now));
 }
 
+/**
+ * One monitor as answered alone: with its scheduleHint, judged on read from its latest run openings (one indexed
+ * read), so that neither a ping nor a list pays for it.
+ */
+async function presentOne(ctx: RouteContext, accountId: string, monitor: MonitorRecord): Promise<Monitor> {
+  const [presented] = await withLatestRuns(ctx, accountId, [monitor]);
+  const openings =
+    monitor.schedule === null ? [] : await listRunOpenings(ctx.db.sql, accountId, monitor.monitorId, HINT_RUNS);
+  return { ...presented!, scheduleHint: scheduleHint(monitor.schedule, monitor.startGrace * 1000, openings) };
+}
+
 async function list(ctx: RouteContext, request: Request): Promise<MonitorList> {
   const { limit, cursor, history } = request.query as { limit: number; cursor?: string; history: number };
   const { accountId } = userOf(request);
@@ -219,13 +231,13 @@ async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const outcome = await createMonitor(ctx.db, accountId, input, now, ctx.config.planMonitors);
   if (outcome.kind === 'slug_taken') throw slugTaken(outcome.slug);
   if (outcome.kind === 'limit_reached') throw monitorLimitReached(outcome.plan, outcome.limit);
-  return h.response(presentMonitor(outcome.monitor, undefined, now)).code(201);
+  return h.response({ ...presentMonitor(outcome.monitor, undefined, now), scheduleHint: null }).code(201);
 }
 
 async function show(ctx: RouteContext, request: MonitorRequest): Promise<Monitor> {
   const { accountId } = userOf(request);
   const monitor = await requireMonitor(ctx, accountId, request.params.monitorId);
-  return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
+  return presentOne(ctx, accountId, monitor);
 }
 
 async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monitor> {
@@ -239,7 +251,7 @@ async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monit
   const outcome = await updateMonitor(ctx.db, accountId, monitorId, changes, now);
   if (outcome.kind === 'not_found') throw monitorNotFound(monitorId);
   if (outcome.kind === 'slug_taken') throw slugTaken(outcome.slug);
-  return (await withLatestRuns(ctx, accountId, [outcome.monitor]))[0]!;
+  return presentOne(ctx, accountId, outcome.monitor);
 }
 
 /** The snooze given (epoch ms, null to end it, undefined when not given), checked against `now`. */

@@ -172,6 +172,26 @@ export const Monitor = shape('Monitor', {
   ),
   paused: Joi.boolean().description('A paused monitor raises no alert'),
   snoozedUntil: timeOrNull.description('It raises no alert until then; null when not snoozed'),
+  scheduleHint: orNull(
+    shape('ScheduleHint', {
+      kind: oneOf(['offset', 'rhythm']).description(
+        'offset: runs open a whole number of hours off the schedule (a timezone mistake); rhythm: at another interval',
+      ),
+      message: Joi.string().description('Says what was seen and what to check'),
+      runs: count.description('How many of the latest run openings were compared'),
+      offsetMinutes: Joi.number()
+        .integer()
+        .allow(null)
+        .description('offset: minutes the latest run opened after (negative: before) its expected time'),
+      timezone: Joi.string().allow(null).description('offset: a timezone that would explain the openings, if any'),
+      observedEvery: count.allow(null).description('rhythm: seconds between run openings, as seen'),
+      expectedEvery: count.allow(null).description('rhythm: seconds between expected openings'),
+    }),
+  )
+    .optional()
+    .description(
+      'Answered for one monitor (not in lists): what its latest runs say about its schedule; null: nothing to say',
+    ),
   history: Joi.array()
     .items(
       shape('RunPoint', {

@@ -83,6 +83,14 @@ function Summary({ monitor: m, reload }: { monitor: Monitor; reload: () => void 
         {m.schedule && `, start grace ${formatDuration(m.startGrace)}`}
         {m.maxRuntime !== null && `, max runtime ${formatDuration(m.maxRuntime)}`}
       </dd>
+      {m.scheduleHint && (
+        <>
+          <dt>Schedule hint</dt>
+          <dd className="notice" role="note">
+            {m.scheduleHint.message}
+          </dd>
+        </>
+      )}
       <dt>Fail alerts</dt>
       <dd>{m.failAlerts === 'first' ? 'first failed run of an incident only' : 'every failed run'}</dd>
       <dt>Next expected</dt>

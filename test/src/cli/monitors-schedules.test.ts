@@ -58,6 +58,7 @@ t.test('schedules from the command line', async (t) => {
   );
 
   t.match(show.stdout, /^fail alerts\s+every: each failed run alerts$/m);
+  t.notMatch(show.stdout, /^hint/m, 'no runs: no hint');
   const first = await cli('monitors', 'create', 'noisy job', '--fail-alerts', 'first');
   t.equal(first.code, 0, first.stderr);
   const noisy = /Created (mon_\w+)/.exec(first.stdout)![1]!;
@@ -138,4 +139,33 @@ t.test('schedules from the command line', async (t) => {
   t.match(head, /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d {2}✗ missed {2}every ten minutes \(mon_\w+\)$/);
   t.match(message, /^ {2}No run started by .*\(startGrace 1m\)\. It has neve/, 'a missed alert: its message instead');
   t.equal(deliveries, '  no channel took it');
+});
+
+t.test('monitors show says when the runs do not keep the schedule, and how to fix the zone', async (t) => {
+  const clock = new TestClock(Date.parse('2027-06-01T00:00:00Z'));
+  const api = await TestServer.start(t, 'sqlite', { clock: clock.read, sweepIntervalMs: 3_600_000 });
+  const account = await api.account();
+  const env = { PINGMON_URL: api.url, PINGMON_TOKEN: account.token };
+  const reply = await api.request<Monitor>('/monitors', {
+    token: account.token,
+    body: { name: 'backup', schedule: { cron: '0 3 * * *' } },
+  });
+  const id = reply.body.monitorId;
+  // The host's crontab runs it at 03:00 Europe/Berlin: 01:00 UTC in June.
+  for (let day = 1; day <= 5; day++) {
+    clock.set(`2027-06-0${day}T01:00:00Z`);
+    await api.ping(account, id, 'success');
+  }
+  const show = await pingmon(['monitors', 'show', id], env);
+  t.equal(show.code, 0, show.stderr);
+  t.match(
+    show.stdout,
+    new RegExp(
+      "^hint {8}Runs open about 2h before the schedule's time; is the timezone Europe/Berlin rather than UTC\\?\n" +
+        ' {12}If so: pingmon monitors update backup --tz Europe/Berlin$',
+      'm',
+    ),
+  );
+  const json = JSON.parse((await pingmon(['monitors', 'show', id, '--json'], env)).stdout) as Monitor;
+  t.match(json.scheduleHint, { kind: 'offset', timezone: 'Europe/Berlin', runs: 5 });
 });

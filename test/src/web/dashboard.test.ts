@@ -287,4 +287,31 @@ if (requireTools(t, 'chromium'))
       await page.getByRole('button', { name: 'Revoke backups host' }).waitFor();
       t.equal(await page.locator('.new-key').count(), 0, 'shown once: not after a reload');
     });
+
+    t.test("a schedule that does not fit its runs is pointed out on the monitor's page", async (t) => {
+      const created = await api.request('/monitors', {
+        token: account.token,
+        body: { name: 'tz backup', schedule: { cron: '0 3 * * *' } },
+      });
+      const tzBackup: string = created.body.monitorId;
+      // Five days of runs at 03:00 Europe/Berlin (01:00 or 02:00 UTC), sent late with their own times.
+      const today = Date.parse(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+      for (let day = 5; day >= 1; day--) {
+        const utc0300 = today - day * 86_400_000 + 3 * 3_600_000;
+        const berlinHour = Number(
+          new Date(utc0300).toLocaleString('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit' }),
+        );
+        const timestamp = new Date(utc0300 - (berlinHour - 3) * 3_600_000).toISOString();
+        t.equal((await api.ping(account, tzBackup, 'success', { timestamp })).status, 200);
+      }
+      const page = await open(t);
+      await page.goto(`${origin}/monitors/${tzBackup}`);
+      await signIn(page);
+      const hint = page.getByRole('note');
+      await hint.waitFor();
+      t.match(
+        await hint.innerText(),
+        /^Runs open about [12]h before the schedule's time; is the timezone Europe\/Berlin/,
+      );
+    });
   });

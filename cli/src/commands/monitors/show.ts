@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
-import { expectedText, settingsLines, statusLine } from '../../monitor-settings.js';
+import { expectedText, hintLines, settingsLines, statusLine } from '../../monitor-settings.js';
 import { duration, plural, statusText, when } from '../../output.js';
 
 export default class MonitorsShow extends BaseCommand {
@@ -32,6 +32,7 @@ export default class MonitorsShow extends BaseCommand {
         `${failed} failed, ${plural(silentFailures, 'silent failure')} in the last ${plural(runs, 'run')}`,
       );
     for (const [label, value] of settingsLines(monitor)) line(label, value);
+    hintLines(monitor).forEach((text, i) => line(i === 0 ? 'hint' : '', text));
     if (monitor.schedule === null) {
       this.log(
         `No schedule: nothing is expected, so a run that does not start goes unnoticed. Add one with\n` +

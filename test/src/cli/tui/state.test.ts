@@ -46,7 +46,14 @@ const withRuns = (loaded: Run[], next: string | null = null) =>
   apply(
     withMonitors([monitor('mon_a', 'a')]),
     { type: 'open' },
-    { type: 'runsLoaded', monitorId: 'mon_a', failedOnly: false, page: { runs: loaded, nextCursor: next }, at: 2 },
+    {
+      type: 'runsLoaded',
+      monitorId: 'mon_a',
+      failedOnly: false,
+      page: { runs: loaded, nextCursor: next },
+      hint: null,
+      at: 2,
+    },
   );
 
 t.test(
@@ -141,6 +148,7 @@ t.test('Enter opens, Esc and Backspace go back, and answers for a view that was 
       monitorId: 'mon_a',
       failedOnly: false,
       page: { runs: [], nextCursor: null },
+      hint: null,
       at: 9,
     }),
     left,
@@ -157,6 +165,7 @@ t.test('f shows failed runs only and back; the list starts again from the top', 
     monitorId: 'mon_a',
     failedOnly: false,
     page: { runs: runs(3), nextCursor: null },
+    hint: null,
     at: 5,
   });
   t.equal(stale.runs!.runs, null, 'a page of all runs does not fill the failed-only list');
@@ -191,6 +200,7 @@ t.test(
       monitorId: 'mon_a',
       failedOnly: false,
       page: { runs: page, nextCursor: 'c1b' },
+      hint: null,
       at: 9,
     });
     const list = state.runs!.runs!;
@@ -222,6 +232,7 @@ t.test(
       monitorId: 'mon_a',
       failedOnly: false,
       page: { runs: runs(5, 10), nextCursor: 'c1' },
+      hint: null,
       at: 3,
     });
     t.same([refreshed.runs!.moreFailed, refreshed.problem], [false, null]);
