@@ -57,6 +57,11 @@ export default class Discover extends BaseCommand {
       this.show(plan, source.label);
       return this.log(planChanges(plan) ? 'Dry run: nothing was changed.' : 'Nothing to change.');
     }
+    if (!planChanges(plan)) {
+      if (this.jsonEnabled()) return { ...plan, diff: '', failed: [] };
+      this.show(plan, source.label);
+      return this.log('Nothing to change.');
+    }
     const applied = await applyMonitors(client, plan);
     plan = applied.plan;
     let copy: string | undefined;
