@@ -22,3 +22,4 @@ export { propose, slugOf } from './discover/propose.js';
 export { initialReview, reduceReview } from './discover/review-state.js';
 export { shellTokens } from './discover/shell-words.js';
 export { readWrapped, resyncLine, wrapLine } from './discover/wrap.js';
+export { Review } from './discover/review.js';

@@ -11,10 +11,16 @@ export interface ReviewState {
   outcome?: 'accepted' | 'cancelled';
 }
 
-export type ReviewKey =
-  | { kind: 'up' | 'down' | 'toggle' | 'accept' | 'cancel' | 'backspace' }
-  | { kind: 'edit'; field: 'slug' | 'name' }
-  | { kind: 'text'; text: string };
+/** A key as typed: what it does depends on the state it meets (a letter is text while a field is edited). */
+export type ReviewKey = { kind: 'up' | 'down' | 'accept' | 'cancel' | 'backspace' } | { kind: 'text'; text: string };
+
+/** Outside an edit, letters are commands. */
+const COMMANDS: Record<string, 'toggle' | 'slug' | 'name' | 'cancel'> = {
+  ' ': 'toggle',
+  s: 'slug',
+  n: 'name',
+  q: 'cancel',
+};
 
 const SLUG = /^[a-z0-9_-]{1,64}$/;
 
@@ -25,7 +31,8 @@ export function initialReview(rows: Candidate[]): ReviewState {
 export function reduceReview(state: ReviewState, key: ReviewKey): ReviewState {
   if (state.editing) return editing(state, state.editing, key);
   const row = state.rows[state.cursor];
-  switch (key.kind) {
+  const command = key.kind === 'text' ? COMMANDS[key.text] : key.kind;
+  switch (command) {
     case 'up':
       return { ...state, cursor: Math.max(0, state.cursor - 1), error: undefined };
     case 'down':
@@ -33,9 +40,10 @@ export function reduceReview(state: ReviewState, key: ReviewKey): ReviewState {
     case 'toggle':
       if (!row || (row.wrapped && !row.wrapped.monitor)) return state;
       return { ...state, rows: replace(state.rows, state.cursor, { ...row, include: !row.include }) };
-    case 'edit':
+    case 'slug':
+    case 'name':
       if (!row || row.wrapped) return { ...state, error: row ? 'a line already wrapped keeps its monitor' : undefined };
-      return { ...state, editing: { field: key.field, text: row[key.field] }, error: undefined };
+      return { ...state, editing: { field: command, text: row[command] }, error: undefined };
     case 'accept':
       return { ...state, outcome: 'accepted' };
     case 'cancel':

@@ -1,7 +1,8 @@
 import { render, useApp, useInput } from 'ink';
 import type { Key } from 'ink';
-import { useEffect, useReducer } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 import type { Monitor } from '@pingmon/sdk';
+import { plural } from '../output.js';
 import { Box, Text } from '../tui/ink.js';
 import type { Candidate } from './plan.js';
 import { initialReview, reduceReview } from './review-state.js';
@@ -9,20 +10,13 @@ import type { ReviewKey } from './review-state.js';
 
 // The editable list of `pingmon discover` in a terminal: the reducer decides, this only maps keys and draws.
 
-function keyOf(input: string, key: Key, editing: boolean): ReviewKey | undefined {
+function keyOf(input: string, key: Key): ReviewKey | undefined {
   if (key.return) return { kind: 'accept' };
   if (key.escape || (key.ctrl && input === 'c')) return { kind: 'cancel' };
   if (key.upArrow) return { kind: 'up' };
   if (key.downArrow) return { kind: 'down' };
-  if (editing) {
-    if (key.backspace || key.delete) return { kind: 'backspace' };
-    return input && !key.ctrl && !key.meta ? { kind: 'text', text: input } : undefined;
-  }
-  if (input === ' ') return { kind: 'toggle' };
-  if (input === 's') return { kind: 'edit', field: 'slug' };
-  if (input === 'n') return { kind: 'edit', field: 'name' };
-  if (input === 'q') return { kind: 'cancel' };
-  return undefined;
+  if (key.backspace || key.delete) return { kind: 'backspace' };
+  return input && !key.ctrl && !key.meta ? { kind: 'text', text: input } : undefined;
 }
 
 interface Props {
@@ -35,9 +29,12 @@ export function Review({ rows, monitors, onDone }: Props) {
   const [state, dispatch] = useReducer(reduceReview, rows, initialReview);
   const { exit } = useApp();
   useInput((input, key) => {
-    const action = keyOf(input, key, state.editing !== undefined);
+    const action = keyOf(input, key);
     if (action) dispatch(action);
   });
+  // The keys are said once they are listened to (useInput's effect runs first): a key pressed sooner is lost.
+  const [listening, setListening] = useState(false);
+  useEffect(() => setListening(true), []);
   useEffect(() => {
     if (!state.outcome) return;
     onDone(state.outcome === 'accepted' ? state.rows : undefined);
@@ -45,9 +42,7 @@ export function Review({ rows, monitors, onDone }: Props) {
   }, [state.outcome]);
   return (
     <Box flexDirection="column">
-      <Text bold>
-        Jobs found: space leaves one out or takes it back, s edits its slug, n its name; Enter goes on, q stops
-      </Text>
+      <Text bold>{`${plural(state.rows.length, 'job')} found in the crontab`}</Text>
       {state.rows.map((row, i) => {
         const selected = i === state.cursor;
         const edit = selected ? state.editing : undefined;
@@ -62,6 +57,11 @@ export function Review({ rows, monitors, onDone }: Props) {
         );
       })}
       {state.error ? <Text color="red">{state.error}</Text> : null}
+      {listening ? (
+        <Text dimColor>
+          ↑/↓ move · space leaves a job out or takes it back · s slug · n name · Enter go on · q stop
+        </Text>
+      ) : null}
     </Box>
   );
 }

@@ -321,20 +321,20 @@ t.test("node is named too when cron's PATH would not find it", async (t) => {
 t.test('the review: leave a job out, edit a slug (checked) and a name, accept or cancel', async (t) => {
   const rows: Candidate[] = candidates(readCrontab('0 1 * * * /bin/a\n0 2 * * * /bin/b\n', USER));
   let state = initialReview(rows);
-  state = reduceReview(state, { kind: 'toggle' });
+  state = reduceReview(state, { kind: 'text', text: ' ' });
   t.equal(state.rows[0]!.include, false, 'space leaves the first out');
-  state = reduceReview(reduceReview(state, { kind: 'down' }), { kind: 'edit', field: 'slug' });
+  state = reduceReview(reduceReview(state, { kind: 'down' }), { kind: 'text', text: 's' });
   t.same(state.editing, { field: 'slug', text: 'b' });
   for (const key of [{ kind: 'backspace' }, { kind: 'text', text: 'Bad!' }, { kind: 'accept' }] as const)
     state = reduceReview(state, key);
   t.match(state.error, 'a slug is 1 to 64 of a-z, 0-9, - and _');
-  state = reduceReview(reduceReview(reduceReview(state, { kind: 'cancel' }), { kind: 'edit', field: 'slug' }), {
+  state = reduceReview(reduceReview(reduceReview(state, { kind: 'cancel' }), { kind: 'text', text: 's' }), {
     kind: 'text',
     text: '-x',
   });
   state = reduceReview(state, { kind: 'accept' });
   t.equal(state.rows[1]!.slug, 'b-x');
-  state = reduceReview(reduceReview(state, { kind: 'edit', field: 'name' }), { kind: 'text', text: ' nightly' });
+  state = reduceReview(reduceReview(state, { kind: 'text', text: 'n' }), { kind: 'text', text: ' nightly' });
   state = reduceReview(state, { kind: 'accept' });
   t.equal(state.rows[1]!.name, 'b nightly');
   t.equal(reduceReview(state, { kind: 'accept' }).outcome, 'accepted');
