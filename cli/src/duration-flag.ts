@@ -1,5 +1,5 @@
 import { Errors, Flags } from '@oclif/core';
-import { notADuration, parseDuration } from '@pingmon/sdk';
+import { UsageError, settingSeconds } from './schedule-settings.js';
 
 /**
  * A flag taking a duration (docs/cli.md#durations) in whole seconds above 0, as the API counts them; anything
@@ -8,10 +8,12 @@ import { notADuration, parseDuration } from '@pingmon/sdk';
 export const durationFlag = Flags.custom<number>({
   helpValue: 'DURATION',
   parse: async (input, _, { name }) => {
-    const seconds = parseDuration(input);
-    if (seconds !== undefined && seconds > 0 && Number.isInteger(seconds)) return seconds;
-    const what = seconds === undefined ? '' : seconds <= 0 ? 'longer than 0' : 'of whole seconds';
-    // A CLIError, as oclif's own flag types throw: a usage error, exit 2.
-    throw new Errors.CLIError(notADuration(`--${name}`, input, what));
+    try {
+      return settingSeconds(name, input);
+    } catch (err) {
+      // A CLIError, as oclif's own flag types throw: a usage error, exit 2.
+      if (err instanceof UsageError) throw new Errors.CLIError(err.message);
+      throw err;
+    }
   },
 });

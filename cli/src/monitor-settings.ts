@@ -1,42 +1,23 @@
 import { Flags } from '@oclif/core';
 import { formatDuration } from '@pingmon/sdk';
 import { FAIL_ALERTS } from '@pingmon/sdk/wire';
-import type { ExpectedTime, FailAlerts, Monitor, MonitorSettings, MonitorStatus, Schedule } from '@pingmon/sdk';
+import type { ExpectedTime, Monitor, MonitorStatus, Schedule } from '@pingmon/sdk';
 import { durationFlag } from './duration-flag.js';
 import { plural, when } from './output.js';
+import { SETTING_DESCRIPTIONS } from './schedule-settings.js';
 
-// The schedule settings of `pingmon monitors create|update` (docs/schedules.md), and how monitors' statuses and
-// schedules are printed by the commands and `pingmon browse`.
+// The schedule settings' flags of `pingmon monitors create|update` (docs/schedules.md; read by schedule-settings.ts),
+// and how monitors' statuses and schedules are printed by the commands and `pingmon browse`.
 
 /** The flags both commands take. */
 export const settingsFlags = {
-  cron: Flags.string({
-    description: "5-field cron expression of the job, e.g. '0 3 * * *' (quote it)",
-    helpValue: 'EXPR',
-    exclusive: ['every'],
-  }),
-  tz: Flags.string({
-    description: 'IANA timezone the cron expression is read in, e.g. Europe/Berlin (default UTC)',
-    helpValue: 'ZONE',
-  }),
-  every: durationFlag({
-    description: 'instead of --cron: a run every DURATION, counted from the last run opening',
-    exclusive: ['cron', 'tz'],
-  }),
-  grace: durationFlag({ description: 'how late a run may start before it counts as missed (default 5m)' }),
-  'max-runtime': durationFlag({
-    description: 'how long a run may stay running before it is timed out (default: no limit)',
-  }),
-  'failure-threshold': Flags.integer({
-    description: 'failed, missed or timed-out runs in a row before the monitor is down (default 1)',
-    min: 1,
-    max: 100,
-  }),
-  'recovery-threshold': Flags.integer({
-    description: 'successful runs in a row that close an incident (default 1)',
-    min: 1,
-    max: 100,
-  }),
+  cron: Flags.string({ description: SETTING_DESCRIPTIONS.cron, helpValue: 'EXPR', exclusive: ['every'] }),
+  tz: Flags.string({ description: SETTING_DESCRIPTIONS.tz, helpValue: 'ZONE' }),
+  every: durationFlag({ description: SETTING_DESCRIPTIONS.every, exclusive: ['cron', 'tz'] }),
+  grace: durationFlag({ description: SETTING_DESCRIPTIONS.grace }),
+  'max-runtime': durationFlag({ description: SETTING_DESCRIPTIONS['max-runtime'] }),
+  'failure-threshold': Flags.integer({ description: SETTING_DESCRIPTIONS['failure-threshold'], min: 1, max: 100 }),
+  'recovery-threshold': Flags.integer({ description: SETTING_DESCRIPTIONS['recovery-threshold'], min: 1, max: 100 }),
   renotify: durationFlag({ description: 'while down, a reminder every DURATION (default: none)' }),
   'fail-alerts': Flags.option({
     description:
@@ -45,46 +26,6 @@ export const settingsFlags = {
     options: FAIL_ALERTS,
   })(),
 };
-
-type SettingsFlags = {
-  cron?: string;
-  tz?: string;
-  every?: number;
-  grace?: number;
-  'max-runtime'?: number;
-  'failure-threshold'?: number;
-  'recovery-threshold'?: number;
-  renotify?: number;
-  'fail-alerts'?: FailAlerts;
-};
-
-/**
- * The settings the flags give. `current` is the monitor being changed: --cron alone keeps its timezone, --tz alone
- * its cron expression.
- */
-export function settingsOf(flags: SettingsFlags, current?: Monitor): Partial<MonitorSettings> {
-  const settings: Partial<MonitorSettings> = {};
-  if (flags.cron !== undefined || flags.tz !== undefined) settings.schedule = cronSchedule(flags, current);
-  if (flags.every !== undefined) settings.schedule = { every: flags.every };
-  if (flags.grace !== undefined) settings.startGrace = flags.grace;
-  if (flags['max-runtime'] !== undefined) settings.maxRuntime = flags['max-runtime'];
-  if (flags['failure-threshold'] !== undefined) settings.failureThreshold = flags['failure-threshold'];
-  if (flags['recovery-threshold'] !== undefined) settings.recoveryThreshold = flags['recovery-threshold'];
-  if (flags.renotify !== undefined) settings.renotifyAfter = flags.renotify;
-  if (flags['fail-alerts'] !== undefined) settings.failAlerts = flags['fail-alerts'];
-  return settings;
-}
-
-export class UsageError extends Error {}
-
-function cronSchedule(flags: SettingsFlags, current?: Monitor): Schedule {
-  const before = current?.schedule && 'cron' in current.schedule ? current.schedule : undefined;
-  const cron = flags.cron ?? before?.cron;
-  if (cron === undefined)
-    throw new UsageError("--tz goes with a cron schedule: give --cron too, e.g. --cron '0 3 * * *'");
-  const timezone = flags.tz ?? before?.timezone;
-  return timezone === undefined ? { cron } : { cron, timezone };
-}
 
 /** A monitor's status as a symbol and a word, readable without colour. */
 export const MONITOR_STATUS: Record<MonitorStatus, { symbol: string; word: string }> = {

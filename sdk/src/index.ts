@@ -2,6 +2,7 @@ export * from './types.js';
 export * from './limits.js';
 export { PingmonError } from './errors.js';
 export { createPinger } from './pinger.js';
+export type { PingSettings } from './ping-settings.js';
 export type { PingerOptions, Pinger, SuccessOptions, FailOptions } from './pinger.js';
 export { createClient } from './client.js';
 export type { Client, ClientOptions } from './client.js';

@@ -4,6 +4,8 @@ import type { CallOptions, Http } from './http.js';
 import { createHttp, positiveMs } from './http.js';
 import { newRunId } from './ids.js';
 import { ERROR_MESSAGE_MAX_CHARS, HOST_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
+import { settingsRefusal, settingsRefused, withoutSettings } from './ping-settings.js';
+import type { PingSettings } from './ping-settings.js';
 import { Spool, defaultSpoolDir, spoolable } from './spool.js';
 import type { FlushReport } from './spool.js';
 import { SpoolRetry } from './spool-retry.js';
@@ -15,7 +17,10 @@ export interface PingerOptions {
   apiKey?: string;
   /** The server, with or without /api/v1. Defaults to PINGMON_URL. */
   baseUrl?: string;
-  /** Where `wrap` reports pings it could not deliver; default: one `[pingmon] …` line on stderr. */
+  /**
+   * Where `wrap` reports pings it could not deliver, and every pinger refused settings; default: one `[pingmon] …`
+   * line on stderr.
+   */
   onError?: (err: PingmonError) => void;
   /** Total time one ping may take, every attempt and wait included (default 30 s). */
   retryBudgetMs?: number;
@@ -38,6 +43,11 @@ export interface PingerOptions {
    * monitors (docs/alerts.md): default os.hostname(); false sends none.
    */
   host?: string | false;
+  /**
+   * The monitor's settings, sent with each start (`"monitor": {…}`) to make or update the monitor. Refused, they
+   * are reported to onError and the start is sent again without them: the run is recorded all the same.
+   */
+  settings?: PingSettings;
 }
 
 export interface SuccessOptions {
@@ -89,7 +99,9 @@ export function createPinger(options: PingerOptions): Pinger {
   const spool = options.spool === false ? undefined : new Spool(options.spool ?? defaultSpoolDir());
   const retrySpool = options.retrySpool ?? true;
   const host = hostOf(options.host);
-  return new MonitorPinger(options.monitorId, { http, onError, limits, spool, retrySpool, baseUrl, apiKey, host });
+  const { settings } = options;
+  const delivery = { http, onError, limits, spool, retrySpool, baseUrl, apiKey, host, settings };
+  return new MonitorPinger(options.monitorId, delivery);
 }
 
 /** The host a pinger names, as the server takes it (docs/api.md): printable, 255 characters at most. */
@@ -110,6 +122,8 @@ interface Delivery {
   apiKey: string;
   /** Sent with each ping. */
   host: string | undefined;
+  /** Sent with each start. */
+  settings: PingSettings | undefined;
 }
 
 /** A start not answered yet: a result for its run waits for it, and may abandon it. */
@@ -193,8 +207,9 @@ class MonitorPinger implements Pinger {
     return id;
   }
 
-  private startBody(runId: string): StartPingBody & { runId: string } {
-    return { runId, host: this.delivery.host };
+  private startBody(runId: string): StartPingBody & { runId: string; monitor?: PingSettings } {
+    const { host, settings } = this.delivery;
+    return settings === undefined ? { runId, host } : { runId, host, monitor: settings };
   }
 
   /** Sends a start, after the pings spooled before it (so that the server gets a host's pings in order). */
@@ -272,6 +287,7 @@ class MonitorPinger implements Pinger {
 
   private reportDropped(report: FlushReport): void {
     for (const { file, reason } of report.dropped) this.report(new Error(`spooled ping ${file} dropped: ${reason}`));
+    for (const { file, reason } of report.withoutSettings) this.report(new Error(`spooled ping ${file}: ${reason}`));
   }
 
   /**
@@ -298,6 +314,11 @@ class MonitorPinger implements Pinger {
     try {
       return await this.send(kind, body, call);
     } catch (err) {
+      const plain = err instanceof PingmonError && settingsRefused(err) ? withoutSettings(body) : undefined;
+      if (plain) {
+        this.report(settingsRefusal(err as PingmonError));
+        return this.deliver(kind, plain, at, call);
+      }
       if (!this.delivery.spool || !(err instanceof PingmonError) || !spoolable(err)) throw err;
       throw await this.keep(kind, body, at, err);
     }

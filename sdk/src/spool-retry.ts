@@ -34,7 +34,7 @@ export interface BackoffOptions {
 export async function flushWithBackoff(spool: Spool, options: BackoffOptions): Promise<FlushReport> {
   let began = Date.now();
   let until = began + options.forMs;
-  const total: FlushReport = { delivered: 0, dropped: [], left: 0, busy: false };
+  const total: FlushReport = { delivered: 0, dropped: [], withoutSettings: [], left: 0, busy: false };
   /** Tries while the lock is held: 'emptied' once the spool is seen empty, 'over' at the bound or the signal. */
   const tries = async (flush: (o: FlushOptions) => Promise<FlushReport>): Promise<'emptied' | 'over'> => {
     for (let attempt = 0; ; attempt++) {
@@ -45,6 +45,7 @@ export async function flushWithBackoff(spool: Spool, options: BackoffOptions): P
       const report = await flush({ deadline: until, signal: options.signal, timeoutMs: options.timeoutMs });
       total.delivered += report.delivered;
       total.dropped.push(...report.dropped);
+      total.withoutSettings.push(...report.withoutSettings);
       total.error = report.error;
       options.onTry?.(report);
       if ((await spool.files()).length === 0) return 'emptied';

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { PingmonError } from './errors.js';
 import { createHttp } from './http.js';
+import { settingsRefusal, settingsRefused, withoutSettings } from './ping-settings.js';
 import type { Http } from './http.js';
 import type { PingKind } from './types.js';
 
@@ -56,6 +57,8 @@ export interface Dropped {
 export interface FlushReport {
   delivered: number;
   dropped: Dropped[];
+  /** Starts delivered without the monitor settings they carried, which the server refused (the reason). */
+  withoutSettings: Dropped[];
   /** Pings still in the spool. */
   left: number;
   /** Why some were left: the last delivery error (the server down, say). */
@@ -130,9 +133,9 @@ export class Spool {
    */
   async flush(options: FlushOptions = {}): Promise<FlushReport> {
     const listed = await this.listed(options);
-    if (listed.length === 0) return { delivered: 0, dropped: [], left: 0, busy: false };
+    if (listed.length === 0) return { delivered: 0, dropped: [], withoutSettings: [], left: 0, busy: false };
     const report = await this.whileHeld((flush) => flush(options));
-    return report ?? { delivered: 0, dropped: [], left: listed.length, busy: true };
+    return report ?? { delivered: 0, dropped: [], withoutSettings: [], left: listed.length, busy: true };
   }
 
   /**
@@ -158,7 +161,7 @@ export class Spool {
   }
 
   private async deliverAll(lock: Lock, options: FlushOptions): Promise<FlushReport> {
-    const report: FlushReport = { delivered: 0, dropped: [], left: 0, busy: false };
+    const report: FlushReport = { delivered: 0, dropped: [], withoutSettings: [], left: 0, busy: false };
     const clients = new Map<string, Http>();
     const unreachable = new Set<string>();
     await lock.refresh();
@@ -179,7 +182,12 @@ export class Spool {
       let http = clients.get(key);
       if (!http) clients.set(key, (http = spoolHttp(ping, options.timeoutMs ?? 10_000)));
       tried++;
-      const err = await deliver(http, ping, options);
+      let err = await deliver(http, ping, options);
+      const plain = err && settingsRefused(err) ? withoutSettings(ping.body) : undefined;
+      if (err && plain) {
+        report.withoutSettings.push({ file, reason: settingsRefusal(err).message });
+        err = await deliver(http, { ...ping, body: plain }, options);
+      }
       await lock.refresh();
       if (err && !refusedForGood(err)) {
         unreachable.add(ping.url);

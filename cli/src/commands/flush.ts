@@ -38,6 +38,7 @@ export default class Flush extends BaseCommand {
       spool: spool.dir,
       delivered: report.delivered,
       dropped: report.dropped,
+      withoutSettings: report.withoutSettings,
       left: report.left,
       busy: report.busy,
       error: report.error?.message ?? null,
@@ -49,6 +50,7 @@ export default class Flush extends BaseCommand {
           `Delivered ${report.delivered}, dropped ${report.dropped.length}, left ${report.left} (${spool.dir}).`,
         );
       for (const { file, reason } of report.dropped) this.log(`dropped ${file}: ${reason}`);
+      for (const { file, reason } of report.withoutSettings) this.log(`${file}: ${reason}`);
       if (report.error) this.log(`left because: ${report.error.message}`);
     }
     if (report.left > 0) process.exitCode = 1;

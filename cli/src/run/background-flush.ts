@@ -48,6 +48,7 @@ export async function flushInBackground(spool: Spool, forMs: number): Promise<Fl
         lastError = error;
         log(`delivered ${tried.delivered}, dropped ${tried.dropped.length}, left ${tried.left}`, error);
         for (const { file, reason } of tried.dropped) log(`dropped ${file}: ${reason}`);
+        for (const { file, reason } of tried.withoutSettings) log(`${file}: ${reason}`);
       },
       onWindow: () => log(`pings were kept meanwhile: trying for ${formatDuration(forMs / 1000)} more`),
     });

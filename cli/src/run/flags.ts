@@ -1,4 +1,6 @@
 import { parseArgs } from 'node:util';
+import { SETTING_DESCRIPTIONS } from '../schedule-settings.js';
+import type { ScheduleFlag } from '../schedule-settings.js';
 
 export interface RunOption {
   type: 'string';
@@ -11,7 +13,11 @@ export interface RunOption {
 
 /** The flags of `pingmon run`, defined once: read by run/main.ts, and shown by `pingmon run --help`. */
 export const RUN_OPTIONS = {
-  monitor: { type: 'string', short: 'm', description: 'monitor to report to [env: PINGMON_MONITOR]' },
+  monitor: {
+    type: 'string',
+    short: 'm',
+    description: 'monitor to report to, by id or slug [env: PINGMON_MONITOR]',
+  },
   'api-key': { type: 'string', description: 'account API key [env: PINGMON_API_KEY]' },
   url: { type: 'string', description: 'pingmon server, e.g. http://127.0.0.1:8080 [env: PINGMON_URL]' },
   meta: { type: 'string', multiple: true, description: 'numeric metadata key=number for alert rules (repeatable)' },
@@ -31,7 +37,22 @@ export const RUN_OPTIONS = {
     default: '2s',
     description: 'time each ping may take, retries included, before it is kept in the spool for later',
   },
+  ...settingOptions(),
 } as const satisfies Record<string, RunOption>;
+
+/** The monitor's settings, sent with the start (as `monitors create` takes them): `pingmon run --help` shows them. */
+function settingOptions() {
+  const option = (name: ScheduleFlag) => ({ type: 'string', description: SETTING_DESCRIPTIONS[name] }) as const;
+  return {
+    cron: option('cron'),
+    tz: option('tz'),
+    every: option('every'),
+    grace: option('grace'),
+    'max-runtime': option('max-runtime'),
+    'failure-threshold': option('failure-threshold'),
+    'recovery-threshold': option('recovery-threshold'),
+  };
+}
 
 export type RunFlag = keyof typeof RUN_OPTIONS;
 

@@ -9,6 +9,7 @@ import { runJob } from './job.js';
 import type { Job } from './job.js';
 import { parseMetaLines } from './meta.js';
 import type { ReportTo } from './report.js';
+import { monitorSettings } from './settings.js';
 import { warn } from './warn.js';
 
 /** A command line pingmon cannot run at all: no command, or flags that say how to run it that it cannot read. */
@@ -52,7 +53,10 @@ function planFrom(argv: string[], cli: string): { job: Job; warnings: string[] }
   for (const name of flags.valueless) if (!durations.has(name)) warnings.push(`--${name} has no value: ignored`);
   const timeoutMs = duration(flags, 'timeout', '0');
   const killGraceMs = duration(flags, 'kill-grace', RUN_OPTIONS['kill-grace'].default);
-  const destination = reportTo(flags, cli, warnings);
+  const found = reportTo(flags, cli, warnings);
+  // Read even when nothing is sent: a mistake shows when the line is tried by hand.
+  const settings = monitorSettings(flags, warnings);
+  const destination = found && { ...found, settings };
   const sent = reported(flags, warnings);
   if (!destination) warnings.push('this run is NOT reported to pingmon: the job runs as usual, and nothing is sent');
   return { job: { command, args, timeoutMs, killGraceMs, ...sent, reportTo: destination }, warnings };
@@ -67,7 +71,7 @@ const HOW_TO_SET: Record<'monitor' | 'api-key' | 'url', string> = {
 };
 
 /** Where to report, from flags, environment and config file; undefined, with the reasons in `warnings`, if nowhere. */
-function reportTo(flags: ReadFlags, cli: string, warnings: string[]): ReportTo | undefined {
+function reportTo(flags: ReadFlags, cli: string, warnings: string[]): Omit<ReportTo, 'settings'> | undefined {
   const stored = storedSettings(warnings);
   const setting = (key: SettingKey & RunFlag) => {
     const value = resolveSetting(key, flags.values[key], stored);

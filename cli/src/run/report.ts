@@ -1,5 +1,5 @@
 import { createPinger } from '@pingmon/sdk';
-import type { PingmonError } from '@pingmon/sdk';
+import type { PingSettings, PingmonError } from '@pingmon/sdk';
 import type { Outcome } from './outcome.js';
 
 /** Where and how a run is reported. */
@@ -11,6 +11,8 @@ export interface ReportTo {
   pingBudgetMs: number;
   /** Called when a ping went to the spool (starts a background flush); none: the next run delivers it. */
   onSpooled: (() => void) | undefined;
+  /** The monitor's settings, sent with the start (--cron, --grace…); undefined: none given. */
+  settings: PingSettings | undefined;
 }
 
 /** A run being reported: its start is on its way; `finish` sends the result. */
@@ -29,6 +31,9 @@ export function startReport(to: ReportTo, warn: (message: string) => void): Repo
     timeoutMs: Math.min(10_000, to.pingBudgetMs),
     // Not the pinger's own retry timer: this process ends with the job, a detached flush outlives it.
     retrySpool: to.onSpooled ?? false,
+    settings: to.settings,
+    // Settings refused and spooled pings dropped: one [pingmon] line each.
+    onError: (err) => warn(err.message),
   });
   let startError: PingmonError | undefined;
   const started = pinger.start().then(

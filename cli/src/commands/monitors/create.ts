@@ -2,7 +2,8 @@ import { Args, Flags } from '@oclif/core';
 import type { Monitor } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
-import { scheduleText, settingsFlags, settingsOf } from '../../monitor-settings.js';
+import { scheduleText, settingsFlags } from '../../monitor-settings.js';
+import { settingsOf } from '../../schedule-settings.js';
 
 export default class MonitorsCreate extends BaseCommand {
   static override summary = 'Create a monitor for a job, with its schedule if it has one';

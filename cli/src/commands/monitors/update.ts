@@ -2,7 +2,8 @@ import { Args, Flags } from '@oclif/core';
 import type { Monitor, UpdateMonitorRequest } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
-import { UsageError, scheduleText, settingsFlags, settingsOf } from '../../monitor-settings.js';
+import { scheduleText, settingsFlags } from '../../monitor-settings.js';
+import { UsageError, settingsOf } from '../../schedule-settings.js';
 
 export default class MonitorsUpdate extends BaseCommand {
   static override summary =

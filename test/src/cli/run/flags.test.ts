@@ -67,9 +67,20 @@ t.test('every flag pingmon run --help shows is read by the run, short forms and 
       timeout: '1m',
       'kill-grace': '1s',
       'ping-timeout': '5s',
+      cron: '0 3 * * *',
+      tz: 'Europe/Berlin',
+      every: '1h',
+      grace: '10m',
+      'max-runtime': '2h',
+      'failure-threshold': '2',
+      'recovery-threshold': '3',
     };
     t.same(shown.map(({ name }) => name).sort(), Object.keys(values).sort(), 'a value here for each flag shown');
-    const flags = shown.flatMap(({ char, name }) => [short && char ? `-${char}` : `--${name}`, values[name]!]);
+    // A schedule is a cron expression (in a timezone) or an interval: each way gives one of them.
+    const otherSchedule = short ? ['cron', 'tz'] : ['every'];
+    const flags = shown
+      .filter(({ name }) => !otherSchedule.includes(name))
+      .flatMap(({ char, name }) => [short && char ? `-${char}` : `--${name}`, values[name]!]);
     const result = await start(['run', ...flags, '--', 'sh', '-c', 'echo out; exit 3'], config);
     t.equal(result.code, 3, `${how}: the job's exit code`);
     t.equal(result.stdout, 'out\n', how);
