@@ -3,7 +3,7 @@ import { Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
 import { applyMonitors, monitorsByRef } from '../discover/apply.js';
-import { isSystemCrontab, readCrontab } from '../discover/crontab.js';
+import { hostZone, isSystemCrontab, readCrontab } from '../discover/crontab.js';
 import { fileCrontab, keepCopy, knownSlugs, rememberSlugs, userCrontab } from '../discover/install.js';
 import { candidates, diffText, planChanges, planOf } from '../discover/plan.js';
 import type { Candidate, Plan } from '../discover/plan.js';
@@ -41,7 +41,7 @@ export default class Discover extends BaseCommand {
     const source = path === undefined ? userCrontab() : fileCrontab(path);
     const crontab = readCrontab(await source.read(), {
       system: path !== undefined && isSystemCrontab(path),
-      hostZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      hostZone: hostZone(),
     });
     const monitors = await monitorsByRef(client);
     let chosen: Candidate[] | undefined = candidates(crontab);

@@ -138,6 +138,11 @@ export function jobsOf(crontab: Crontab): CronJob[] {
   return crontab.lines.flatMap((line) => (line.kind === 'job' ? [line.job] : []));
 }
 
+/** The host's zone as the monitor's schedule names it: `Etc/UTC` and the other names of UTC are `UTC`. */
+export function hostZone(resolved = Intl.DateTimeFormat().resolvedOptions().timeZone): string {
+  return /^(Etc\/)?(UTC|UCT|Universal|Zulu|GMT|GMT[+-]?0|Greenwich)$/.test(resolved) ? 'UTC' : resolved;
+}
+
 /** `/etc/crontab` and the files of `/etc/cron.d` have a user field. */
 export function isSystemCrontab(path: string): boolean {
   const parts = path.split('/').filter(Boolean);

@@ -5,6 +5,7 @@ import t from 'tap';
 import {
   candidates,
   diffText,
+  hostZone,
   initialReview,
   isSystemCrontab,
   jobsOf,
@@ -143,6 +144,10 @@ t.test('CRON_TZ sets the zone of the lines below it; without it the host zone; T
   t.match(crontab.notes.join('\n'), /TZ= sets the jobs' environment, not the zone/);
   const plan = planOf(crontab, candidates(crontab), new Map(), [], PINGMON);
   t.match(plan.jobs[1]!.after, "--monitor b --cron '0 2 * * *' --tz Europe/Berlin -- /bin/b");
+  t.same(
+    ['Etc/UTC', 'UTC', 'Etc/GMT', 'Europe/Paris'].map((zone) => hostZone(zone)),
+    ['UTC', 'UTC', 'UTC', 'Europe/Paris'],
+  );
   const utc = planOf(
     readCrontab('0 1 * * * /bin/a\n', USER),
     candidates(readCrontab('0 1 * * * /bin/a\n', USER)),
