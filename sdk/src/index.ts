@@ -1,5 +1,6 @@
 export * from './types.js';
 export * from './limits.js';
+export * from './slugs.js';
 export { PingmonError } from './errors.js';
 export { createPinger } from './pinger.js';
 export type { PingSettings } from './ping-settings.js';

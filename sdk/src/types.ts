@@ -58,6 +58,8 @@ export interface UpdateMonitorRequest extends Partial<MonitorSettings> {
   /** ISO 8601: snooze until then (in the future, within a year); null: end the snooze. */
   snoozedUntil?: string | null;
   name?: string;
+  /** A new slug (SLUG_PATTERN): the old one is then no longer accepted. */
+  slug?: string;
 }
 
 export interface CreateMaintenanceWindowRequest {
@@ -92,6 +94,8 @@ export interface LoginRequest {
 
 export interface CreateMonitorRequest extends Partial<MonitorSettings> {
   name: string;
+  /** Made from the name when left out (numbered when the account has it already). */
+  slug?: string;
 }
 
 // Alerts (DESIGN §8): rules, channels, alerts and their deliveries.

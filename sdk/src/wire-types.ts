@@ -267,6 +267,8 @@ export type Meta = Record<string, number>;
 
 export interface Monitor {
   monitorId: string;
+  /** Unique in the account; accepted wherever the monitor id is (docs/api.md#slugs) */
+  slug: string;
   name: string;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;

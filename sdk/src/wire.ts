@@ -5,3 +5,4 @@ export * from './vocabulary.js';
 export * from './durations.js';
 export * from './format.js';
 export * from './text.js';
+export * from './slugs.js';

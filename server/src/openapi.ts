@@ -102,6 +102,8 @@ function operation(server: Server, route: RequestRoute, schemas: Record<string, 
       name,
       in: 'path',
       required: true,
+      // Every monitorId in a path takes the slug too (routes/monitor-refs.ts).
+      ...(name === 'monitorId' && { description: 'The monitor id (mon_…) or its slug' }),
       schema: propertiesOf(pathSchema)[name] ?? { type: 'string' },
     })),
     ...queryParameters(validate, toJson),

@@ -88,6 +88,7 @@ export function presentMonitor(monitor: MonitorRecord, latest: LatestRuns | unde
   const { incident } = monitor.health;
   return {
     monitorId: monitor.monitorId,
+    slug: monitor.slug,
     name: monitor.name,
     createdAt: iso(monitor.createdAt),
     lastRun: latest ? presentLastRun(latest.lastRun) : null,

@@ -22,6 +22,7 @@ import type { RouteContext } from './routes/context.js';
 import { healthRoutes } from './routes/health.js';
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { meRoutes } from './routes/me.js';
+import { registerMonitorRefs } from './routes/monitor-refs.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { pingRoutes } from './routes/pings.js';
@@ -78,6 +79,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
   registerTextGuard(server);
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
+  registerMonitorRefs(server, db.sql);
   const api = { name: 'pingmon-api', register: (plugin: Server) => plugin.route(apiRoutes(ctx)) };
   await server.register(api, { routes: { prefix: API_PREFIX } });
   registerMetrics(server, config, metrics, options.gatherMetrics);

@@ -9,7 +9,7 @@ export default class Logs extends BaseCommand {
     '<%= config.bin %> logs mon_0mwrcimaolGyOzk3ikq 01a201a4-ac38-7e5c-ac8f-8c012b117ffa | less -R',
   ];
   static override args = {
-    monitor: Args.string({ description: 'monitor id (mon_…)', required: true }),
+    monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }),
     run: Args.string({ description: 'run id', required: true }),
   };
   static override flags = { ...serverFlags };

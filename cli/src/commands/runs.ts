@@ -16,7 +16,7 @@ function problem(run: Run): string {
 export default class Runs extends BaseCommand {
   static override summary = 'List the runs of a monitor, newest first';
   static override examples = ['<%= config.bin %> runs mon_0mwrcimaolGyOzk3ikq --status failed --limit 5'];
-  static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
+  static override args = { monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }) };
   static override enableJsonFlag = true;
   static override flags = {
     ...serverFlags,

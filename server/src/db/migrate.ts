@@ -9,6 +9,7 @@ import * as serverGaps from './migrations/007-server-gaps.js';
 import * as alertContext from './migrations/008-alert-context.js';
 import * as incidentCounts from './migrations/009-incident-counts.js';
 import * as quiet from './migrations/010-quiet.js';
+import * as slugs from './migrations/011-slugs.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -21,6 +22,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '008-alert-context': alertContext,
   '009-incident-counts': incidentCounts,
   '010-quiet': quiet,
+  '011-slugs': slugs,
 };
 
 const source: Knex.MigrationSource<string> = {

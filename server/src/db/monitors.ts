@@ -13,6 +13,7 @@ interface MonitorRow extends ScheduleRow, QuietRow {
   id: string;
   account_id: string;
   name: string;
+  slug: string;
   created_at: number | string;
   last_opened_at: number | string | null;
 }
@@ -67,6 +68,7 @@ export interface MonitorRecord extends Scheduling, Quieting {
   monitorId: string;
   accountId: string;
   name: string;
+  slug: string;
   createdAt: number;
   lastOpenedAt: number | null;
 }
@@ -75,7 +77,7 @@ const SCHEDULE_COLUMNS =
   'schedule, start_grace, max_runtime, failure_threshold, recovery_threshold, renotify_after, fail_alerts, paused, ' +
   'next_expected_at, missed_at, fail_streak, ok_streak, incident_opened_at, incident_cause, incident_failed_runs, ' +
   'incident_missed_runs, remind_at';
-const COLUMNS = `id, account_id, name, created_at, last_opened_at, ${SCHEDULE_COLUMNS}, ${QUIET_COLUMNS}`;
+const COLUMNS = `id, account_id, name, slug, created_at, last_opened_at, ${SCHEDULE_COLUMNS}, ${QUIET_COLUMNS}`;
 
 function toScheduling(row: ScheduleRow): Scheduling {
   return {
@@ -111,6 +113,7 @@ function toRecord(row: MonitorRow): MonitorRecord {
     monitorId: row.id,
     accountId: row.account_id,
     name: row.name,
+    slug: row.slug,
     createdAt: ms(row.created_at),
     lastOpenedAt: ms(row.last_opened_at),
     ...toScheduling(row),
@@ -142,19 +145,45 @@ function schedulingParams(s: Scheduling): SqlParam[] {
   ];
 }
 
-const INSERT_MONITOR = `insert into monitors (${COLUMNS}) values (${marks(COLUMNS.split(', '))})`;
+const INSERT_MONITOR =
+  `insert into monitors (${COLUMNS}) values (${marks(COLUMNS.split(', '))}) ` +
+  'on conflict (account_id, slug) do nothing';
 
-export async function insertMonitor(sql: Sql, monitor: Omit<MonitorRecord, 'lastOpenedAt'>): Promise<MonitorRecord> {
-  await sql.changes(INSERT_MONITOR, [
+/** Inserts a monitor; undefined when its account has a monitor of that slug already. */
+export async function insertMonitor(
+  sql: Sql,
+  monitor: Omit<MonitorRecord, 'lastOpenedAt'>,
+): Promise<MonitorRecord | undefined> {
+  const inserted = await sql.changes(INSERT_MONITOR, [
     monitor.monitorId,
     monitor.accountId,
     monitor.name,
+    monitor.slug,
     monitor.createdAt,
     null,
     ...schedulingParams(monitor),
     ...quietParams(monitor),
   ]);
-  return { ...monitor, lastOpenedAt: null };
+  return inserted === 1 ? { ...monitor, lastOpenedAt: null } : undefined;
+}
+
+/** The id of the account's monitor of slug `slug`. */
+export async function findMonitorId(sql: Sql, accountId: string, slug: string): Promise<string | undefined> {
+  const [row] = await sql.rows<{ id: string }>('select id from monitors where account_id = ? and slug = ?', [
+    accountId,
+    slug,
+  ]);
+  return row?.id;
+}
+
+/** The account's slugs that are `slug` or begin with `slug-`: to number a new one made from a name. */
+export async function findSlugsLike(sql: Sql, accountId: string, slug: string): Promise<Set<string>> {
+  const pattern = `${slug.replace(/[\\%_]/g, (c) => `\\${c}`)}-%`;
+  const rows = await sql.rows<{ slug: string }>(
+    "select slug from monitors where account_id = ? and (slug = ? or slug like ? escape '\\')",
+    [accountId, slug, pattern],
+  );
+  return new Set(rows.map((r) => r.slug));
 }
 
 export async function findMonitor(sql: Sql, accountId: string, monitorId: string): Promise<MonitorRecord | undefined> {
@@ -176,7 +205,7 @@ export async function findMonitorForUpdate(
   return row && toRecord(row);
 }
 
-const UPDATE_MONITOR = `update monitors set name = ?, ${`${SCHEDULE_COLUMNS}, ${QUIET_COLUMNS}`
+const UPDATE_MONITOR = `update monitors set name = ?, slug = ?, ${`${SCHEDULE_COLUMNS}, ${QUIET_COLUMNS}`
   .split(', ')
   .map((c) => `${c} = ?`)
   .join(', ')} where id = ?`;
@@ -185,6 +214,7 @@ const UPDATE_MONITOR = `update monitors set name = ?, ${`${SCHEDULE_COLUMNS}, ${
 export async function updateMonitor(sql: TransactionSql, monitor: MonitorRecord): Promise<void> {
   await sql.changes(UPDATE_MONITOR, [
     monitor.name,
+    monitor.slug,
     ...schedulingParams(monitor),
     ...quietParams(monitor),
     monitor.monitorId,

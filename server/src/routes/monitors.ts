@@ -9,17 +9,17 @@ import type {
   Schedule,
   UpdateMonitorRequest,
 } from '@pingmon/sdk/wire';
-import { FAIL_ALERTS } from '@pingmon/sdk/wire';
+import { FAIL_ALERTS, SLUG_PATTERN, SLUG_RULE } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import type { MonitorRecord, MonitorSettings } from '../db/monitors.js';
-import { deleteMonitor, findMonitor, insertMonitor, listMonitors } from '../db/monitors.js';
+import { deleteMonitor, findMonitor, listMonitors } from '../db/monitors.js';
 import { findLatestRuns, findRunHistory } from '../db/runs.js';
-import { DEFAULT_SETTINGS, newScheduling } from '../domain/monitor-settings.js';
+import { DEFAULT_SETTINGS } from '../domain/monitor-settings.js';
 import type { StoredSchedule } from '../domain/schedule.js';
 import { checkSchedule, localTime, MAX_EVERY_SECONDS, slotAfter, upcoming } from '../domain/schedule.js';
 import { apiError } from '../errors.js';
-import { newId } from '../ids.js';
 import { presentMonitor, presentRunPoint } from '../presenter.js';
+import { createMonitor } from '../use-cases/create-monitor.js';
 import { updateMonitor } from '../use-cases/update-monitor.js';
 import type { RouteContext } from './context.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
@@ -33,6 +33,9 @@ import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
 const name = Joi.string().trim().min(1).max(200);
+const slug = Joi.string()
+  .pattern(SLUG_PATTERN)
+  .messages({ '*': `slug must be ${SLUG_RULE}, such as "nightly-backup" (got {{#value}})` });
 
 /** The most runs per monitor GET /monitors?history=N returns. */
 const MAX_HISTORY = 50;
@@ -161,7 +164,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
         tags: ['monitors'],
         response: replies({ 201: MonitorSchema }),
         validate: {
-          payload: Joi.object({ name: name.required(), ...SETTINGS }).options({ stripUnknown: true }),
+          payload: Joi.object({ name: name.required(), slug, ...SETTINGS }).options({ stripUnknown: true }),
           failAction: invalidMonitor,
         },
       },
@@ -191,7 +194,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
         // silently otherwise.
         validate: {
           params,
-          payload: Joi.object({ name, ...SETTINGS, snoozedUntil })
+          payload: Joi.object({ name, slug, ...SETTINGS, snoozedUntil })
             .min(1)
             .options({ stripUnknown: true }),
           failAction: invalidMonitor,
@@ -243,6 +246,10 @@ export function monitorNotFound(monitorId: string): Boom {
   return apiError(404, 'monitor_not_found', `No monitor ${monitorId} in your account.`);
 }
 
+function slugTaken(slug: string): Boom {
+  return apiError(409, 'slug_taken', `Another monitor of your account has the slug ${slug}: choose another one.`);
+}
+
 /** The account's monitor, or monitorNotFound. */
 export async function requireMonitor(ctx: RouteContext, accountId: string, monitorId: string): Promise<MonitorRecord> {
   const monitor = await findMonitor(ctx.db.sql, accountId, monitorId);
@@ -283,10 +290,9 @@ async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const { accountId } = userOf(request);
   const now = ctx.config.clock();
   const settings = { ...DEFAULT_SETTINGS, ...settingsGiven(payload) };
-  const created = { monitorId: newId('mon'), accountId, name: payload.name, createdAt: now };
-  const quiet = { snoozedUntil: null, hold: null };
-  const monitor = await insertMonitor(ctx.db.sql, { ...created, ...newScheduling(settings, now), ...quiet });
-  return h.response(presentMonitor(monitor, undefined, now)).code(201);
+  const outcome = await createMonitor(ctx.db, accountId, { name: payload.name, slug: payload.slug, settings }, now);
+  if (outcome.kind === 'slug_taken') throw slugTaken(outcome.slug);
+  return h.response(presentMonitor(outcome.monitor, undefined, now)).code(201);
 }
 
 async function show(ctx: RouteContext, request: MonitorRequest): Promise<Monitor> {
@@ -302,10 +308,11 @@ async function update(ctx: RouteContext, request: MonitorRequest): Promise<Monit
   const settings = settingsGiven(payload);
   const now = ctx.config.clock();
   const snoozedUntil = snoozeGiven((request.payload as { snoozedUntil?: Date | null }).snoozedUntil, now);
-  const changes = { name: payload.name, settings, snoozedUntil };
-  const monitor = await updateMonitor(ctx.db, accountId, monitorId, changes, now);
-  if (!monitor) throw monitorNotFound(monitorId);
-  return (await withLatestRuns(ctx, accountId, [monitor]))[0]!;
+  const changes = { name: payload.name, slug: payload.slug, settings, snoozedUntil };
+  const outcome = await updateMonitor(ctx.db, accountId, monitorId, changes, now);
+  if (outcome.kind === 'not_found') throw monitorNotFound(monitorId);
+  if (outcome.kind === 'slug_taken') throw slugTaken(outcome.slug);
+  return (await withLatestRuns(ctx, accountId, [outcome.monitor]))[0]!;
 }
 
 /** The snooze given (epoch ms, null to end it, undefined when not given), checked against `now`. */

@@ -1,6 +1,7 @@
 import type Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { PingKind, PingResponse } from '@pingmon/sdk/wire';
+import { isSlug } from '@pingmon/sdk/wire';
 import { grantOf } from '../auth.js';
 import { pingTime } from '../domain/ping-body.js';
 import { apiError, waitFor } from '../errors.js';
@@ -47,6 +48,20 @@ export function pingRoutes(ctx: RouteContext): ServerRoute[] {
   }));
 }
 
+/** A ping's 404: an unknown slug (routes/monitor-refs.ts left it as sent) says how to create its monitor. */
+function pingNotFound(monitorId: string) {
+  const known = `No monitor ${monitorId} in the account of this API key.`;
+  if (!isSlug(monitorId)) {
+    return apiError(404, 'monitor_not_found', `${known} Check the monitor id (GET /api/v1/monitors lists yours).`);
+  }
+  return apiError(
+    404,
+    'monitor_not_found',
+    `${known} Create it first: pingmon monitors create "${monitorId}" --slug ${monitorId} ` +
+      '(or POST /api/v1/monitors with this slug); GET /api/v1/monitors lists yours.',
+  );
+}
+
 async function ping(
   ctx: RouteContext,
   kind: PingKind,
@@ -77,14 +92,7 @@ async function ping(
   const received = { accountId, monitorId, kind, input, now, at: time.at, intervalMs };
   const outcome = await recordPing(ctx.db, ctx.knownMonitors, received);
   ctx.metrics?.pinged(kind, outcome);
-  if (outcome.kind === 'not_found') {
-    throw apiError(
-      404,
-      'monitor_not_found',
-      `No monitor ${monitorId} in the account of this API key. ` +
-        'Check the monitor id (GET /api/v1/monitors lists yours).',
-    );
-  }
+  if (outcome.kind === 'not_found') throw pingNotFound(monitorId);
   if (outcome.kind === 'too_close') {
     throw apiError(
       409,

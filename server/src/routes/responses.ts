@@ -131,6 +131,7 @@ const Schedule = Joi.alternatives()
 
 export const Monitor = shape('Monitor', {
   monitorId: Joi.string(),
+  slug: Joi.string().description('Unique in the account; accepted wherever the monitor id is (docs/api.md#slugs)'),
   name: Joi.string(),
   createdAt: time,
   lastRun: orNull(

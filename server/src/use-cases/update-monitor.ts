@@ -1,4 +1,5 @@
 import type { Database } from '../db/index.js';
+import { isUniqueViolation } from '../db/index.js';
 import type { MonitorRecord, MonitorSettings } from '../db/monitors.js';
 import { findMonitorForUpdate, updateMonitor as storeMonitor } from '../db/monitors.js';
 import { setRunDeadlines } from '../db/runs.js';
@@ -6,14 +7,20 @@ import { changeScheduling } from '../domain/monitor-settings.js';
 
 export interface MonitorChanges {
   name?: string;
+  slug?: string;
   settings: Partial<MonitorSettings>;
   /** Epoch ms; null ends the snooze; undefined leaves it as it is. */
   snoozedUntil?: number | null;
 }
 
+export type UpdateOutcome =
+  | { kind: 'updated'; monitor: MonitorRecord }
+  | { kind: 'not_found' }
+  /** Another monitor of the account has the slug asked for. */
+  | { kind: 'slug_taken'; slug: string };
+
 /**
  * Changes a monitor's name and settings in one transaction with its row held: a ping or sweep waits, or went first.
- * Undefined when the account has no such monitor.
  */
 export async function updateMonitor(
   db: Database,
@@ -21,7 +28,18 @@ export async function updateMonitor(
   monitorId: string,
   changes: MonitorChanges,
   now: number,
-): Promise<MonitorRecord | undefined> {
+): Promise<UpdateOutcome> {
+  try {
+    const monitor = await change(db, accountId, monitorId, changes, now);
+    return monitor ? { kind: 'updated', monitor } : { kind: 'not_found' };
+  } catch (err) {
+    // The slug is the one unique column a change writes.
+    if (changes.slug !== undefined && isUniqueViolation(err)) return { kind: 'slug_taken', slug: changes.slug };
+    throw err;
+  }
+}
+
+function change(db: Database, accountId: string, monitorId: string, changes: MonitorChanges, now: number) {
   return db.transaction(async (sql) => {
     const current = await findMonitorForUpdate(sql, accountId, monitorId);
     if (!current) return undefined;
@@ -30,6 +48,7 @@ export async function updateMonitor(
       ...changeScheduling(current, changes.settings, now),
       ...changeQuiet(current, changes.snoozedUntil, changes.settings.paused, now),
       name: changes.name ?? current.name,
+      slug: changes.slug ?? current.slug,
     };
     await storeMonitor(sql, next);
     if (next.paused !== current.paused || next.maxRuntime !== current.maxRuntime) {

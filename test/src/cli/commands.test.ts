@@ -60,8 +60,8 @@ t.test('the everyday commands against a real server', async (t) => {
       { lastRun: { status: 'failed' }, recentRuns: { runs: 1, failed: 1, silentFailures: 0 } },
     );
     const table = await cli('monitors', 'list');
-    t.match(table.stdout, /^ID\s+NAME\s+STATUS\s+NEXT \(UTC\)\s+LAST RUN\s+STARTED\s+DURATION\s+FAILS\n/);
-    const failedRow = `${created.monitorId}\\s+nightly backup\\s+✗ down\\s+—\\s+✗ failed\\s+\\S+ \\S+\\s+\\S+\\s+1/1\n`;
+    t.match(table.stdout, /^SLUG\s+NAME\s+STATUS\s+NEXT \(UTC\)\s+LAST RUN\s+STARTED\s+DURATION\s+FAILS\n/);
+    const failedRow = `${created.slug}\\s+nightly backup\\s+✗ down\\s+—\\s+✗ failed\\s+\\S+ \\S+\\s+\\S+\\s+1/1\n`;
     t.match(table.stdout, new RegExp(failedRow));
     t.equal((await json('monitors', 'show', created.monitorId)).name, 'nightly backup');
     const shown = await cli('monitors', 'show', created.monitorId);
@@ -93,6 +93,33 @@ t.test('the everyday commands against a real server', async (t) => {
     const gone = await cli('monitors', 'show', created.monitorId);
     t.equal(gone.code, 1);
     t.match(gone.stderr, /^pingmon: No monitor .* in your account\.\n$/);
+  });
+
+  t.test('monitors by slug: create and update --slug, and the slug wherever the id goes', async (t) => {
+    const created = await cli('monitors', 'create', 'Nightly Backup (db1)', '--slug', 'nightly-db1');
+    t.equal(created.code, 0, created.stderr);
+    t.match(created.stdout, /^Created mon_\S+ \(Nightly Backup \(db1\)\), slug nightly-db1\. /);
+    t.match(created.stdout, /pingmon run --monitor nightly-db1 -- COMMAND/);
+    const made = await json('monitors', 'create', 'weekly report');
+    t.equal(made.slug, 'weekly-report', 'made from the name');
+    const shown = await cli('monitors', 'show', 'nightly-db1');
+    t.match(shown.stdout, /\nslug {8}nightly-db1\n/);
+    const table = await cli('monitors', 'list');
+    t.match(table.stdout, /\nnightly-db1\s+Nightly Backup \(db1\)\s/);
+    await api.ping(account, 'nightly-db1', 'fail', { errorMessage: 'disk full' });
+    t.equal((await json('runs', 'nightly-db1')).length, 1);
+    const updated = await cli('monitors', 'update', 'nightly-db1', '--slug', 'nightly');
+    t.equal(updated.code, 0, updated.stderr);
+    t.match(updated.stdout, /\(Nightly Backup \(db1\), slug nightly\)/);
+    t.equal((await json('monitors', 'show', 'nightly')).monitorId, /^Created (mon_\S+)/.exec(created.stdout)![1]);
+    const taken = await cli('monitors', 'update', 'nightly', '--slug', 'weekly-report');
+    t.equal(taken.code, 1);
+    t.match(taken.stderr, /^pingmon: Another monitor of your account has the slug weekly-report: choose another one/);
+    const bad = await cli('monitors', 'create', 'bad', '--slug', 'Not A Slug');
+    t.equal(bad.code, 1);
+    t.match(bad.stderr, /^pingmon: slug must be 1 to 64 of a-z, 0-9, - and _/);
+    t.equal((await cli('monitors', 'delete', 'nightly')).code, 0);
+    t.equal((await cli('monitors', 'show', 'nightly')).code, 1);
   });
 
   t.test('keys: create shows the key once, list never does, revoke', async (t) => {

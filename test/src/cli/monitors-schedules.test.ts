@@ -97,7 +97,7 @@ t.test('schedules from the command line', async (t) => {
   t.match(JSON.parse(days.stdout), { maxRuntime: 172_800, startGrace: 5_400 });
   const nothing = await cli('monitors', 'update', id);
   t.equal(nothing.code, 2);
-  t.match(nothing.stderr, /^pingmon: say what to change: --name, --cron/);
+  t.match(nothing.stderr, /^pingmon: say what to change: --name, --slug, --cron/);
   const badZone = await cli('monitors', 'update', id, '--tz', 'Europe/Berln');
   t.equal(badZone.code, 1);
   t.match(badZone.stderr, /^pingmon: schedule\.timezone: unknown timezone "Europe\/Berln"; use an IANA name/);
@@ -110,7 +110,7 @@ t.test('schedules from the command line', async (t) => {
   const list = await cli('monitors', 'list');
   t.equal(list.code, 0, list.stderr);
   const rows = list.stdout.split('\n');
-  t.match(rows[0], /^ID\s+NAME\s+STATUS\s+NEXT \(UTC\)\s+LAST RUN/);
+  t.match(rows[0], /^SLUG\s+NAME\s+STATUS\s+NEXT \(UTC\)\s+LAST RUN/);
   t.match(
     rows.find((r) => r.includes('nightly backup')),
     /nightly backup\s+- paused\s+—/,

@@ -30,6 +30,7 @@ for (const kind of DATABASE_KINDS) {
         'recoveryThreshold',
         'renotifyAfter',
         'schedule',
+        'slug',
         'snoozedUntil',
         'startGrace',
         'status',

@@ -14,11 +14,16 @@ export default class MonitorsCreate extends BaseCommand {
     '<%= config.bin %> monitors create "nightly backup" --cron \'0 3 * * *\' --tz Europe/Berlin --grace 10m ' +
       '--max-runtime 2h --failure-threshold 2',
     '<%= config.bin %> monitors create "queue drain" --every 15m',
+    '<%= config.bin %> monitors create "Nightly backup (db1)" --slug nightly-backup --cron \'0 3 * * *\'',
   ];
   static override args = { name: Args.string({ description: 'a name for the job', required: true }) };
   static override enableJsonFlag = true;
   static override flags = {
     ...serverFlags,
+    slug: Flags.string({
+      description: 'its name in pings and commands, e.g. nightly-backup (a-z, 0-9, -, _; default: made from the name)',
+      helpValue: 'SLUG',
+    }),
     ...settingsFlags,
     paused: Flags.boolean({ description: 'create it paused: no alerts until `pingmon monitors resume`' }),
   };
@@ -27,16 +32,16 @@ export default class MonitorsCreate extends BaseCommand {
     const { args, flags } = await this.parse(MonitorsCreate);
     const settings = settingsOf(flags);
     if (flags.paused) settings.paused = true;
-    const monitor = await loggedInClient(flags).createMonitor({ name: args.name, ...settings });
+    const monitor = await loggedInClient(flags).createMonitor({ name: args.name, slug: flags.slug, ...settings });
     if (this.jsonEnabled()) return monitor;
     this.log(
-      `Created ${monitor.monitorId} (${monitor.name}). ` +
-        `Wrap the job with: pingmon run --monitor ${monitor.monitorId} -- COMMAND`,
+      `Created ${monitor.monitorId} (${monitor.name}), slug ${monitor.slug}. ` +
+        `Wrap the job with: pingmon run --monitor ${monitor.slug} -- COMMAND`,
     );
     if (monitor.schedule !== null) {
       this.log(
         `Schedule ${scheduleText(monitor.schedule)}: check the expected times with ` +
-          `pingmon monitors show ${monitor.monitorId}`,
+          `pingmon monitors show ${monitor.slug}`,
       );
     }
   }

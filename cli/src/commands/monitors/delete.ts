@@ -4,7 +4,7 @@ import { loggedInClient, serverFlags } from '../../client.js';
 
 export default class MonitorsDelete extends BaseCommand {
   static override summary = 'Delete a monitor with all its runs and logs';
-  static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
+  static override args = { monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }) };
   static override flags = { ...serverFlags };
 
   async run(): Promise<void> {

@@ -21,9 +21,9 @@ export default class MonitorsList extends BaseCommand {
     if (this.jsonEnabled()) return monitors;
     if (monitors.length === 0) return this.log('No monitors yet: create one with `pingmon monitors create NAME`.');
     printTable(
-      ['ID', 'NAME', 'STATUS', 'NEXT (UTC)', 'LAST RUN', 'STARTED', 'DURATION', 'FAILS'],
+      ['SLUG', 'NAME', 'STATUS', 'NEXT (UTC)', 'LAST RUN', 'STARTED', 'DURATION', 'FAILS'],
       monitors.map((m) => [
-        m.monitorId,
+        m.slug,
         m.name,
         monitorStatusText(m.status),
         when(m.nextExpectedAt).slice(0, 16),

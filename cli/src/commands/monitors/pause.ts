@@ -5,7 +5,7 @@ import { loggedInClient, serverFlags } from '../../client.js';
 
 export default class MonitorsPause extends BaseCommand {
   static override summary = 'Pause a monitor: it raises no alert until resumed (its pings are still recorded)';
-  static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
+  static override args = { monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }) };
   static override enableJsonFlag = true;
   static override flags = { ...serverFlags };
 

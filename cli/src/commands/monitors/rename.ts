@@ -5,7 +5,7 @@ import { loggedInClient, serverFlags } from '../../client.js';
 export default class MonitorsRename extends BaseCommand {
   static override summary = 'Rename a monitor';
   static override args = {
-    monitor: Args.string({ description: 'monitor id (mon_…)', required: true }),
+    monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }),
     name: Args.string({ description: 'the new name', required: true }),
   };
   static override flags = { ...serverFlags };

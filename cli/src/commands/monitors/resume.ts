@@ -7,7 +7,7 @@ import { when } from '../../output.js';
 
 export default class MonitorsResume extends BaseCommand {
   static override summary = 'Resume a paused monitor: it expects its schedule again and alerts again';
-  static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
+  static override args = { monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }) };
   static override enableJsonFlag = true;
   static override flags = { ...serverFlags };
 

@@ -7,7 +7,7 @@ import { duration, plural, statusText, when } from '../../output.js';
 
 export default class MonitorsShow extends BaseCommand {
   static override summary = 'Show one monitor: status, schedule and its next expected runs, last run, recent failures';
-  static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
+  static override args = { monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }) };
   static override enableJsonFlag = true;
   static override flags = { ...serverFlags };
 
@@ -19,6 +19,7 @@ export default class MonitorsShow extends BaseCommand {
     const last = monitor.lastRun;
     const line = (label: string, value: string) => this.log(`${label.padEnd(12)}${value}`);
     line('monitor', monitor.monitorId);
+    line('slug', monitor.slug);
     line('name', monitor.name);
     line('created', when(monitor.createdAt));
     line('status', statusLine(monitor));
@@ -34,7 +35,7 @@ export default class MonitorsShow extends BaseCommand {
     if (monitor.schedule === null) {
       this.log(
         `No schedule: nothing is expected, so a run that does not start goes unnoticed. Add one with\n` +
-          `  pingmon monitors update ${monitor.monitorId} --cron '0 3 * * *' --tz Europe/Berlin`,
+          `  pingmon monitors update ${monitor.slug} --cron '0 3 * * *' --tz Europe/Berlin`,
       );
       return;
     }

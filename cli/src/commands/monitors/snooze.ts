@@ -18,7 +18,7 @@ export default class MonitorsSnooze extends BaseCommand {
     '<%= config.bin %> monitors snooze mon_0mwrksujegHscDsv5wx 0',
   ];
   static override args = {
-    monitor: Args.string({ description: 'monitor id (mon_…)', required: true }),
+    monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }),
     duration: Args.string({ description: `how long: ${DURATION_FORM}` }),
   };
   static override enableJsonFlag = true;

@@ -17,7 +17,7 @@ export default class RulesAdd extends BaseCommand {
   static override strict = false;
   static override usage = '<%= command.id %> MONITOR RULE [--url <value>] [--json]';
   static override args = {
-    monitor: Args.string({ description: 'monitor id (mon_…)', required: true }),
+    monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }),
     rule: Args.string({ description: "the rule, e.g. 'rowsProcessed < 1'", required: true }),
   };
   static override enableJsonFlag = true;

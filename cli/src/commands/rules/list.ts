@@ -7,7 +7,7 @@ import { formatRule } from '../../rule-expression.js';
 
 export default class RulesList extends BaseCommand {
   static override summary = 'List the alert rules of a monitor, in the order they were added';
-  static override args = { monitor: Args.string({ description: 'monitor id (mon_…)', required: true }) };
+  static override args = { monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }) };
   static override enableJsonFlag = true;
   static override flags = { ...serverFlags };
 

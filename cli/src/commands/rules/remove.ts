@@ -5,7 +5,7 @@ import { loggedInClient, serverFlags } from '../../client.js';
 export default class RulesRemove extends BaseCommand {
   static override summary = 'Remove an alert rule from a monitor';
   static override args = {
-    monitor: Args.string({ description: 'monitor id (mon_…)', required: true }),
+    monitor: Args.string({ description: 'monitor slug or id (mon_…)', required: true }),
     rule: Args.string({ description: 'rule id (rule_…)', required: true }),
   };
   static override flags = { ...serverFlags };
