@@ -74,7 +74,7 @@ export default class Discover extends BaseCommand {
       return { ...plan, diff: diffText(plan, source.label), ...(copy ? { copy } : {}), failed: applied.failed };
     this.show(plan, source.label);
     for (const { line, slug, error } of applied.failed)
-      this.warn(`line ${line}: the server refused monitor ${slug}, the line is left as it was: ${error}`);
+      process.stderr.write(`pingmon: line ${line}: the server refused monitor ${slug}, left as it was: ${error}\n`);
     this.log(
       `${plural(applied.created, 'monitor')} created, ${applied.updated} synced.` +
         (copy ? ` The old crontab is kept in ${copy}; installed the new one (${path ?? 'crontab -'}).` : ''),

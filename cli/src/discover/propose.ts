@@ -1,4 +1,5 @@
 import { basename } from 'node:path';
+import { numberedSlug, slugify } from '@pingmon/sdk';
 import { shellTokens } from './shell-words.js';
 import type { Token } from './shell-words.js';
 
@@ -34,7 +35,7 @@ export function propose(command: string): Proposal {
   const main = simple.find((words) => !SETUP.test(basename(words[0] ?? ''))) ?? simple[0] ?? [];
   const picked = subject(main);
   const name = picked.words.length > 0 ? [basename(picked.words[0]!), ...picked.words.slice(1)].join(' ') : command;
-  return { slug: slugOf(picked.subject ?? 'job'), name: cut(name.trim() || 'job') };
+  return { slug: slugOf(picked.subject ?? 'job'), name: cut(name.trim() || command.trim()) };
 }
 
 /** The words of each simple command, redirections and their targets left out. */
@@ -69,24 +70,15 @@ function subject(words: string[]): { words: string[]; subject?: string } {
   return { words: rest, subject: scriptAt === -1 ? program : rest[scriptAt] };
 }
 
-/** `a-z`, `0-9`, `-`, `_`, 1 to 64 characters, from a program's or script's file name. */
+/** A slug from a program's or script's file name, without its extension (slugify's rules). */
 export function slugOf(word: string): string {
-  const slug = basename(word)
-    .replace(/\.(sh|bash|py|php|pl|rb|js|mjs|ts|jar|R)$/i, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9_-]+/g, '-')
-    .replace(/^[-_]+|[-_]+$/g, '')
-    .slice(0, 64)
-    .replace(/[-_]+$/, '');
-  if (slug === '') return 'job';
-  // Never of the form of an id (mon_…): a slug and an id must not be mistaken for each other.
-  return /^(mon|run|rule|ch|key|alert|acc|usr)_/.test(slug) ? `job-${slug}` : slug;
+  return slugify(basename(word).replace(/\.(sh|bash|py|php|pl|rb|js|mjs|ts|jar|R)$/i, ''));
 }
 
-/** `wanted`, or with `-2`, `-3`… when `taken` has it; the answer is added to `taken`. */
+/** `wanted`, or numbered (`-2`, `-3`…) when `taken` has it; the answer is added to `taken`. */
 export function uniqueSlug(wanted: string, taken: Set<string>): string {
   let slug = wanted;
-  for (let n = 2; taken.has(slug); n++) slug = `${wanted.slice(0, 64 - `-${n}`.length)}-${n}`;
+  for (let n = 2; taken.has(slug); n++) slug = numberedSlug(wanted, n);
   taken.add(slug);
   return slug;
 }

@@ -1,3 +1,4 @@
+import { SLUG_RULE, isSlug } from '@pingmon/sdk';
 import type { Candidate } from './plan.js';
 
 // The review of `pingmon discover` as one value and one pure function of a key: move, leave a job out, edit its
@@ -22,7 +23,6 @@ const COMMANDS: Record<string, 'toggle' | 'slug' | 'name' | 'cancel'> = {
   q: 'cancel',
 };
 
-const SLUG = /^[a-z0-9_-]{1,64}$/;
 
 export function initialReview(rows: Candidate[]): ReviewState {
   return { rows, cursor: 0 };
@@ -75,7 +75,7 @@ function editing(state: ReviewState, edit: NonNullable<ReviewState['editing']>, 
 
 function problem(state: ReviewState, field: 'slug' | 'name', text: string): string | undefined {
   if (field === 'name') return text === '' ? 'a name cannot be empty' : undefined;
-  if (!SLUG.test(text)) return 'a slug is 1 to 64 of a-z, 0-9, - and _';
+  if (!isSlug(text)) return `a slug is ${SLUG_RULE}`;
   if (state.rows.some((row, i) => i !== state.cursor && row.include && row.slug === text))
     return `another job has the slug ${text}`;
   return undefined;

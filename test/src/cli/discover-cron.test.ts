@@ -23,13 +23,17 @@ interface User {
   home: string;
 }
 
-/** A command run as `user`, with the environment a login (and cron) gives them: no PINGMON_* nor XDG_* of ours. */
+/**
+ * A command run as `user`, with the environment a login (and cron) gives them: no PINGMON_* nor XDG_* of ours,
+ * nor the NODE_OPTIONS tap adds to the processes a test starts (`env -i`), which would write into our .tap.
+ */
 function asUser(user: User, command: string, args: string[], input?: string): Promise<CliResult> {
-  const child = spawn(command, args, {
+  const env = { HOME: user.home, USER: user.name, LOGNAME: user.name, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' };
+  const assignments = Object.entries(env).map(([name, value]) => `${name}=${value}`);
+  const child = spawn('/usr/bin/env', ['-i', ...assignments, command, ...args], {
     uid: user.uid,
     gid: user.gid,
     cwd: user.home,
-    env: { HOME: user.home, USER: user.name, LOGNAME: user.name, PATH: '/usr/bin:/bin', LANG: 'C.UTF-8' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   child.stdin!.end(input);

@@ -209,13 +209,13 @@ t.test('slugs and names proposed from commands', async (t) => {
       'python3 /srv/report.py --daily',
     ],
     ["sh -c 'cd /x && ./nightly-export.sh'", 'nightly-export', 'sh -c cd /x && ./nightly-export.sh'],
-    ['timeout 1h /opt/mon_abc.sh', 'job-mon_abc', 'mon_abc.sh'],
+    ['timeout 1h /opt/mon_abc.sh', 'mon-abc', 'mon_abc.sh'],
     ['cd /', 'cd', 'cd /'],
     ['"/opt/my tools/Do It!.sh"', 'do-it', 'Do It!.sh'],
   ];
   for (const [command, slug, name] of cases) t.same(propose(command), { slug, name }, command);
   t.equal(slugOf('x'.repeat(80)), 'x'.repeat(64), 'at most 64 characters');
-  t.equal(slugOf('...'), 'job', 'never empty');
+  t.equal(slugOf('...'), 'monitor', 'never empty');
 });
 
 /** What a job does when cron runs `line`: cut at its first `%`, the rest as input, through /bin/sh. */
@@ -332,7 +332,7 @@ t.test('the review: leave a job out, edit a slug (checked) and a name, accept or
   t.same(state.editing, { field: 'slug', text: 'b' });
   for (const key of [{ kind: 'backspace' }, { kind: 'text', text: 'Bad!' }, { kind: 'accept' }] as const)
     state = reduceReview(state, key);
-  t.match(state.error, 'a slug is 1 to 64 of a-z, 0-9, - and _');
+  t.match(state.error, 'a slug is 1 to 64 of a-z, 0-9, - and _, not beginning with mon_');
   state = reduceReview(reduceReview(reduceReview(state, { kind: 'cancel' }), { kind: 'text', text: 's' }), {
     kind: 'text',
     text: '-x',

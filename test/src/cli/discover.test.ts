@@ -89,7 +89,10 @@ t.test('a cron.d file has a user field; a schedule the server refuses leaves its
   writeFileSync(file, text, { mode: 0o644 });
   const result = await discover('--file', file, '--yes');
   t.equal(result.code, 1, 'a monitor refused: exit 1');
-  t.match(result.stderr, /line 2: the server refused monitor broken, the line is left as it was/);
+  t.match(
+    result.stderr,
+    'pingmon: line 2: the server refused monitor broken, left as it was: schedule.cron: "61 * * * *" cannot be read',
+  );
   const lines = readFileSync(file, 'utf8').split('\n');
   t.match(lines[0], /^0 2 \* \* \* backup \S+ run --monitor dump --cron '0 2 \* \* \*'/);
   t.equal(lines[1], '61 * * * * backup /opt/broken.sh');
