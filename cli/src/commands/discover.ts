@@ -1,13 +1,14 @@
 import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline/promises';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
-import { applyMonitors, monitorsByRef } from '../discover/apply.js';
+import { applyPlan, monitorsByRef } from '../discover/apply.js';
 import { hostZone, isSystemCrontab, readCrontab } from '../discover/crontab.js';
-import { fileCrontab, keepCopy, knownSlugs, rememberSlugs, userCrontab } from '../discover/install.js';
-import { candidates, diffText, planChanges, planOf } from '../discover/plan.js';
-import type { Candidate, Plan } from '../discover/plan.js';
-import { printTable, plural } from '../output.js';
+import { fileCrontab, knownSlugs, userCrontab } from '../discover/install.js';
+import { candidates, planChanges, planOf } from '../discover/plan.js';
+import { planJson, planLines } from '../discover/report.js';
+import { plural } from '../output.js';
 
 export default class Discover extends BaseCommand {
   static override summary = 'Monitor every job of a crontab: make their monitors and wrap their lines in pingmon run';
@@ -39,70 +40,44 @@ export default class Discover extends BaseCommand {
     const client = loggedInClient(flags);
     const path = flags.file === undefined ? undefined : resolve(flags.file);
     const source = path === undefined ? userCrontab() : fileCrontab(path);
-    const crontab = readCrontab(await source.read(), {
-      system: path !== undefined && isSystemCrontab(path),
-      hostZone: hostZone(),
-    });
+    const system = path !== undefined && isSystemCrontab(path);
+    const crontab = readCrontab(await source.read(), { system, hostZone: hostZone() });
     const monitors = await monitorsByRef(client);
-    let chosen: Candidate[] | undefined = candidates(crontab);
-    if (interactive) {
-      const { review } = await import('../discover/review.js');
-      chosen = await review(chosen, monitors);
-      if (!chosen) return this.log('Nothing changed.');
-    }
+    const proposed = candidates(crontab);
+    // ink is loaded only for a person at a terminal.
+    const chosen = interactive ? await (await import('../discover/review.js')).review(proposed, monitors) : proposed;
+    if (!chosen) return this.log('Nothing changed.');
     const pingmon = { bin: join(this.config.root, 'bin', 'run.js'), node: process.execPath };
-    let plan = planOf(crontab, chosen, monitors, knownSlugs(source), pingmon);
-    if (dryRun) {
-      if (this.jsonEnabled()) return { ...plan, diff: diffText(plan, source.label), dryRun: true };
-      this.show(plan, source.label);
+    const plan = planOf(crontab, chosen, monitors, knownSlugs(source), pingmon);
+    if (dryRun || !planChanges(plan)) {
+      if (this.jsonEnabled()) return planJson(plan, source.label, { dryRun });
+      planLines(plan, source.label).forEach((line) => this.log(line));
       return this.log(planChanges(plan) ? 'Dry run: nothing was changed.' : 'Nothing to change.');
     }
-    if (!planChanges(plan)) {
-      if (this.jsonEnabled()) return { ...plan, diff: '', failed: [] };
-      this.show(plan, source.label);
-      return this.log('Nothing to change.');
+    if (interactive) {
+      planLines(plan, source.label).forEach((line) => this.log(line));
+      if (!(await confirm('Create the monitors and install this crontab? [y/N] '))) return this.log('Nothing changed.');
     }
-    const applied = await applyMonitors(client, plan);
-    plan = applied.plan;
-    let copy: string | undefined;
-    if (plan.after !== plan.before) {
-      copy = keepCopy(source, plan.before, new Date());
-      await source.install(plan.after.endsWith('\n') || plan.after === '' ? plan.after : `${plan.after}\n`);
-    }
-    rememberSlugs(source, [...plan.jobs.map((job) => job.slug), ...plan.gone]);
-    if (this.jsonEnabled())
-      return { ...plan, diff: diffText(plan, source.label), ...(copy ? { copy } : {}), failed: applied.failed };
-    this.show(plan, source.label);
-    for (const { line, slug, error } of applied.failed)
+    const done = await applyPlan(client, source, plan, new Date());
+    if (this.jsonEnabled()) return planJson(done.plan, source.label, { copy: done.copy ?? null, failed: done.failed });
+    if (!interactive) planLines(done.plan, source.label).forEach((line) => this.log(line));
+    for (const { line, slug, error } of done.failed)
       process.stderr.write(`pingmon: line ${line}: the server refused monitor ${slug}, left as it was: ${error}\n`);
     this.log(
-      `${plural(applied.created, 'monitor')} created, ${applied.updated} synced.` +
-        (copy ? ` The old crontab is kept in ${copy}; installed the new one (${path ?? 'crontab -'}).` : ''),
+      `${plural(done.created, 'monitor')} created, ${done.updated} synced.` +
+        (done.copy ? ` The old crontab is kept in ${done.copy}; installed the new one (${path ?? 'crontab -'}).` : ''),
     );
-    if (applied.failed.length > 0) process.exitCode = 1;
+    if (done.failed.length > 0) process.exitCode = 1;
   }
+}
 
-  private show(plan: Plan, label: string): void {
-    if (plan.jobs.length > 0) {
-      const rows = plan.jobs.map((job) => [
-        String(job.line),
-        job.slug,
-        job.action,
-        `${job.schedule.cron} (${job.schedule.timezone})`,
-        job.name,
-      ]);
-      printTable(['LINE', 'SLUG', 'MONITOR', 'SCHEDULE', 'NAME'], rows, (line) => this.log(line));
-    } else {
-      this.log(`No job to monitor in ${label}.`);
-    }
-    for (const { line, reason } of plan.skipped) this.log(`line ${line}: ${reason}`);
-    for (const note of plan.notes) this.log(`note: ${note}`);
-    if (plan.gone.length > 0)
-      this.log(
-        `No line runs ${plan.gone.join(', ')} any more: left as ${plan.gone.length === 1 ? 'it is' : 'they are'} ` +
-          '(`pingmon monitors delete SLUG` deletes one).',
-      );
-    const diff = diffText(plan, label);
-    if (diff) this.log(`\n${diff}\n`);
+async function confirm(question: string): Promise<boolean> {
+  // ink leaves standard input unreferenced when it ends: node would exit before the answer.
+  (process.stdin as { ref?: () => void }).ref?.();
+  const rl = createInterface({ input: process.stdin, output: process.stdout });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
   }
 }

@@ -1,5 +1,7 @@
 import type { Client, Monitor } from '@pingmon/sdk';
 import { listAllMonitors } from '../client.js';
+import { keepCopy, rememberSlugs } from './install.js';
+import type { CrontabSource } from './install.js';
 import type { JobPlan, Plan } from './plan.js';
 
 // The monitors of a plan made or synced on the server. A job whose monitor the server refuses keeps its line as
@@ -18,7 +20,29 @@ export async function monitorsByRef(client: Client): Promise<Map<string, Monitor
   return new Map(monitors.flatMap((m) => [[m.slug, m] as const, [m.monitorId, m] as const]));
 }
 
-export async function applyMonitors(client: Client, plan: Plan): Promise<Applied> {
+/**
+ * The plan carried out: monitors made or synced, then, if a line changed, the old crontab copied (`copy`) and the
+ * new one installed; the slugs of its lines remembered, to tell the monitors of lines that go later.
+ */
+export async function applyPlan(
+  client: Client,
+  source: CrontabSource,
+  planned: Plan,
+  now: Date,
+): Promise<Applied & { copy?: string }> {
+  const applied = await applyMonitors(client, planned);
+  const { plan } = applied;
+  let copy: string | undefined;
+  if (plan.after !== plan.before) {
+    copy = keepCopy(source, plan.before, now);
+    // crontab(1) refuses a last line without its newline.
+    await source.install(plan.after === '' || plan.after.endsWith('\n') ? plan.after : `${plan.after}\n`);
+  }
+  rememberSlugs(source, [...plan.jobs.map((job) => job.slug), ...plan.gone]);
+  return copy === undefined ? applied : { ...applied, copy };
+}
+
+async function applyMonitors(client: Client, plan: Plan): Promise<Applied> {
   const applied: Applied = { plan, created: 0, updated: 0, failed: [] };
   const kept: JobPlan[] = [];
   for (const job of plan.jobs) {

@@ -27,12 +27,15 @@ const VALUE_OPTIONS: Record<string, RegExp> = {
 };
 /** Programs whose first operand is what the job is (a script, a directory of scripts, a jar). */
 const RUNNERS = /^(sh|bash|dash|zsh|ksh|python[\d.]*|php[\d.]*|perl|ruby|node(js)?|deno|bun|run-parts|java|Rscript)$/;
+const SHELLS = /^(sh|bash|dash|zsh|ksh)$/;
 const SEPARATORS = new Set(['&&', '||', ';', ';;', '|', '&', '(', ')', '{', '}', '!', 'then', 'do', 'else']);
 const MAX_NAME = 80;
 
 export function propose(command: string): Proposal {
   const simple = simpleCommands(shellTokens(command));
   const main = simple.find((words) => !SETUP.test(basename(words[0] ?? ''))) ?? simple[0] ?? [];
+  // `sh -c '…'` (a line wrapped by discover, say) is about the script it runs.
+  if (SHELLS.test(basename(main[0] ?? '')) && main[1] === '-c' && main[2]) return propose(main[2]);
   const picked = subject(main);
   const name = picked.words.length > 0 ? [basename(picked.words[0]!), ...picked.words.slice(1)].join(' ') : command;
   return { slug: slugOf(picked.subject ?? 'job'), name: cut(name.trim() || command.trim()) };
@@ -66,7 +69,6 @@ function subject(words: string[]): { words: string[]; subject?: string } {
   if (program === undefined) return { words: rest };
   if (!RUNNERS.test(basename(program))) return { words: rest, subject: program };
   const scriptAt = rest.findIndex((word, at) => at > 0 && !word.startsWith('-'));
-  if (rest[scriptAt - 1] === '-c') return { words: rest, subject: propose(rest[scriptAt]!).slug };
   return { words: rest, subject: scriptAt === -1 ? program : rest[scriptAt] };
 }
 

@@ -23,7 +23,6 @@ const COMMANDS: Record<string, 'toggle' | 'slug' | 'name' | 'cancel'> = {
   q: 'cancel',
 };
 
-
 export function initialReview(rows: Candidate[]): ReviewState {
   return { rows, cursor: 0 };
 }

@@ -4,13 +4,14 @@ import { useEffect, useReducer, useState } from 'react';
 import type { Monitor } from '@pingmon/sdk';
 import { plural } from '../output.js';
 import { Box, Text } from '../tui/ink.js';
+import { splitKeys } from '../tui/keys.js';
 import type { Candidate } from './plan.js';
 import { initialReview, reduceReview } from './review-state.js';
 import type { ReviewKey } from './review-state.js';
 
 // The editable list of `pingmon discover` in a terminal: the reducer decides, this only maps keys and draws.
 
-function keyOf(input: string, key: Key): ReviewKey | undefined {
+function keyOf(input: string, key: Partial<Key>): ReviewKey | undefined {
   if (key.return) return { kind: 'accept' };
   if (key.escape || (key.ctrl && input === 'c')) return { kind: 'cancel' };
   if (key.upArrow) return { kind: 'up' };
@@ -29,8 +30,11 @@ export function Review({ rows, monitors, onDone }: Props) {
   const [state, dispatch] = useReducer(reduceReview, rows, initialReview);
   const { exit } = useApp();
   useInput((input, key) => {
-    const action = keyOf(input, key);
-    if (action) dispatch(action);
+    // Keys that arrive together (typed fast, pasted) are taken one by one, each against the state before it.
+    for (const [one, flags] of splitKeys(input, key)) {
+      const action = keyOf(one, flags);
+      if (action) dispatch(action);
+    }
   });
   // The keys are said once they are listened to (useInput's effect runs first): a key pressed sooner is lost.
   const [listening, setListening] = useState(false);
@@ -47,7 +51,7 @@ export function Review({ rows, monitors, onDone }: Props) {
         const selected = i === state.cursor;
         const edit = selected ? state.editing : undefined;
         const slug = edit?.field === 'slug' ? `${edit.text}▏` : row.slug || '(no --monitor)';
-        const name = edit?.field === 'name' ? `${edit.text}▏` : row.name;
+        const name = edit?.field === 'name' ? `${edit.text}▏` : (monitors.get(row.slug)?.name ?? row.name);
         const exists = monitors.has(row.slug) ? 'sync' : 'new';
         return (
           <Text key={row.job.lineNumber} inverse={selected && !edit}>

@@ -208,7 +208,7 @@ t.test('slugs and names proposed from commands', async (t) => {
       'report',
       'python3 /srv/report.py --daily',
     ],
-    ["sh -c 'cd /x && ./nightly-export.sh'", 'nightly-export', 'sh -c cd /x && ./nightly-export.sh'],
+    ["sh -c 'cd /x && ./nightly-export.sh'", 'nightly-export', 'nightly-export.sh'],
     ['timeout 1h /opt/mon_abc.sh', 'mon-abc', 'mon_abc.sh'],
     ['cd /', 'cd', 'cd /'],
     ['"/opt/my tools/Do It!.sh"', 'do-it', 'Do It!.sh'],

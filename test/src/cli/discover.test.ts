@@ -2,10 +2,12 @@ import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
-import { pingmon } from '../helpers/cli.js';
+import { CLI, pingmon } from '../helpers/cli.js';
 import { tempDir } from '../helpers/databases.js';
 import { TestServer } from '../helpers/server.js';
 import type { TestAccount } from '../helpers/server.js';
+import { requireTools } from '../helpers/system-tools.js';
+import { EXITED, Tmux } from '../helpers/tmux.js';
 
 // Issue 27, item 4: `pingmon discover --file` against a real server: monitors made and synced from a crontab,
 // the file rewritten in place after a copy is kept, and a second run that changes nothing.
@@ -138,4 +140,30 @@ t.test('without a terminal it asks for --yes or --dry-run; logged out, for pingm
   t.equal(loggedOut.code, 1);
   t.match(loggedOut.stderr, 'not logged in: run `pingmon login` first');
   t.equal(readFileSync(file, 'utf8'), CRONTAB);
+});
+
+t.test('in a terminal: the list edited, the plan and diff shown, installed on the word yes', async (t) => {
+  if (!requireTools(t, 'tmux')) return;
+  const { api, account, dir, env } = await setup(t);
+  const file = join(dir, 'jobs.cron');
+  writeFileSync(file, CRONTAB);
+  const term = Tmux.start(t, [process.execPath, CLI, 'discover', '--file', file], { columns: 120, rows: 40, env });
+  await term.waitFor('q stop');
+  term.keys('s');
+  await term.waitFor('backup-db▏');
+  term.keys('BSpace', 'BSpace');
+  term.type('nightly');
+  term.keys('Enter');
+  await term.waitFor('[x] line 3  backup-nightly  (new)');
+  term.keys('Enter');
+  const plan = await term.waitFor('Create the monitors and install this crontab? [y/N]');
+  t.match(plan, /backup-nightly\s+create\s+0 3 \* \* \*/);
+  t.match(plan, '+0 3 * * * ');
+  t.equal(readFileSync(file, 'utf8'), CRONTAB, 'nothing installed before the answer');
+  term.type('y');
+  term.keys('Enter');
+  const screen = await term.waitFor(EXITED);
+  t.equal(EXITED.exec(screen)![1], '0', screen);
+  t.match(readFileSync(file, 'utf8'), '--monitor backup-nightly ');
+  t.ok(await monitor(api, account, 'backup-nightly'), 'made with the slug as edited');
 });

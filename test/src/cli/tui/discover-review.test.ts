@@ -42,3 +42,12 @@ t.test('the review list: q stops with nothing taken', async (t) => {
   await waitFor(() => done !== 'pending');
   t.equal(done, undefined);
 });
+
+t.test('the review list: keys arriving together (typed fast, pasted) are taken one by one', async (t) => {
+  const rows = candidates(readCrontab(CRONTAB, { system: false, hostZone: 'UTC' }));
+  const screen = renderScreen(Review, { rows, monitors: new Map(), onDone: () => undefined });
+  t.teardown(screen.unmount);
+  await screen.waitFor('q stop');
+  screen.press('s\x7f\x7f\x7fdb\r');
+  await screen.waitFor('[x] line 1  backupdb  (new)');
+});
