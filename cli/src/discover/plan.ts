@@ -66,7 +66,8 @@ export function planOf(
   known: string[],
   pingmon: Pingmon,
 ): Plan {
-  const jobs = chosen.filter((c) => c.include).map((c) => jobPlan(c, monitors.get(c.slug), pingmon));
+  const planned = chosen.filter((c) => c.include).map((c) => jobPlan(c, monitors.get(c.slug), pingmon));
+  const { jobs, shared } = oneSchedulePerMonitor(planned);
   const after = new Map(jobs.map((job) => [job.line, job.after]));
   const lines = crontab.lines.map((line, i) => after.get(i + 1) ?? line.text);
   const current = new Set(jobs.map((job) => monitors.get(job.slug)?.monitorId ?? job.slug));
@@ -88,11 +89,30 @@ export function planOf(
   return {
     jobs,
     skipped,
-    notes: crontab.notes,
+    notes: [...crontab.notes, ...shared],
     gone,
     before: crontab.lines.map((line) => line.text).join('\n'),
     after: lines.join('\n'),
   };
+}
+
+/** Lines that report to one monitor: it is made or synced with the first one's schedule only, and that is said. */
+function oneSchedulePerMonitor(planned: JobPlan[]): { jobs: JobPlan[]; shared: string[] } {
+  const first = new Map<string, JobPlan>();
+  const shared: string[] = [];
+  const jobs = planned.map((job) => {
+    const earlier = first.get(job.slug);
+    if (!earlier) {
+      first.set(job.slug, job);
+      return job;
+    }
+    shared.push(
+      `lines ${earlier.line} and ${job.line} report to ${job.slug}, which has one schedule (line ${earlier.line}'s ` +
+        'here): give each line a slug of its own',
+    );
+    return { ...job, action: 'unchanged' as const };
+  });
+  return { jobs, shared };
 }
 
 function jobPlan(candidate: Candidate, monitor: Monitor | undefined, pingmon: Pingmon): JobPlan {

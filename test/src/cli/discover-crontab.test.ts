@@ -304,6 +304,14 @@ t.test('a line already wrapped keeps its monitor; a schedule changed since is wr
   );
   const plan = planOf(crontab, found, new Map(), ['nightly', 'old-job'], PINGMON);
   t.same(plan.skipped, [{ line: 5, reason: 'wrapped by pingmon run without --monitor: left as it is' }]);
+  const twice = readCrontab(`${text}0 9 * * 6 pingmon run --monitor nightly -- /opt/backup.sh\n`, USER);
+  const shared = planOf(twice, candidates(twice), new Map(), [], PINGMON);
+  t.same(
+    shared.jobs.filter((job) => job.slug === 'nightly').map((job) => job.action),
+    ['create', 'unchanged'],
+    'one monitor made once',
+  );
+  t.match(shared.notes, ["lines 1 and 8 report to nightly, which has one schedule (line 1's here)"]);
 });
 
 t.test("node is named too when cron's PATH would not find it", async (t) => {
