@@ -5,10 +5,12 @@ import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
 import { applyPlan, monitorsByRef } from '../discover/apply.js';
 import { hostZone, isSystemCrontab, readCrontab } from '../discover/crontab.js';
+import type { Crontab } from '../discover/crontab.js';
 import { fileCrontab, knownSlugs, userCrontab } from '../discover/install.js';
 import { candidates, planChanges, planOf } from '../discover/plan.js';
 import { planJson, planLines } from '../discover/report.js';
 import { plural } from '../output.js';
+import { forgetContinuousIntegration, readSettings, resolveSetting } from '../settings.js';
 
 export default class Discover extends BaseCommand {
   static override summary = 'Monitor every job of a crontab: make their monitors and wrap their lines in pingmon run';
@@ -44,11 +46,13 @@ export default class Discover extends BaseCommand {
     const crontab = readCrontab(await source.read(), { system, hostZone: hostZone() });
     const monitors = await monitorsByRef(client);
     const proposed = candidates(crontab);
-    // ink is loaded only for a person at a terminal.
+    // ink is loaded only for a person at a terminal, and draws every frame there, whatever CI says.
+    if (interactive) forgetContinuousIntegration();
     const chosen = interactive ? await (await import('../discover/review.js')).review(proposed, monitors) : proposed;
     if (!chosen) return this.log('Nothing changed.');
     const pingmon = { bin: join(this.config.root, 'bin', 'run.js'), node: process.execPath };
     const plan = planOf(crontab, chosen, monitors, knownSlugs(source), pingmon);
+    if (!system && !hasApiKey(crontab)) plan.notes.push(NO_API_KEY);
     if (dryRun || !planChanges(plan)) {
       if (this.jsonEnabled()) return planJson(plan, source.label, { dryRun });
       planLines(plan, source.label).forEach((line) => this.log(line));
@@ -69,6 +73,16 @@ export default class Discover extends BaseCommand {
     );
     if (done.failed.length > 0) process.exitCode = 1;
   }
+}
+
+const NO_API_KEY =
+  'no API key for `pingmon run`: the jobs run unreported until you run `pingmon config set api-key pm_…` ' +
+  '(or add PINGMON_API_KEY=pm_… to the crontab)';
+
+/** Whether the lines of a user's crontab will find an API key: in the crontab, or stored for this user. */
+function hasApiKey(crontab: Crontab): boolean {
+  const inCrontab = crontab.lines.some((line) => line.kind === 'env' && line.name === 'PINGMON_API_KEY');
+  return inCrontab || resolveSetting('api-key', undefined, readSettings()) !== undefined;
 }
 
 async function confirm(question: string): Promise<boolean> {

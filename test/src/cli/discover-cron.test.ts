@@ -121,6 +121,7 @@ t.test(
     const discover = await pingmonAs(user, ['discover', '--yes']);
     t.equal(discover.code, 0, `pingmon discover --yes (${discover.stderr})`);
     t.match(discover.stdout, /nightly-report\s+create/);
+    t.notMatch(discover.stdout, 'no API key', 'the key stored as the README says is found');
     const listed = await asUser(user, 'crontab', ['-l']);
     const line = listed.stdout.split('\n')[2]!;
     t.ok(line.startsWith(`* * * * * ${CLI} run --monitor nightly-report --cron '* * * * *' `), line);

@@ -43,6 +43,7 @@ t.test('discover --yes --file: monitors made, the file rewritten after a copy; a
   t.match(first.stdout, /backup-db\s+create\s+0 3 \* \* \* \(Europe\/Berlin\)\s+backup-db\.sh --full/);
   t.match(first.stdout, /sync\s+create\s+\*\/15 \* \* \* \* \(Europe\/Berlin\)/);
   t.match(first.stdout, 'line 5: @reboot runs at boot, not on a schedule: left as it is');
+  t.match(first.stdout, 'note: no API key for `pingmon run`: the jobs run unreported until you run `pingmon config');
   t.match(
     first.stdout,
     `--- ${file} (before)\n+++ ${file} (after)\n@@ -3 +3 @@\n-0 3 * * * /usr/local/bin/backup-db.sh`,
