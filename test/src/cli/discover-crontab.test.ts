@@ -196,6 +196,12 @@ t.test('comments, blank lines and environment lines are kept byte for byte', asy
   const plan = planOf(crontab, candidates(crontab), new Map(), [], PINGMON);
   t.equal(plan.after.split('\n').slice(0, 6).join('\n'), text.split('\n').slice(0, 6).join('\n'));
   t.equal(plan.after.split('\n').length, text.split('\n').length);
+  const bash = readCrontab('SHELL=/bin/bash\n0 1 * * * cd /srv && [[ -f x ]] && ./x\n', USER);
+  t.match(
+    planOf(bash, candidates(bash), new Map(), [], PINGMON).jobs[0]!.after,
+    " -- /bin/bash -c 'cd /srv && [[ -f x ]] && ./x'",
+    "the command runs in the crontab's SHELL, as cron ran it",
+  );
 });
 
 t.test('slugs and names proposed from commands', async (t) => {
