@@ -19,3 +19,10 @@ export { createSource, type BrowseSource, type MonitorRow } from './tui/source.j
 export { initialState, nextSnooze, reduce, type Action, type State } from './tui/state.js';
 export { capRows, clean, firstLine, wrap } from './tui/text.js';
 export { fit, textWidth } from './width.js';
+export { cutAtPercent, hostZone, isSystemCrontab, jobsOf, readCrontab } from './discover/crontab.js';
+export { candidates, diffText, planOf, type Candidate } from './discover/plan.js';
+export { propose, slugOf } from './discover/propose.js';
+export { initialReview, reduceReview } from './discover/review-state.js';
+export { shellTokens } from './discover/shell-words.js';
+export { readWrapped, resyncLine, wrapLine } from './discover/wrap.js';
+export { Review } from './discover/review.js';

@@ -4,7 +4,7 @@ import { delimiter, join } from 'node:path';
 /** Debian's Chromium: a browser that a tool downloads for itself fails here. */
 export const CHROMIUM = process.env.PINGMON_TEST_CHROMIUM || '/usr/bin/chromium';
 
-export type SystemTool = 'chromium' | 'openssl' | 'tmux' | 'zsh';
+export type SystemTool = 'chromium' | 'cron' | 'openssl' | 'tmux' | 'zsh';
 
 interface ToolSpec {
   /** The Debian package that has it. */
@@ -25,6 +25,11 @@ export const SYSTEM_TOOLS: Record<SystemTool, ToolSpec> = {
     find: () => executable(CHROMIUM),
     absent: `no Chromium at ${CHROMIUM}`,
     hint: 'or set PINGMON_TEST_CHROMIUM',
+  },
+  cron: {
+    package: 'cron',
+    find: () => executable('/usr/sbin/cron') && executable('/usr/bin/crontab'),
+    absent: 'no Debian cron daemon at /usr/sbin/cron (and crontab at /usr/bin/crontab)',
   },
   openssl: onPath('openssl'),
   tmux: onPath('tmux'),
