@@ -19,12 +19,17 @@ function rank(row: MonitorRow): number {
   return row.lastRun ? 5 : 6;
 }
 
-/** The monitors the filter lets through: the filter text anywhere in the name or id, ignoring case. */
+/** The monitors the filter lets through: the filter text anywhere in the name, slug or id, ignoring case. */
 export function visibleMonitors(monitors: { rows: MonitorRow[] | null; filter: string }): MonitorRow[] {
   const rows = monitors.rows ?? [];
   const filter = monitors.filter.trim().toLowerCase();
   if (!filter) return rows;
-  return rows.filter((row) => row.name.toLowerCase().includes(filter) || row.monitorId.toLowerCase().includes(filter));
+  return rows.filter(
+    (row) =>
+      row.name.toLowerCase().includes(filter) ||
+      row.slug.includes(filter) ||
+      row.monitorId.toLowerCase().includes(filter),
+  );
 }
 
 /**

@@ -9,7 +9,7 @@ import { visibleMonitors } from './lists.js';
 import { Message } from './message.js';
 import type { MonitorRow } from './source.js';
 import type { MonitorsState } from './state.js';
-import { cell } from '../width.js';
+import { cell, textWidth } from '../width.js';
 import { clean } from './text.js';
 
 // Marker, status, last run and fails take fixed widths, and NEXT and DURATION while the name keeps NAME_MIN
@@ -33,7 +33,7 @@ export function MonitorList({ monitors, size, now }: { monitors: MonitorsState; 
     return (
       <Message>
         {'No monitors yet. Create one with `pingmon monitors create NAME`, then report a job to it:\n'}
-        {'pingmon run --monitor <monitor id> -- <command>'}
+        {'pingmon run --monitor <slug> -- <command>'}
       </Message>
     );
   }
@@ -45,7 +45,7 @@ export function MonitorList({ monitors, size, now }: { monitors: MonitorsState; 
   return (
     <Box flexDirection="column">
       <Text dimColor wrap="truncate-end">
-        {`  ${cell('STATUS', 9)}  ${cell('NAME', nameWidth)}  ${cell('LAST RUN', 11)}  ` +
+        {`  ${cell('STATUS', 9)}  ${cell('NAME  SLUG', nameWidth)}  ${cell('LAST RUN', 11)}  ` +
           `${layout.next ? `${cell('NEXT', 8)}  ` : ''}${layout.duration ? `${cell('DURATION', 8)}  ` : ''}FAILS`}
       </Text>
       {rows.slice(start, start + height).map((row, i) => (
@@ -77,12 +77,27 @@ function MonitorLine({
     <Text wrap="truncate-end" inverse={selected} bold={row.status === 'down'}>
       {selected ? '▸ ' : '  '}
       <Text color={MONITOR_COLOR[row.status]}>{cell(monitorStatusText(row.status), 9)}</Text>
-      {`  ${cell(clean(row.name) + snoozeText(row.snoozedUntil, now), nameWidth)}  `}
+      {'  '}
+      <NameCell name={clean(row.name) + snoozeText(row.snoozedUntil, now)} slug={row.slug} width={nameWidth} />
+      {'  '}
       <Text color={last ? statusColor(status, silent) : undefined}>{cell(lastRun, 11)}</Text>
       {`  ${layout.next ? `${cell(until(row.nextExpectedAt, now), 8)}  ` : ''}` +
         `${layout.duration ? `${cell(duration(last?.durationMs ?? null), 8)}  ` : ''}`}
       <Text color={row.recentFailures > 0 ? 'red' : undefined}>{cell(fails, 5)}</Text>
     </Text>
+  );
+}
+
+/** The name, then the slug dimmed where both fit in `width`; the name alone (cut to fit) where they do not. */
+function NameCell({ name, slug, width }: { name: string; slug: string; width: number }) {
+  const room = width - textWidth(name) - 2;
+  if (room < textWidth(slug)) return <>{cell(name, width)}</>;
+  return (
+    <>
+      {`${name}  `}
+      <Text dimColor>{slug}</Text>
+      {' '.repeat(room - textWidth(slug))}
+    </>
   );
 }
 

@@ -7,6 +7,7 @@ export const RUNS_PAGE = 100;
 /** One line of the monitors view. */
 export interface MonitorRow {
   monitorId: string;
+  slug: string;
   name: string;
   /** The monitor's status (docs/schedules.md) and when its next run is expected. */
   status: MonitorStatus;
@@ -74,6 +75,7 @@ function monitorRow(monitor: Monitor): MonitorRow {
   const last = monitor.lastRun;
   return {
     monitorId: monitor.monitorId,
+    slug: monitor.slug,
     name: monitor.name,
     status: monitor.status,
     nextExpectedAt: monitor.nextExpectedAt,

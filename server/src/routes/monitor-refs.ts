@@ -11,17 +11,21 @@ import type { UserCredentials } from '../auth.js';
  * left as it is, for the handler's own answer (a 404 naming it; a ping's settings may create it).
  */
 export function registerMonitorRefs(server: Server, sql: Sql): void {
-  server.ext('onPreHandler', async (request, h) => {
+  // Not async: a request naming no slug (every ping by id) passes without a promise or a lookup.
+  server.ext('onPreHandler', (request, h) => {
     const params = request.params as Partial<Record<'monitorId', string>> | null;
     const query = request.query as Partial<Record<'monitorId', unknown>>;
     const inPath = params?.monitorId !== undefined && isSlug(params.monitorId);
     const inQuery = typeof query.monitorId === 'string' && isSlug(query.monitorId);
-    if (!inPath && !inQuery) return h.continue;
-    const accountId = accountOf(request);
+    const accountId = inPath || inQuery ? accountOf(request) : undefined;
     if (accountId === undefined) return h.continue;
-    if (inPath) params!.monitorId = (await findMonitorId(sql, accountId, params!.monitorId!)) ?? params!.monitorId;
-    if (inQuery) query.monitorId = (await findMonitorId(sql, accountId, query.monitorId as string)) ?? query.monitorId;
-    return h.continue;
+    return (async () => {
+      if (inPath) params!.monitorId = (await findMonitorId(sql, accountId, params!.monitorId!)) ?? params!.monitorId;
+      if (inQuery) {
+        query.monitorId = (await findMonitorId(sql, accountId, query.monitorId as string)) ?? query.monitorId;
+      }
+      return h.continue;
+    })();
   });
 }
 

@@ -58,6 +58,13 @@ function Summary({ monitor: m, reload }: { monitor: Monitor; reload: () => void 
   };
   return (
     <dl className="fields">
+      <dt>Slug</dt>
+      <dd>
+        <code>{m.slug}</code>{' '}
+        <span className="muted">
+          (pings: /api/v1/ping/{m.slug}/start; id {m.monitorId})
+        </span>
+      </dd>
       <dt>Status</dt>
       <dd>
         <MonitorBadge status={m.status} />{' '}

@@ -75,11 +75,11 @@ function MonitorRow({ monitor: m, now }: { monitor: Monitor; now: number }) {
         <MonitorBadge status={m.status} />
       </td>
       <td data-label="Monitor" className="name">
-        <Link to={monitorPath(m.monitorId)}>{nameText(m.name)}</Link>
+        <Link to={monitorPath(m.slug)}>{nameText(m.name)}</Link> <span className="muted slug">{m.slug}</span>
       </td>
       <td data-label="Last run">
         {m.lastRun ? (
-          <Link to={runPath(m.monitorId, m.lastRun.runId)}>
+          <Link to={runPath(m.slug, m.lastRun.runId)}>
             <RunStatusText status={m.lastRun.status} silent={m.lastRun.silentFailure} />{' '}
             <span className="muted">{ago(m.lastRun.startedAt, now)}</span>
           </Link>
@@ -89,7 +89,7 @@ function MonitorRow({ monitor: m, now }: { monitor: Monitor; now: number }) {
       </td>
       <td data-label="Recent failures">
         {failed > 0 ? (
-          <Link to={monitorPath(m.monitorId, true)} className="failures">
+          <Link to={monitorPath(m.slug, true)} className="failures">
             {failed} of {runs} failed
           </Link>
         ) : (

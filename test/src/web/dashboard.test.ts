@@ -84,6 +84,15 @@ if (requireTools(t, 'chromium'))
       t.match(await backupRow.locator('svg.chart').getAttribute('aria-label'), /^Last 6 runs: 2 failed/, 'the chart');
       t.equal(await backupRow.locator('svg.chart path.bar-failed').count(), 1, 'with red bars');
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/dashboard-monitors.png` });
+      t.match(await backupRow.innerText(), /nightly-backup/, 'its slug');
+      await backupRow.getByRole('link', { name: 'nightly backup', exact: true }).click();
+      await page.waitForURL(`${origin}/monitors/nightly-backup`);
+      await page.getByRole('heading', { name: 'nightly backup', exact: true }).waitFor();
+      t.match(
+        await page.locator('dl.fields').innerText(),
+        /Slug\s+nightly-backup/,
+        "the slug in the monitor's URL and page",
+      );
     });
 
     t.test('the failed runs of a monitor, and a 2,000-character log collapsed until expanded', async (t) => {

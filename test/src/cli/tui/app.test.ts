@@ -77,10 +77,13 @@ t.test('the dashboard against a real server', async (t) => {
     t.ok(at('nightly backup') < at('hourly sync') && at('hourly sync') < at('new job'), frame);
     t.match(
       rows[at('nightly backup')],
-      /^▸ ✗ down\s+nightly backup\s+✗ (just now|\d+s ago|\d+m ago)\s+—\s+(\d+ms|\d+s)\s+1\/4\s*$/,
+      /^▸ ✗ down\s+nightly backup  nightly-backup\s+✗ (just now|\d+s ago|\d+m ago)\s+—\s+(\d+ms|\d+s)\s+1\/4\s*$/,
     );
-    t.match(rows[at('hourly sync')], /^  ✓ up\s+hourly sync\s+✓ (just now|\d+s ago|\d+m ago)\s+—\s+—\s+0\/1\s*$/);
-    t.match(rows[at('new job')], /^  · new\s+new job\s+never\s+—\s+—\s+—\s*$/);
+    t.match(
+      rows[at('hourly sync')],
+      /^  ✓ up\s+hourly sync  hourly-sync\s+✓ (just now|\d+s ago|\d+m ago)\s+—\s+—\s+0\/1\s*$/,
+    );
+    t.match(rows[at('new job')], /^  · new\s+new job  new-job\s+never\s+—\s+—\s+—\s*$/);
     t.match(frame, /updated \d\d:\d\d:\d\d UTC/);
   });
 
@@ -272,7 +275,7 @@ t.test('the dashboard against a real server', async (t) => {
     let frame = await screen.waitFor('imports');
     t.match(
       lines(frame).find((line) => line.includes('imports')),
-      /✓ up\s+imports\s+▲ (just now|\d+s ago)/,
+      /✓ up\s+imports  imports\s+▲ (just now|\d+s ago)/,
     );
     screen.press('/', 'imports', KEYS.enter, KEYS.enter);
     frame = await screen.waitFor('imports › Runs · all · 1 run');

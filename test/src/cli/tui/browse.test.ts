@@ -55,7 +55,10 @@ t.test('pingmon browse in a terminal: monitors, runs, the failed run, its log ex
   const term = Tmux.start(t, [process.execPath, CLI, 'browse'], { columns: 100, rows: 30, env });
   let screen = await term.waitFor('Monitors · 2 · 1 down');
   const failedRow = screen.split('\n').find((line) => line.includes('nightly backup'))!;
-  t.match(failedRow, /^▸ ✗ down\s+nightly backup\s+✗ (just now|\d+s ago|\d+m ago)\s+—\s+(\d+ms|\d+s)\s+1\/4/);
+  t.match(
+    failedRow,
+    /^▸ ✗ down\s+nightly backup  nightly-backup\s+✗ (just now|\d+s ago|\d+m ago)\s+—\s+(\d+ms|\d+s)\s+1\/4/,
+  );
   const coloured = term
     .capture(true)
     .split('\n')

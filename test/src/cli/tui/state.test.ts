@@ -8,6 +8,7 @@ const HEIGHT = listRows(SIZE);
 
 const monitor = (id: string, name: string, status: Run['status'] | null = 'success'): MonitorRow => ({
   monitorId: id,
+  slug: name.toLowerCase().replace(/[^a-z0-9_-]+/g, '-'),
   name,
   status: status === 'failed' ? 'down' : status === 'running' ? 'running' : status ? 'up' : 'new',
   nextExpectedAt: null,

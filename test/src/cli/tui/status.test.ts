@@ -21,18 +21,22 @@ t.test('pingmon browse shows status and next expected run, and p pauses and resu
   t.teardown(screen.unmount);
   let frame = await screen.waitFor('held job');
   t.match(lines(frame)[1], /^Monitors · 3 · 1 down$/);
-  t.match(lines(frame)[3], /^\s+STATUS\s+NAME\s+LAST RUN\s+NEXT\s+DURATION\s+FAILS$/);
+  t.match(lines(frame)[3], /^\s+STATUS\s+NAME  SLUG\s+LAST RUN\s+NEXT\s+DURATION\s+FAILS$/);
   const names = lines(frame)
     .slice(4, 7)
     .map((line) => /(hourly export|broken job|held job)/.exec(line)?.[1]);
   t.same(names, ['broken job', 'hourly export', 'held job'], 'down first, paused last');
-  t.match(rowOf(frame, 'broken job'), /^▸ ✗ down\s+broken job\s+✗ (just now|\d+s ago)\s+—/);
-  t.match(rowOf(frame, 'hourly export'), /^  · new\s+hourly export\s+never\s+in (59m|1h)\s+—/);
-  t.match(rowOf(frame, 'held job'), /^  - paused\s+held job\s+never\s+—/);
+  t.match(rowOf(frame, 'broken job'), /^▸ ✗ down\s+broken job  broken-job\s+✗ (just now|\d+s ago)\s+—/);
+  t.match(rowOf(frame, 'hourly export'), /^  · new\s+hourly export  hourly-export\s+never\s+in (59m|1h)\s+—/);
+  t.match(rowOf(frame, 'held job'), /^  - paused\s+held job  held-job\s+never\s+—/);
 
   screen.press(KEYS.down, 'p');
   frame = await screen.waitFor((f) => /- paused\s+hourly export/.test(f));
-  t.match(rowOf(frame, 'hourly export'), /- paused\s+hourly export\s+never\s+—/, 'paused: nothing expected');
+  t.match(
+    rowOf(frame, 'hourly export'),
+    /- paused\s+hourly export  hourly-export\s+never\s+—/,
+    'paused: nothing expected',
+  );
   t.equal((await client.getMonitor(hourly.monitorId)).paused, true, 'and so it is on the server');
   t.match(rowOf(frame, 'hourly export'), /^▸/, 'the cursor stays on the monitor as it moves down the list');
 
