@@ -342,6 +342,7 @@ for (const kind of DATABASE_KINDS) {
             'monitors',
             Array.from({ length: count }, (_, i) => ({
               id: `mon_bulk${String(from + i).padStart(5, '0')}`,
+              slug: `bulk-${from + i}`,
               account_id: erin.accountId,
               name: 'bulk',
               created_at: clock.now,

@@ -85,6 +85,39 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await api.ping(bob, 'private-job', 'start')).body.data.monitorId, theirs.monitorId);
     });
 
+    t.test("a body's monitorIds take slugs too: channels and maintenance windows", async (t) => {
+      const { body: monitor } = await create({ name: 'billing export', slug: 'billing-export' });
+      const channel = await api.request('/channels', {
+        token: alice.token,
+        body: {
+          name: 'billing hook',
+          type: 'webhook',
+          url: 'https://hooks.example.com/b',
+          monitorIds: ['billing-export'],
+        },
+      });
+      t.equal(channel.status, 201, JSON.stringify(channel.body));
+      t.same(channel.body.monitorIds, [monitor.monitorId], 'stored as the id');
+      const both = await api.request(`/channels/${channel.body.channelId}`, {
+        method: 'PATCH',
+        token: alice.token,
+        body: { monitorIds: ['billing-export', monitor.monitorId] },
+      });
+      t.same(both.body.monitorIds, [monitor.monitorId], 'a slug and its id name one monitor');
+      const window = await api.request('/maintenance-windows', {
+        token: alice.token,
+        body: { cron: '0 2 * * 0', duration: 3600, monitorIds: ['billing-export'] },
+      });
+      t.equal(window.status, 201, JSON.stringify(window.body));
+      t.same(window.body.monitorIds, [monitor.monitorId]);
+      const unknown = await api.request('/channels', {
+        token: alice.token,
+        body: { name: 'x', type: 'webhook', url: 'https://hooks.example.com/x', monitorIds: ['private-job'] },
+      });
+      t.equal(unknown.status, 400, "another account's slug is unknown here");
+      t.match(unknown.body.message, /private-job/);
+    });
+
     t.test('an unknown slug pinged is a 404 that says how to create it', async (t) => {
       const reply = await api.ping(alice, 'never-made', 'start');
       t.equal(reply.status, 404);
