@@ -1,7 +1,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import t from 'tap';
 import type { Test } from 'tap';
 import { CLI, finished } from '../helpers/cli.js';
@@ -56,6 +57,19 @@ function makeUser(t: Test): User {
   return { name, uid: id('-u'), gid: id('-g'), home: `/home/${name}` };
 }
 
+/**
+ * The checkout reachable by other users for the test's length: a directory above it that others cannot enter (a
+ * clone under `mktemp -d`, mode 700) gets o+x, taken back at the end. A user's own install has no such directory.
+ */
+function letOthersReach(t: Test, path: string): void {
+  for (let dir = dirname(path); dir !== dirname(dir); dir = dirname(dir)) {
+    const { mode } = statSync(dir);
+    if (mode & 0o001) continue;
+    chmodSync(dir, mode | 0o001);
+    t.teardown(() => chmodSync(dir, mode));
+  }
+}
+
 /** The running cron daemon's pid, if one runs (Debian's cron refuses to start a second one). */
 function runningCron(): number | undefined {
   try {
@@ -92,6 +106,7 @@ t.test(
     const api = await TestServer.start(t, 'sqlite');
     const account = await api.account('unlimited');
     const user = makeUser(t);
+    letOthersReach(t, CLI);
     const origin = api.url.replace(/\/api\/v1$/, '');
 
     // What the README tells a user: log in, store the API key for `pingmon run`.
