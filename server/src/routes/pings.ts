@@ -70,17 +70,16 @@ function pingNotFound(monitorId: string) {
 
 /**
  * The monitor the ping goes to: the one of its path, first made or updated as the ping's settings say, if it
- * carries any (use-cases/provision-monitor.ts). A ping without settings costs nothing here.
+ * carries any (use-cases/provision-monitor.ts).
  */
 async function monitorOf(
   ctx: RouteContext,
   grant: ApiKeyGrant,
   ref: string,
-  ping: PingInput,
+  settings: NonNullable<PingInput['monitor']>,
   now: number,
 ): Promise<string | Boom> {
-  if (ping.monitor === undefined) return ref;
-  const outcome = await provisionMonitor(ctx.db, grant, ref, ping.monitor, now, ctx.config.planMonitors);
+  const outcome = await provisionMonitor(ctx.db, grant, ref, settings, now, ctx.config.planMonitors);
   switch (outcome.kind) {
     case 'ready':
       return outcome.monitorId;
@@ -120,7 +119,10 @@ async function ping(
     throw apiError(400, time.error.code, time.error.message);
   }
   const grant = grantOf(request);
-  const monitorId = await monitorOf(ctx, grant, request.params.monitorId, parsed.input, now);
+  // A ping without settings (nearly all) goes on without an await.
+  const ref = request.params.monitorId;
+  const monitorId =
+    parsed.input.monitor === undefined ? ref : await monitorOf(ctx, grant, ref, parsed.input.monitor, now);
   if (typeof monitorId !== 'string') {
     ctx.metrics?.pinged(kind, { kind: 'invalid' });
     throw monitorId;
