@@ -119,7 +119,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  */
 async function seed(db: Database, n: number): Promise<void> {
   await db.sql.changes("insert into accounts (id, plan, created_at) values ('acc_bench', 'unlimited', 0)", []);
-  const columns = 'id, account_id, name, created_at, schedule, max_runtime, next_expected_at, missed_at';
+  const columns = 'id, account_id, name, slug, created_at, schedule, max_runtime, next_expected_at, missed_at';
   const hourly = JSON.stringify({ every: 3600 });
   const nightly = JSON.stringify({ cron: '0 3 * * *', timezone: 'Europe/Berlin' });
   const ROWS = 500;
@@ -132,6 +132,7 @@ async function seed(db: Database, n: number): Promise<void> {
         monitorId(i),
         'acc_bench',
         `job ${i}`,
+        `job-${i}`,
         0,
         i % 2 ? hourly : nightly,
         3600,
@@ -139,7 +140,7 @@ async function seed(db: Database, n: number): Promise<void> {
         missedAt,
       );
     }
-    const rows = Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
+    const rows = Array.from({ length: count }, () => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ');
     await db.transaction((sql) => sql.changes(`insert into monitors (${columns}) values ${rows}`, params));
   }
 }
