@@ -105,7 +105,7 @@ export function ScheduleField(props: {
         />
       )}
       {errorOf('schedule') && <p className="field-error error">{errorOf('schedule')}</p>}
-      {body && (
+      {body && (preview.state === 'waiting' || preview.state === 'shown') && (
         <div className="preview" aria-live="polite" aria-busy={preview.state === 'waiting'}>
           {preview.state === 'waiting' && <p className="muted">Checking the schedule…</p>}
           {preview.state === 'shown' && (
