@@ -72,3 +72,15 @@ export function DurationField(props: {
     </Field>
   );
 }
+
+/** The IANA names this browser knows, offered as the timezone is typed. */
+export function Timezones() {
+  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
+  return (
+    <datalist id="timezones">
+      {['UTC', ...zones.filter((zone) => zone !== 'UTC')].map((zone) => (
+        <option key={zone} value={zone} />
+      ))}
+    </datalist>
+  );
+}

@@ -1,6 +1,6 @@
 import type { ExpectedTimes, Monitor, SchedulePreview } from '@pingmon/sdk/wire';
 import { api, id } from '../api.js';
-import { DurationField, Field } from './field.js';
+import { DurationField, Field, Timezones } from './field.js';
 import type { FieldErrors, MonitorDraft, ScheduleKind } from './monitor-fields.js';
 import { fieldOf, scheduleOf } from './monitor-fields.js';
 import { ExpectedList } from './expected-list.js';
@@ -121,17 +121,5 @@ export function ScheduleField(props: {
         </div>
       )}
     </fieldset>
-  );
-}
-
-/** The IANA names this browser knows, offered as the timezone is typed. */
-function Timezones() {
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
-  return (
-    <datalist id="timezones">
-      {['UTC', ...zones.filter((zone) => zone !== 'UTC')].map((zone) => (
-        <option key={zone} value={zone} />
-      ))}
-    </datalist>
   );
 }

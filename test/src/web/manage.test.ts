@@ -242,6 +242,16 @@ if (requireTools(t, 'chromium'))
       t.equal(await overflow(page), 0, 'and nothing scrolls sideways');
     });
 
+    t.test('a monitor whose slug is "new" is still reached from the monitors page', async (t) => {
+      await create({ name: 'the new one', slug: 'new' });
+      const page = await open(t, '/');
+      await page.getByRole('link', { name: 'the new one', exact: true }).click();
+      await page.getByRole('heading', { name: 'the new one' }).waitFor();
+      await page.getByRole('link', { name: 'Edit' }).click();
+      await page.getByRole('heading', { name: 'Edit the new one' }).waitFor();
+      t.equal(await page.getByLabel('Slug').inputValue(), 'new', 'its edit page, not the page of a new monitor');
+    });
+
     t.test('a name with markup is shown as text, in the form and the dialog', async (t) => {
       const { monitorId } = await create({ name: MARKUP, slug: 'markup' });
       const page = await open(t, `/monitors/${monitorId}/edit`);
