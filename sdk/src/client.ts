@@ -27,8 +27,12 @@ import type {
   PageQuery,
   Rule,
   RuleList,
+  RulePreview,
+  RulePreviewQuery,
   Run,
   RunList,
+  SchedulePreview,
+  SchedulePreviewRequest,
   UpdateChannelRequest,
   UpdateMonitorRequest,
 } from './types.js';
@@ -69,6 +73,11 @@ export interface Client {
   snoozeMonitor(monitorId: string, until: string | null): Promise<Monitor>;
   /** The next `count` expected run openings of a scheduled monitor (default 5). */
   listExpected(monitorId: string, count?: number): Promise<ExpectedTimes>;
+  /**
+   * A schedule in words and its next expected times, as a monitor given it now would expect them (nothing is
+   * saved); an invalid one is a PingmonError 400 `invalid_schedule` naming the field.
+   */
+  previewSchedule(preview: SchedulePreviewRequest): Promise<SchedulePreview>;
   deleteMonitor(monitorId: string): Promise<void>;
   listRuns(monitorId: string, query?: ListRunsQuery): Promise<RunList>;
   getRun(monitorId: string, runId: string): Promise<Run>;
@@ -84,6 +93,8 @@ export interface Client {
   listRules(monitorId: string): Promise<RuleList>;
   createRule(monitorId: string, rule: CreateRuleRequest): Promise<Rule>;
   deleteRule(monitorId: string, ruleId: string): Promise<void>;
+  /** What `rule` would have matched among the monitor's latest successful runs (20 unless `runs`); nothing saved. */
+  previewRule(monitorId: string, rule: CreateRuleRequest, query?: RulePreviewQuery): Promise<RulePreview>;
   listChannels(): Promise<ChannelList>;
   createChannel(channel: CreateChannelRequest): Promise<Channel>;
   updateChannel(channelId: string, changes: UpdateChannelRequest): Promise<Channel>;
@@ -145,6 +156,7 @@ export function createClient(options: ClientOptions = {}): Client {
     snoozeMonitor: (monitorId, until) => http<Monitor>('PATCH', `monitors/${id(monitorId)}`, { snoozedUntil: until }),
     listExpected: (monitorId, count) =>
       http<ExpectedTimes>('GET', `monitors/${id(monitorId)}/expected${queryString({ count })}`),
+    previewSchedule: (preview) => http<SchedulePreview>('POST', 'schedules/preview', preview),
     deleteMonitor: async (monitorId) => void (await http('DELETE', `monitors/${id(monitorId)}`)),
     listRuns: (monitorId, query = {}) => http<RunList>('GET', `monitors/${id(monitorId)}/runs${queryString(query)}`),
     getRun: (monitorId, runId) => http<Run>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}`),
@@ -162,6 +174,8 @@ export function createClient(options: ClientOptions = {}): Client {
     createRule: (monitorId, rule) => http<Rule>('POST', `monitors/${id(monitorId)}/rules`, rule),
     deleteRule: async (monitorId, ruleId) =>
       void (await http('DELETE', `monitors/${id(monitorId)}/rules/${id(ruleId)}`)),
+    previewRule: (monitorId, rule, query = {}) =>
+      http<RulePreview>('POST', `monitors/${id(monitorId)}/rules/preview${queryString(query)}`, rule),
     listChannels: () => http<ChannelList>('GET', 'channels'),
     createChannel: (channel) => http<Channel>('POST', 'channels', channel),
     updateChannel: (channelId, changes) => http<Channel>('PATCH', `channels/${id(channelId)}`, changes),

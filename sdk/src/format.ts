@@ -1,6 +1,6 @@
 // How runs, durations and rules are written for people: the CLI's tables, the TUI and the dashboard alike.
 import type { MatchedRule, RuleOp, RunStatus } from './types.js';
-import { RULE_OP_SYMBOLS } from './vocabulary.js';
+import { RULE_OP_SYMBOLS, RULE_OP_WORDS } from './vocabulary.js';
 
 /** "3m 20s", "850ms", "—" */
 export function duration(ms: number | null): string {
@@ -67,6 +67,11 @@ export function until(iso: string | null, now: number): string {
 /** "rowsProcessed < 1" */
 export function formatRule(rule: { metric: string; op: RuleOp; value: number }): string {
   return `${rule.metric} ${RULE_OP_SYMBOLS[rule.op]} ${rule.value}`;
+}
+
+/** "Alert when a success reports rowsProcessed less than 1": what a rule does, in words. */
+export function describeRule(rule: { metric: string; op: RuleOp; value: number }): string {
+  return `Alert when a success reports ${rule.metric} ${RULE_OP_WORDS[rule.op]} ${rule.value}`;
 }
 
 /** "rowsProcessed < 1 (was 0)": a rule as a run matched it. */

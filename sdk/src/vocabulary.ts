@@ -14,6 +14,16 @@ export const RULE_OP_SYMBOLS: Readonly<Record<RuleOp, string>> = {
   neq: '!=',
 };
 
+/** A rule's operator in words (the dashboard's rule form, a rule preview's description). */
+export const RULE_OP_WORDS: Readonly<Record<RuleOp, string>> = {
+  lt: 'less than',
+  lte: 'at most',
+  gt: 'more than',
+  gte: 'at least',
+  eq: 'equal to',
+  neq: 'other than',
+};
+
 /** The error codes of a request whose user token is missing, expired or refused: logging in again is the way out. */
 export const LOGIN_ERROR_CODES: ReadonlySet<string> = new Set([
   'token_expired',

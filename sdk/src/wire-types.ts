@@ -542,6 +542,17 @@ export interface PingResponse {
   data: PingAck;
 }
 
+export interface PreviewTime {
+  /** ISO 8601 UTC with milliseconds */
+  at: string;
+  /** The same instant as local time with its offset, e.g. 2027-03-28T03:00:00+02:00 */
+  local: string;
+  /** The zone's abbreviation at that instant, e.g. CEST, or an offset */
+  zone: string;
+  /** When a run not opened by then is missed: at + startGrace */
+  missedAt: string;
+}
+
 export interface RecentRuns {
   /** How many of its latest runs are counted (running ones included): at most 20 */
   runs: number;
@@ -564,6 +575,29 @@ export interface RuleList {
   rules: Rule[];
   /** Pass as ?cursor= for the next page; null on the last page */
   nextCursor: string | null;
+}
+
+export interface RulePreview {
+  /** The rule in words */
+  description: string;
+  /** Successful runs replayed: the latest ones, at most `runs` */
+  checked: number;
+  /** Of those, how many do not report the metric (a rule never matches them) */
+  withoutMetric: number;
+  /** The runs it would have matched, newest first, with the value each reported */
+  matches: RulePreviewMatch[];
+}
+
+export interface RulePreviewMatch {
+  runId: string;
+  /** ISO 8601 UTC with milliseconds */
+  startedAt: string;
+  actual: number;
+}
+
+export interface RulePreviewQuery {
+  /** How many of the latest successful runs to replay; 20 unless given */
+  runs?: number;
 }
 
 export interface Run {
@@ -643,6 +677,23 @@ export interface ScheduleHint {
   observedEvery: number | null;
   /** rhythm: seconds between expected openings */
   expectedEvery: number | null;
+}
+
+export interface SchedulePreview {
+  /** The schedule in words, e.g. "At 03:00, every day" */
+  description: string;
+  /** The schedule's timezone; UTC for an every schedule */
+  timezone: string;
+  expected: PreviewTime[];
+}
+
+export interface SchedulePreviewRequest {
+  /** A schedule as a create or an update gives it (docs/schedules.md); null: none */
+  schedule: Schedule | null;
+  /** Seconds a run opening may come after its expected time before it counts as missed */
+  startGrace?: number;
+  /** How many expected times; 5 unless given */
+  count?: number;
 }
 
 export interface SessionResponse {

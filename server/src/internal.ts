@@ -39,7 +39,8 @@ export { DEFAULT_SETTINGS } from './domain/monitor-settings.js';
 export { enforcedIntervalMs, pairPing, rateDecision, type Pairing, type PairingState } from './domain/pairing.js';
 export { monitorWrites, planPing, type MonitorFacts, type PingFacts, type PingPlan } from './domain/ping-writes.js';
 export { parsePingBody } from './routes/ping-bodies.js';
-export { matchRules, type RuleCondition } from './domain/rules.js';
+export { matchRules, replayRule, type RuleCondition } from './domain/rules.js';
+export { describeSchedule } from './domain/schedule-words.js';
 export { finishedRun, newRun, type RunRecord } from './domain/runs.js';
 export {
   afterMiss,

@@ -27,6 +27,7 @@ import { registerMonitorRefs } from './routes/monitor-refs.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { pingRoutes } from './routes/pings.js';
+import { previewRoutes } from './routes/previews.js';
 import { ruleRoutes } from './routes/rules.js';
 import { runRoutes } from './routes/runs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
@@ -116,6 +117,7 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...eventRoutes(ctx),
     ...apiKeyRoutes(ctx),
     ...ruleRoutes(ctx),
+    ...previewRoutes(ctx),
     ...channelRoutes(ctx),
     ...alertRoutes(ctx),
     ...maintenanceWindowRoutes(ctx),

@@ -6,6 +6,7 @@ import { api, onSignedOut } from './api.js';
 import { AlertsPage } from './pages/alerts.js';
 import { ChannelsPage } from './pages/channels.js';
 import { KeysPage } from './pages/keys.js';
+import { EditMonitorPage, NewMonitorPage } from './pages/monitor-form.js';
 import { MonitorPage } from './pages/monitor.js';
 import { MonitorsPage } from './pages/monitors.js';
 import { RunPage } from './pages/run.js';
@@ -127,6 +128,10 @@ function Page({ route }: { route: Route }) {
   switch (route.page) {
     case 'monitors':
       return <MonitorsPage />;
+    case 'new-monitor':
+      return <NewMonitorPage />;
+    case 'edit-monitor':
+      return <EditMonitorPage key={route.monitorId} monitorId={route.monitorId} />;
     case 'monitor':
       return <MonitorPage key={route.monitorId} monitorId={route.monitorId} failedOnly={route.failedOnly} />;
     case 'run':

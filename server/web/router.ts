@@ -4,6 +4,8 @@ import { createElement, useEffect, useState } from 'react';
 /** The dashboard's pages; the path is the whole state of where one is, so a reload or a shared link lands there. */
 export type Route =
   | { page: 'monitors' }
+  | { page: 'new-monitor' }
+  | { page: 'edit-monitor'; monitorId: string }
   | { page: 'monitor'; monitorId: string; failedOnly: boolean }
   | { page: 'run'; monitorId: string; runId: string }
   | { page: 'alerts' }
@@ -21,6 +23,10 @@ export function routeOf(path: string, search: string): Route {
   const [first, monitorId, runs, runId, ...rest] = parts;
   if (parts.length === 0) return { page: 'monitors' };
   if (first === 'monitors' && monitorId === undefined) return { page: 'monitors' };
+  // Only "new" as typed: a monitor whose slug is "new" is linked as /monitors/%6Eew (monitorPath).
+  if (path === '/monitors/new' || path === '/monitors/new/') return { page: 'new-monitor' };
+  if (first === 'monitors' && runs === 'edit' && runId === undefined)
+    return { page: 'edit-monitor', monitorId: monitorId! };
   if (first === 'monitors' && runs === undefined)
     return {
       page: 'monitor',
@@ -57,11 +63,20 @@ export function useRoute(): Route {
 }
 
 export function monitorPath(monitorId: string, failedOnly = false): string {
-  return `/monitors/${encodeURIComponent(monitorId)}${failedOnly ? '?status=failed' : ''}`;
+  return `/monitors/${monitorRef(monitorId)}${failedOnly ? '?status=failed' : ''}`;
+}
+
+export function editPath(monitorId: string): string {
+  return `/monitors/${monitorRef(monitorId)}/edit`;
+}
+
+/** The id or slug as a path segment; the slug "new" escaped, since /monitors/new is the page that creates one. */
+function monitorRef(monitorId: string): string {
+  return monitorId === 'new' ? '%6Eew' : encodeURIComponent(monitorId);
 }
 
 export function runPath(monitorId: string, runId: string): string {
-  return `/monitors/${encodeURIComponent(monitorId)}/runs/${encodeURIComponent(runId)}`;
+  return `/monitors/${monitorRef(monitorId)}/runs/${encodeURIComponent(runId)}`;
 }
 
 /** A real link (it opens in a new tab, copies, shows its target), followed without reloading the page. */

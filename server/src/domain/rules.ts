@@ -55,3 +55,26 @@ export function describeMatch(rule: MatchedRule): string {
 export function ruleInput(meta: Meta, durationMs: number | null): Meta {
   return durationMs === null ? meta : { ...meta, durationMs };
 }
+
+/** What a rule would have done to some stored successes (POST /monitors/:monitorId/rules/preview). */
+export interface RuleReplay<R> {
+  checked: number;
+  /** Runs whose input lacks the metric: a misspelt metric shows here, not as "matched none". */
+  withoutMetric: number;
+  matches: Array<{ run: R; actual: number }>;
+}
+
+/** Replays `rule` over `runs` as a success ping would have matched it then, in the order given. */
+export function replayRule<R extends { meta: Meta; durationMs: number | null }>(
+  rule: Omit<RuleCondition, 'ruleId'>,
+  runs: readonly R[],
+): RuleReplay<R> {
+  const replay: RuleReplay<R> = { checked: runs.length, withoutMetric: 0, matches: [] };
+  for (const run of runs) {
+    const input = ruleInput(run.meta, run.durationMs);
+    if (!Object.hasOwn(input, rule.metric)) replay.withoutMetric++;
+    const matched = matchRules([{ ruleId: '', ...rule }], input);
+    if (matched) replay.matches.push({ run, actual: matched[0]!.actual });
+  }
+  return replay;
+}

@@ -87,6 +87,9 @@ const SETTINGS = {
     .description('A paused monitor raises no alert (docs/schedules.md says what its pings do)'),
 };
 
+/** What POST /schedules/preview reads (routes/previews.ts): a monitor's schedule and start grace, checked alike. */
+export const SCHEDULE_FIELDS = { schedule: SETTINGS.schedule, startGrace: SETTINGS.startGrace };
+
 const SNOOZE_FORM = 'snoozedUntil must be an ISO 8601 time such as "2027-03-27T14:00:00Z", or null to end the snooze';
 
 /** Until when the monitor is snoozed (docs/schedules.md#snooze-and-maintenance-windows); null: not snoozed. */

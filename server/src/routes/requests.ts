@@ -11,6 +11,7 @@ export {
   UPDATE_MONITOR_BODY as UpdateMonitorRequest,
 } from './monitor-bodies.js';
 export { listQuery as ListEventsQuery } from './events.js';
+export { rulePreviewQuery as RulePreviewQuery, schedulePreviewBody as SchedulePreviewRequest } from './previews.js';
 export { ruleBody as CreateRuleRequest } from './rules.js';
 export { listQuery as ListRunsQuery } from './runs.js';
 export { pageOnly as PageQuery } from './pagination.js';

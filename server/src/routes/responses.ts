@@ -218,6 +218,28 @@ export const ExpectedTimes = shape('ExpectedTimes', {
   ),
 });
 
+// The previews of a schedule and of a rule (routes/previews.ts), for a person checking what they type.
+export const SchedulePreview = shape('SchedulePreview', {
+  description: Joi.string().description('The schedule in words, e.g. "At 03:00, every day"'),
+  timezone: Joi.string().description("The schedule's timezone; UTC for an every schedule"),
+  expected: Joi.array().items(
+    shape('PreviewTime', {
+      at: time,
+      local: Joi.string().description('The same instant as local time with its offset, e.g. 2027-03-28T03:00:00+02:00'),
+      zone: Joi.string().description("The zone's abbreviation at that instant, e.g. CEST, or an offset"),
+      missedAt: time.description('When a run not opened by then is missed: at + startGrace'),
+    }),
+  ),
+});
+export const RulePreview = shape('RulePreview', {
+  description: Joi.string().description('The rule in words'),
+  checked: count.description('Successful runs replayed: the latest ones, at most `runs`'),
+  withoutMetric: count.description('Of those, how many do not report the metric (a rule never matches them)'),
+  matches: Joi.array()
+    .items(shape('RulePreviewMatch', { runId: Joi.string(), startedAt: time, actual: Joi.number() }))
+    .description('The runs it would have matched, newest first, with the value each reported'),
+});
+
 export const MaintenanceWindow = shape('MaintenanceWindow', {
   windowId: Joi.string(),
   cron: Joi.string(),

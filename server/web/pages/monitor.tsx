@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Monitor, RunList } from '@pingmon/sdk/wire';
 import { clean, duration, formatDuration } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
+import { MonitorActions } from '../components/monitor-actions.js';
 import { Pager, usePages } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
 import { Snooze } from '../components/snooze.js';
@@ -23,6 +24,7 @@ export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; fail
         <Link to="/">Monitors</Link> /
       </p>
       <h1>{m ? nameText(m.name) : monitorId}</h1>
+      {m && <MonitorActions monitor={m} />}
       <Problem error={monitor.error} stale={m !== undefined} />
       {m && <Summary monitor={m} reload={monitor.reload} />}
       <section aria-labelledby="runs-title">

@@ -3,6 +3,7 @@ import { ago, MONITOR_STATUSES, until } from '@pingmon/sdk/wire';
 import { api, query } from '../api.js';
 import { nameText } from '../format.js';
 import { RunChart } from '../components/chart.js';
+import { NewMonitorLink } from '../components/monitor-actions.js';
 import { Problem } from '../components/problem.js';
 import { MonitorBadge, RunStatusText } from '../components/status.js';
 import { Link, monitorPath, runPath } from '../router.js';
@@ -35,6 +36,7 @@ export function MonitorsPage() {
   return (
     <>
       <h1>Monitors</h1>
+      <NewMonitorLink />
       <Problem error={error} stale={data !== undefined} />
       {data === undefined && !error && <p className="muted">Loading monitors…</p>}
       {data?.monitors.length === 0 && (

@@ -1,10 +1,12 @@
 import type { FormEvent } from 'react';
-import type { RuleList, RuleOp } from '@pingmon/sdk/wire';
-import { formatRule, RULE_OP_SYMBOLS, RULE_OPS } from '@pingmon/sdk/wire';
+import { useState } from 'react';
+import type { CreateRuleRequest, RuleList, RuleOp } from '@pingmon/sdk/wire';
+import { formatRule, RULE_OP_SYMBOLS, RULE_OP_WORDS, RULE_OPS } from '@pingmon/sdk/wire';
 import { api, id } from '../api.js';
 import { nameText } from '../format.js';
 import { useAction } from '../components/action.js';
 import { Failure, Problem } from '../components/problem.js';
+import { RulePreview } from '../components/rule-preview.js';
 import { usePoll } from '../use-poll.js';
 
 /** A monitor's alert rules: a success whose meta matches one raises a silent_failure alert. */
@@ -13,17 +15,18 @@ export function Rules({ monitorId }: { monitorId: string }) {
   const { data, error, reload } = usePoll(path, () => api<RuleList>('GET', path));
   const action = useAction();
 
+  // What is typed, kept as typed: the preview reads it as a rule once the metric and the value can be read.
+  const [typed, setTyped] = useState({ metric: '', op: 'lt' as RuleOp, value: '1' });
+  const value = Number(typed.value);
+  const rule: CreateRuleRequest | undefined =
+    typed.metric !== '' && typed.value.trim() !== '' && Number.isFinite(value)
+      ? { metric: typed.metric, op: typed.op, value }
+      : undefined;
+
   const add = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const form = event.currentTarget;
-    const fields = new FormData(form);
-    const rule = {
-      metric: String(fields.get('metric')),
-      op: fields.get('op') as RuleOp,
-      value: Number(fields.get('value')),
-    };
-    if (await action.run(() => api('POST', path, rule))) {
-      form.reset();
+    if (await action.run(() => api('POST', path, rule ?? { ...typed, value: typed.value }))) {
+      setTyped({ metric: '', op: 'lt', value: '1' });
       reload();
     }
   };
@@ -50,26 +53,45 @@ export function Rules({ monitorId }: { monitorId: string }) {
       <form className="inline" onSubmit={(e) => void add(e)} aria-label="Add a rule">
         <label>
           Metric
-          <input name="metric" required maxLength={64} placeholder="rowsProcessed" />
+          <input
+            name="metric"
+            required
+            maxLength={64}
+            placeholder="rowsProcessed"
+            value={typed.metric}
+            onChange={(e) => setTyped({ ...typed, metric: e.currentTarget.value })}
+          />
         </label>
         <label>
           Operator
-          <select name="op" defaultValue="lt">
+          <select
+            name="op"
+            value={typed.op}
+            onChange={(e) => setTyped({ ...typed, op: e.currentTarget.value as RuleOp })}
+          >
             {RULE_OPS.map((op) => (
               <option key={op} value={op}>
-                {RULE_OP_SYMBOLS[op]}
+                {RULE_OP_SYMBOLS[op]} {RULE_OP_WORDS[op]}
               </option>
             ))}
           </select>
         </label>
         <label>
           Value
-          <input name="value" type="number" step="any" required defaultValue="1" />
+          <input
+            name="value"
+            type="number"
+            step="any"
+            required
+            value={typed.value}
+            onChange={(e) => setTyped({ ...typed, value: e.currentTarget.value })}
+          />
         </label>
         <button type="submit" disabled={action.busy}>
           Add rule
         </button>
       </form>
+      <RulePreview monitorId={monitorId} rule={rule} />
       <Failure message={action.error} />
     </section>
   );

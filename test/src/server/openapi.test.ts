@@ -166,6 +166,14 @@ for (const kind of DATABASE_KINDS) {
       const rule = await call('POST', `/monitors/${m}/rules`, as({ body: { metric: 'rows', op: 'lt', value: 1 } }));
       t.equal(rule.status, 201);
       t.equal((await call('GET', `/monitors/${m}/rules`, as())).status, 200);
+      const preview = { metric: 'rows', op: 'lt', value: 1 };
+      t.equal((await call('POST', `/monitors/${m}/rules/preview?runs=5`, as({ body: preview }))).status, 200);
+      const schedule = { schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' }, startGrace: 600 };
+      t.equal((await call('POST', '/schedules/preview', as({ body: schedule }))).status, 200);
+      t.equal(
+        (await call('POST', '/schedules/preview', as({ body: { schedule: { cron: '0 25 * * *' } } }))).status,
+        400,
+      );
 
       const runId = 'run-openapi-0001';
       t.equal((await call('POST', `/ping/${m}/start`, { ...key, body: { runId } })).status, 200);
