@@ -37,7 +37,9 @@ export function RunChart({ history }: { history: RunPoint[] }) {
   });
   const failed = runs.filter((r) => r.status === 'failed').length;
   const range =
-    durations.length === 0 ? 'no durations yet' : `durations ${duration(Math.min(...durations))} to ${duration(longest)}`;
+    durations.length === 0
+      ? 'no durations yet'
+      : `durations ${duration(Math.min(...durations))} to ${duration(longest)}`;
   const label = `Last ${runs.length} runs: ${failed} failed; ${range}, bars scaled from 0 to ${durationLabel(top)}`;
   return (
     <svg

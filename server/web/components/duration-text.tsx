@@ -58,7 +58,11 @@ export function ChartTable({ points, missed }: { points: Point[]; missed: number
     ...points.map((p) => ({
       key: p.runId,
       at: p.at,
-      cells: [p.durationMs === null ? 'no duration' : exactDuration(p.durationMs), statusText(p.status, p.silent), p.error],
+      cells: [
+        p.durationMs === null ? 'no duration' : exactDuration(p.durationMs),
+        statusText(p.status, p.silent),
+        p.error,
+      ],
     })),
     ...missed.map((at) => ({ key: `missed ${at}`, at, cells: ['', 'missed slot: no run started', ''] })),
   ].sort((a, b) => b.at - a.at);

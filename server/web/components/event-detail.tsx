@@ -1,4 +1,5 @@
-import type { AlertDelivery, MonitorEvent } from '@pingmon/sdk/wire';
+import type { AlertDelivery } from '@pingmon/sdk/wire';
+import type { MonitorEvent } from './event-types.js';
 import { clean, duration, exactDuration, formatDuration, SILENT_MARK } from '@pingmon/sdk/wire';
 import { nameText, when } from '../format.js';
 import { Link, runPath } from '../router.js';
@@ -30,7 +31,9 @@ export function EventDetail({ event: e, monitorId }: { event: MonitorEvent; moni
             <span className="run-silent"> {SILENT_MARK} silent failure: its meta matched alert rules</span>
           )}
           {e.host && <span className="muted"> on {clean(e.host)}</span>}
-          {e.kind !== 'run_started' && e.errorMessage && <span className="error tl-error"> {clean(e.errorMessage)}</span>}
+          {e.kind !== 'run_started' && e.errorMessage && (
+            <span className="error tl-error"> {clean(e.errorMessage)}</span>
+          )}
         </p>
       );
     case 'missed':
@@ -92,7 +95,11 @@ function Deliveries({ deliveries }: { deliveries: AlertDelivery[] }) {
         return (
           <li key={d.channelId}>
             {nameText(d.channelName)} <span className="muted">({d.channelType})</span>:{' '}
-            {d.state === 'delivered' && <span className="ok">delivered {when(d.deliveredAt)}, {attempts}</span>}
+            {d.state === 'delivered' && (
+              <span className="ok">
+                delivered {when(d.deliveredAt)}, {attempts}
+              </span>
+            )}
             {d.state === 'pending' && (
               <span className="pending">
                 pending, {attempts} so far{d.nextAttemptAt && `, next ${when(d.nextAttemptAt)}`}

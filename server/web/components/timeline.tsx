@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { EventKind, MonitorEvent, MonitorEventList } from '@pingmon/sdk/wire';
+import type { EventKind, MonitorEvent, MonitorEventList } from './event-types.js';
 import { api, id, query } from '../api.js';
 import { when } from '../format.js';
 import { EventDetail } from './event-detail.js';

@@ -65,8 +65,11 @@ if (requireTools(t, 'chromium'))
     await waitFor(
       async () => {
         const alerts = (await api.request(`/alerts?monitorId=${monitorId}`, { token: account.token })).body.alerts;
-        return alerts.length >= 3 && alerts.every((a: { deliveries: Array<{ state: string }> }) =>
-          a.deliveries.every((d) => d.state !== 'pending'),
+        return (
+          alerts.length >= 3 &&
+          alerts.every((a: { deliveries: Array<{ state: string }> }) =>
+            a.deliveries.every((d) => d.state !== 'pending'),
+          )
         );
       },
       { what: 'the alerts delivered or failed' },
@@ -80,18 +83,23 @@ if (requireTools(t, 'chromium'))
       await page.getByRole('button', { name: 'Sign in' }).click();
     };
     const items = (page: Page) => page.locator('ol.timeline > li');
-    const times = async (page: Page) =>
-      (await page.locator('ol.timeline > li time').evaluateAll((els) => els.map((e) => e.getAttribute('datetime'))))
-        .map((at) => Date.parse(at ?? ''));
+    const times = async (page: Page) => {
+      const script = "[...document.querySelectorAll('ol.timeline > li time')].map((e) => e.getAttribute('datetime'))";
+      return ((await page.evaluate(script)) as string[]).map((at) => Date.parse(at));
+    };
     const newestFirst = (list: number[]) => list.every((at, i) => i === 0 || list[i - 1]! >= at);
 
-    t.test("the timeline lists what happened, newest first, each alert with its deliveries", async (t) => {
+    t.test('the timeline lists what happened, newest first, each alert with its deliveries', async (t) => {
       const page = await openPage(t, browser);
       await signIn(page, `/monitors/${monitorId}`);
       await waitFor(async () => (await items(page).count()) === 20, { what: 'a first page of 20 events' });
       const shown = await times(page);
       t.ok(newestFirst(shown), 'newest first');
-      t.match(await items(page).first().innerText(), /^Run succeeded.*\n.*run-ok-3, took 2\.000s/s, 'the last run on top');
+      t.match(
+        await items(page).first().innerText(),
+        /^Run succeeded.*\n.*run-ok-3, took 2\.000s/s,
+        'the last run on top',
+      );
       const text = await page.locator('ol.timeline').innerText();
       for (const kind of ['Run started', 'Run failed', 'Missed', 'Incident opened', 'Incident closed', 'Alert'])
         t.match(text, kind, kind);
@@ -100,7 +108,9 @@ if (requireTools(t, 'chromium'))
       t.match(text, /Resumed/);
       t.match(text, /Closed by resuming the monitor/, 'the incident the resumption closed');
       t.match(text, /A run was expected at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d and did not start/);
-      const failAlert = items(page).filter({ hasText: /^Alert/ }).filter({ hasText: /\bfail\b/ });
+      const failAlert = items(page)
+        .filter({ hasText: /^Alert/ })
+        .filter({ hasText: /\bfail\b/ });
       const delivered = await failAlert.innerText();
       t.match(delivered, /ops hook \(webhook\): delivered \d{4}-.*, 1 attempt/, 'delivered to the good hook');
       t.match(delivered, /broken hook \(webhook\): failed after 1 attempt: HTTP 400/, 'refused by the other, with why');
@@ -142,8 +152,14 @@ if (requireTools(t, 'chromium'))
       await chart.waitFor();
       const axis = await page.locator('.duration-plot .chart-axis text').allTextContents();
       t.ok(axis.includes('0'), 'the duration axis starts at zero');
-      t.ok(axis.some((s) => /^\d+s$/.test(s)), `durations in seconds (${axis.join(' ')})`);
-      t.ok(axis.some((s) => /^\d\d:\d\d$/.test(s)), 'times of day');
+      t.ok(
+        axis.some((s) => /^\d+s$/.test(s)),
+        `durations in seconds (${axis.join(' ')})`,
+      );
+      t.ok(
+        axis.some((s) => /^\d\d:\d\d$/.test(s)),
+        'times of day',
+      );
       t.match(await page.locator('.chart-median text').textContent(), /^median 2s$/, 'the median of 2, 5, 1, 3, 2s');
       t.equal(await page.locator('.chart-missed').count(), 1, 'the missed slot marked');
       t.match(await page.locator('.chart-summary').innerText(), /5 runs.*1 failed.*1 silent failure.*1 missed slot/);
@@ -180,14 +196,15 @@ if (requireTools(t, 'chromium'))
       await page.locator('.duration-plot').waitFor();
       const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
       t.equal(overflow, 0, 'no sideways scroll');
-      const width = await page.locator('.duration-plot').evaluate((e) => e.getBoundingClientRect().width);
+      const width = Number(
+        await page.evaluate("document.querySelector('.duration-plot').getBoundingClientRect().width"),
+      );
       t.ok(width <= 375 - 32, `the chart fits (${width} px)`);
-      const colours = () =>
-        page.evaluate(() => {
-          const frame = document.querySelector('.duration-frame')!;
-          const text = document.querySelector('.duration-plot .chart-axis text')!;
-          return [getComputedStyle(frame).backgroundColor, getComputedStyle(text).fill];
-        });
+      const colours = async () =>
+        (await page.evaluate(
+          "[getComputedStyle(document.querySelector('.duration-frame')).backgroundColor, " +
+            "getComputedStyle(document.querySelector('.duration-plot .chart-axis text')).fill]",
+        )) as string[];
       const dark = await colours();
       await page.emulateMedia({ colorScheme: 'light' });
       const light = await colours();
