@@ -1,5 +1,4 @@
-import type { RunList } from '@pingmon/sdk/wire';
-import type { MonitorEventList } from './event-types.js';
+import type { MonitorEventList, RunList } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
 import { usePoll } from '../use-poll.js';
 import { DurationChart } from './duration-chart.js';

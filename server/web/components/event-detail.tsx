@@ -1,6 +1,5 @@
-import type { AlertDelivery } from '@pingmon/sdk/wire';
-import type { MonitorEvent } from './event-types.js';
-import { clean, duration, exactDuration, formatDuration, SILENT_MARK } from '@pingmon/sdk/wire';
+import type { AlertDelivery, MonitorEvent } from '@pingmon/sdk/wire';
+import { clean, duration, eventDetail, exactDuration, formatDuration, SILENT_MARK } from '@pingmon/sdk/wire';
 import { nameText, when } from '../format.js';
 import { Link, runPath } from '../router.js';
 
@@ -52,13 +51,7 @@ export function EventDetail({ event: e, monitorId }: { event: MonitorEvent; moni
         </p>
       );
     case 'incident_opened':
-      return (
-        <p className="tl-detail">
-          Cause: {e.cause}
-          {e.runId && ', by '}
-          <RunRef monitorId={monitorId} runId={e.runId} />.
-        </p>
-      );
+      return <p className="tl-detail">An incident opened: {eventDetail(e)}.</p>;
     case 'incident_closed':
       return (
         <p className="tl-detail">

@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import type { EventKind, MonitorEvent, MonitorEventList } from './event-types.js';
+import type { EventKind, MonitorEvent, MonitorEventList } from '@pingmon/sdk/wire';
+import { eventLabel } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
 import { when } from '../format.js';
 import { EventDetail } from './event-detail.js';
@@ -21,21 +22,6 @@ export const KIND_FILTERS: ReadonlyArray<readonly [string, readonly EventKind[]]
   ['Alerts and deliveries', ['alert']],
   ['Snoozes and pauses', ['snoozed', 'paused', 'resumed']],
 ];
-
-/** Words for each kind, as the timeline shows them. */
-export const KIND_TEXT: Readonly<Record<EventKind, string>> = {
-  run_started: 'Run started',
-  run_succeeded: 'Run succeeded',
-  run_failed: 'Run failed',
-  missed: 'Missed',
-  timed_out: 'Timed out',
-  incident_opened: 'Incident opened',
-  incident_closed: 'Incident closed',
-  alert: 'Alert',
-  snoozed: 'Snoozed',
-  paused: 'Paused',
-  resumed: 'Resumed',
-};
 
 /**
  * The `?kind=` of the address, kept in it as the filter changes. Replaced, not pushed: the filter is a setting of
@@ -104,7 +90,7 @@ function EventItem({ event, monitorId }: { event: MonitorEvent; monitorId: strin
     <li className={`tl-item tl-${event.kind}`}>
       <span className="tl-dot" aria-hidden="true" />
       <div className="tl-head">
-        <span className="tl-kind">{KIND_TEXT[event.kind]}</span> <time dateTime={event.at}>{when(event.at)}</time>
+        <span className="tl-kind">{eventLabel(event.kind)}</span> <time dateTime={event.at}>{when(event.at)}</time>
       </div>
       <EventDetail event={event} monitorId={monitorId} />
     </li>

@@ -87,6 +87,8 @@ if (requireTools(t, 'chromium'))
       const script = "[...document.querySelectorAll('ol.timeline > li time')].map((e) => e.getAttribute('datetime'))";
       return ((await page.evaluate(script)) as string[]).map((at) => Date.parse(at));
     };
+    const pager = (page: Page, name: string) =>
+      page.getByRole('navigation', { name: 'Pages of events' }).getByRole('button', { name });
     const newestFirst = (list: number[]) => list.every((at, i) => i === 0 || list[i - 1]! >= at);
 
     t.test('the timeline lists what happened, newest first, each alert with its deliveries', async (t) => {
@@ -97,19 +99,19 @@ if (requireTools(t, 'chromium'))
       t.ok(newestFirst(shown), 'newest first');
       t.match(
         await items(page).first().innerText(),
-        /^Run succeeded.*\n.*run-ok-3, took 2\.000s/s,
+        /^✓ run succeeded.*\n.*run-ok-3, took 2\.000s/s,
         'the last run on top',
       );
       const text = await page.locator('ol.timeline').innerText();
-      for (const kind of ['Run started', 'Run failed', 'Missed', 'Incident opened', 'Incident closed', 'Alert'])
+      for (const kind of ['● run started', '✗ run failed', '✗ missed', '✗ down', '✓ up again', '» alert'])
         t.match(text, kind, kind);
-      t.match(text, /Snoozed.*\n+Until \d{4}-/, 'the snooze, with its end');
-      t.match(text, /Paused/);
-      t.match(text, /Resumed/);
+      t.match(text, /· snoozed.*\n+Until \d{4}-/, 'the snooze, with its end');
+      t.match(text, /· paused/);
+      t.match(text, /· resumed/);
       t.match(text, /Closed by resuming the monitor/, 'the incident the resumption closed');
       t.match(text, /A run was expected at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d and did not start/);
       const failAlert = items(page)
-        .filter({ hasText: /^Alert/ })
+        .filter({ hasText: /^» alert/ })
         .filter({ hasText: /\bfail\b/ });
       const delivered = await failAlert.innerText();
       t.match(delivered, /ops hook \(webhook\): delivered \d{4}-.*, 1 attempt/, 'delivered to the good hook');
@@ -119,22 +121,30 @@ if (requireTools(t, 'chromium'))
       t.equal(await page.locator('main img, main b').count(), 0, 'no element made of the markup');
       t.equal(await page.evaluate('typeof window.__xss'), 'undefined', 'no script ran');
 
-      await page.getByRole('button', { name: 'Older' }).click();
+      await pager(page, 'Older').focus();
+      await page.keyboard.press('Enter');
       await waitFor(async () => (await times(page))[0]! <= shown.at(-1)!, { what: 'the next page, older' });
       t.ok(newestFirst(await times(page)), 'newest first there too');
       t.match(await page.locator('ol.timeline').innerText(), /run-ok-1/, 'down to the first run');
-      await page.getByRole('button', { name: 'Newer' }).click();
+      await pager(page, 'Newer').focus();
+      await page.keyboard.press('Enter');
       await waitFor(async () => (await times(page))[0] === shown[0], { what: 'the first page again' });
     });
 
     t.test('the filter by kind is in the address, and survives a reload', async (t) => {
       const page = await openPage(t, browser);
       await signIn(page, `/monitors/${monitorId}`);
-      await page.getByLabel('Show').selectOption({ label: 'Missed slots' });
+      // From the keyboard: Everything, Runs, Failed runs, Missed slots.
+      await page.getByLabel('Show').focus();
+      for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
       await waitFor(() => /\?kind=missed$/.test(page.url()), { what: 'the filter in the address' });
-      await waitFor(async () => (await items(page).allInnerTexts()).every((s) => s.startsWith('Missed')), {
-        what: 'missed slots only',
-      });
+      await waitFor(
+        async () => {
+          const shown = await items(page).allInnerTexts();
+          return shown.length > 0 && shown.every((s) => s.startsWith('✗ missed'));
+        },
+        { what: 'missed slots only' },
+      );
       t.equal(await items(page).count(), 1, 'the one missed slot');
       await page.reload();
       await page.locator('ol.timeline').waitFor();
@@ -142,7 +152,7 @@ if (requireTools(t, 'chromium'))
       t.equal(await items(page).count(), 1);
       await page.goto(`${origin}/monitors/${monitorId}?kind=run_failed`);
       await waitFor(async () => (await items(page).count()) === 1, { what: 'the failed run alone' });
-      t.match(await items(page).innerText(), /^Run failed/, 'a link with a filter opens filtered');
+      t.match(await items(page).innerText(), /^✗ run failed/, 'a link with a filter opens filtered');
     });
 
     t.test('the chart: axes, median, missed slot; the keyboard shows a run and opens it', async (t) => {
