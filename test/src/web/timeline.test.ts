@@ -112,7 +112,7 @@ if (requireTools(t, 'chromium'))
       t.match(text, /A run was expected at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d and did not start/);
       const failAlert = items(page)
         .filter({ hasText: /^» alert/ })
-        .filter({ hasText: /\bfail\b/ });
+        .filter({ hasText: 'fail run run-failed' });
       const delivered = await failAlert.innerText();
       t.match(delivered, /ops hook \(webhook\): delivered \d{4}-.*, 1 attempt/, 'delivered to the good hook');
       t.match(delivered, /broken hook \(webhook\): failed after 1 attempt: HTTP 400/, 'refused by the other, with why');
