@@ -23,9 +23,9 @@ const DURATION_STEPS = [
 
 /** Round steps of a time axis, smallest first. */
 const TIME_STEPS = [
-  ...[1, 5, 15, 30].map((s) => s * SECOND),
-  ...[1, 5, 15, 30].map((m) => m * MINUTE),
-  ...[1, 3, 6, 12].map((h) => h * HOUR),
+  ...[1, 5, 10, 15, 30].map((s) => s * SECOND),
+  ...[1, 2, 5, 10, 15, 30].map((m) => m * MINUTE),
+  ...[1, 2, 3, 6, 12].map((h) => h * HOUR),
   ...[1, 2, 7, 14, 28].map((d) => d * DAY),
 ];
 

@@ -13,6 +13,8 @@ import { waitFor } from '../helpers/wait.js';
 // go to a real local receiver (one that takes them, one that refuses them).
 
 const MINUTE = 60_000;
+/** When set (a directory), the run also saves pictures of the monitor's page there, to look at. */
+const SCREENSHOTS = process.env.PINGMON_SCREENSHOTS;
 const XSS = '<img src=x onerror="window.__xss = 1"> <b>bold</b>';
 
 if (requireTools(t, 'chromium'))
@@ -172,6 +174,7 @@ if (requireTools(t, 'chromium'))
       );
       t.match(await page.locator('.chart-median text').textContent(), /^median 2s$/, 'the median of 2, 5, 1, 3, 2s');
       t.equal(await page.locator('.chart-missed').count(), 1, 'the missed slot marked');
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/timeline-1100.png`, fullPage: true });
       t.match(await page.locator('.chart-summary').innerText(), /5 runs.*1 failed.*1 silent failure.*1 missed slot/);
 
       const focused = () => page.evaluate("document.activeElement?.className ?? ''");
@@ -215,6 +218,10 @@ if (requireTools(t, 'chromium'))
           "[getComputedStyle(document.querySelector('.duration-frame')).backgroundColor, " +
             "getComputedStyle(document.querySelector('.duration-plot .chart-axis text')).fill]",
         )) as string[];
+      if (SCREENSHOTS) {
+        await page.locator('.duration-chart').screenshot({ path: `${SCREENSHOTS}/chart-375-dark.png` });
+        await page.locator('ol.timeline').screenshot({ path: `${SCREENSHOTS}/timeline-375-dark.png` });
+      }
       const dark = await colours();
       await page.emulateMedia({ colorScheme: 'light' });
       const light = await colours();
