@@ -76,6 +76,8 @@ if (requireTools(t, 'chromium'))
       },
       { what: 'the alerts delivered or failed' },
     );
+    const events = good.received.map((r) => JSON.parse(r.body).event);
+    t.same(events.sort(), ['fail', 'missed', 'recovered', 'silent_failure'], 'the receiver got each alert');
 
     const browser = await launchBrowser(t);
     const signIn = async (page: Page, path: string) => {
