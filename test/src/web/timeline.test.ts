@@ -194,6 +194,15 @@ if (requireTools(t, 'chromium'))
       await page.keyboard.press('Enter');
       await page.waitForURL(`${origin}/monitors/${monitorId}/runs/run-failed`);
       t.pass('Enter opened the run');
+
+      await page.goBack();
+      const bar = await page.locator('.duration-plot path.bar-silent').boundingBox();
+      await page.mouse.move(bar!.x + bar!.width / 2, bar!.y + bar!.height / 2);
+      await waitFor(async () => /✓ success ▲/.test(await detail.innerText()), { what: 'the pointed-at run shown' });
+      t.match(await detail.innerText(), /1\.000s · ✓ success ▲/, 'pointing shows the silent failure');
+      await page.mouse.click(bar!.x + bar!.width / 2, bar!.y + bar!.height / 2);
+      await page.waitForURL(`${origin}/monitors/${monitorId}/runs/run-silent`);
+      t.pass('a click opened it');
     });
 
     t.test('the small chart on the monitors page says its scale', async (t) => {
