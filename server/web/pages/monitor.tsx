@@ -2,13 +2,15 @@ import { useState } from 'react';
 import type { Monitor, RunList } from '@pingmon/sdk/wire';
 import { clean, duration, formatDuration } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
+import { Durations } from '../components/durations.js';
 import { MonitorActions } from '../components/monitor-actions.js';
 import { Pager, usePages } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
 import { Snooze } from '../components/snooze.js';
 import { MonitorBadge, RunStatusText } from '../components/status.js';
+import { Timeline } from '../components/timeline.js';
 import { nameText, scheduleText, when } from '../format.js';
-import { Link, monitorPath, navigate, runPath } from '../router.js';
+import { Link, navigate, runPath } from '../router.js';
 import { usePoll } from '../use-poll.js';
 import { Rules } from './rules.js';
 
@@ -27,6 +29,7 @@ export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; fail
       {m && <MonitorActions monitor={m} />}
       <Problem error={monitor.error} stale={m !== undefined} />
       {m && <Summary monitor={m} reload={monitor.reload} />}
+      <Durations monitorId={monitorId} />
       <section aria-labelledby="runs-title">
         <div className="section-head">
           <h2 id="runs-title">Runs</h2>
@@ -35,16 +38,25 @@ export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; fail
             <input
               type="checkbox"
               checked={failedOnly}
-              onChange={(e) => navigate(monitorPath(monitorId, e.currentTarget.checked))}
+              onChange={(e) => navigate(withStatus(e.currentTarget.checked))}
             />
             Failed only
           </label>
         </div>
         <Runs key={String(failedOnly)} monitorId={monitorId} failedOnly={failedOnly} />
       </section>
+      <Timeline monitorId={monitorId} />
       <Rules monitorId={monitorId} />
     </>
   );
+}
+
+/** This page's address with or without `?status=failed`, keeping the rest of its query (the timeline's filter). */
+function withStatus(failedOnly: boolean): string {
+  const url = new URL(window.location.href);
+  if (failedOnly) url.searchParams.set('status', 'failed');
+  else url.searchParams.delete('status');
+  return url.pathname + url.search.replaceAll('%2C', ',');
 }
 
 function Summary({ monitor: m, reload }: { monitor: Monitor; reload: () => void }) {

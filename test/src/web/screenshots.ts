@@ -109,6 +109,10 @@ async function main(): Promise<void> {
   await page.getByRole('link', { name: 'Monitors' }).first().click();
   await page.locator('table.monitors tbody tr').nth(5).waitFor();
   await page.screenshot({ path: `${OUT}dashboard-monitors.png`, fullPage: true });
+  await page.goto(`${origin}/monitors/${backup}`);
+  const durations = page.locator('section[aria-labelledby="durations-title"]');
+  await durations.locator('.chart-median').waitFor();
+  await durations.screenshot({ path: `${OUT}dashboard-durations.png` });
   console.log(`screenshots written to ${OUT}`);
 }
 
