@@ -2,12 +2,14 @@ import { useState } from 'react';
 import type { Monitor, RunList } from '@pingmon/sdk/wire';
 import { clean, duration, formatDuration } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
+import { Crumbs } from '../components/crumbs.js';
 import { Pager, usePages } from '../components/pager.js';
 import { Problem } from '../components/problem.js';
 import { Snooze } from '../components/snooze.js';
 import { MonitorBadge, RunStatusText } from '../components/status.js';
 import { nameText, scheduleText, when } from '../format.js';
 import { Link, monitorPath, navigate, runPath } from '../router.js';
+import { useTitle } from '../title.js';
 import { usePoll } from '../use-poll.js';
 import { Rules } from './rules.js';
 
@@ -17,11 +19,10 @@ const PAGE = 25;
 export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolean }) {
   const monitor = usePoll(`monitor ${monitorId}`, () => api<Monitor>('GET', `monitors/${id(monitorId)}`));
   const m = monitor.data;
+  useTitle(m ? nameText(m.name) : monitorId);
   return (
     <>
-      <p className="crumbs">
-        <Link to="/">Monitors</Link> /
-      </p>
+      <Crumbs trail={[{ to: '/', label: 'Monitors' }]} />
       <h1>{m ? nameText(m.name) : monitorId}</h1>
       <Problem error={monitor.error} stale={m !== undefined} />
       {m && <Summary monitor={m} reload={monitor.reload} />}
