@@ -69,7 +69,13 @@ export function runPath(monitorId: string, runId: string): string {
 }
 
 /** A real link (it opens in a new tab, copies, shows its target), followed without reloading the page. */
-export function Link(props: { to: string; className?: string; children: ReactNode; label?: string; current?: boolean }) {
+export function Link(props: {
+  to: string;
+  className?: string;
+  children: ReactNode;
+  label?: string;
+  current?: boolean;
+}) {
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();

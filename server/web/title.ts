@@ -12,7 +12,9 @@ const GREY = '#6e7781';
 /** A dot: red with a "!" when a monitor is down, green when none is, grey before anything is known. */
 function favicon(count: number | undefined): string {
   const fill = count === undefined ? GREY : count > 0 ? RED : GREEN;
-  const mark = count ? '<rect x="7" y="3" width="2" height="6.5" rx="1" fill="#fff"/><circle cx="8" cy="12" r="1.3" fill="#fff"/>' : '';
+  const mark = count
+    ? '<rect x="7" y="3" width="2" height="6.5" rx="1" fill="#fff"/><circle cx="8" cy="12" r="1.3" fill="#fff"/>'
+    : '';
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 16 16"><circle cx="8" cy="8" r="7.5" fill="${fill}"/>${mark}</svg>`;
   return `data:image/svg+xml,${encodeURIComponent(svg)}`;
 }

@@ -21,7 +21,11 @@ export function FindBar({ find, monitors, shown }: { find: Find; monitors: reado
         {statusCounts(monitors).map(([status, count], i) => (
           <Fragment key={status}>
             {i > 0 && <span aria-hidden="true"> · </span>}
-            <Link to={findPath({ ...find, status })} className={`count count-${status}`} current={find.status === status}>
+            <Link
+              to={findPath({ ...find, status })}
+              className={`count count-${status}`}
+              current={find.status === status}
+            >
               {count} {status}
             </Link>
           </Fragment>
@@ -65,10 +69,13 @@ export function FindBar({ find, monitors, shown }: { find: Find; monitors: reado
           </select>
         </label>
         {filtered && (
-          <button type="button" onClick={() => {
+          <button
+            type="button"
+            onClick={() => {
               go({ q: '', status: undefined });
               search.current?.focus(); // the button goes away with the filter
-            }}>
+            }}
+          >
             Show all
           </button>
         )}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { clean, LOG_COLLAPSE_OVER } from '@pingmon/sdk/wire';
 
 /** Characters of a collapsed log shown above the Expand button. */
@@ -23,6 +23,7 @@ export function LogBlock({ content, fileName }: { content: string; fileName: str
   const lineEnd = text.lastIndexOf('\n', PREVIEW_CHARS);
   const preview = text.slice(0, lineEnd > PREVIEW_CHARS / 2 ? lineEnd : PREVIEW_CHARS);
   const long = open && lineCount(text) > LONG_LOG_LINES;
+  const { said, copy } = useCopy(text);
   return (
     <section className="log" aria-label="Log">
       <div className="log-head">
@@ -33,10 +34,15 @@ export function LogBlock({ content, fileName }: { content: string; fileName: str
             {expanded ? 'Collapse' : 'Expand'}
           </button>
         )}
-        <CopyButton text={text} />
+        <button type="button" onClick={(e) => void copy(e.currentTarget)}>
+          Copy
+        </button>
         <button type="button" onClick={() => download(content, fileName)}>
           Download
         </button>
+        <span role="status" className={said === 'Copied' ? 'ok' : 'error'}>
+          {said}
+        </span>
       </div>
       <pre id={blockId} className={open ? `log-text${long ? ' long' : ''}` : 'log-text collapsed'} tabIndex={0}>
         {open ? text : `${preview}…`}
@@ -54,30 +60,20 @@ function lineCount(text: string): number {
   return lines;
 }
 
-/** Copy, then "Copied" beside it for a few seconds (or how to copy by hand, when the browser refuses). */
-function CopyButton({ text }: { text: string }) {
+/** Copies `text`, then says "Copied" for a few seconds (or how to copy by hand, when the browser refuses). */
+function useCopy(text: string): { said: string | undefined; copy: (button: HTMLButtonElement) => Promise<void> } {
   const [said, setSaid] = useState<string>();
-  const button = useRef<HTMLButtonElement>(null);
   useEffect(() => {
     if (said === undefined) return;
     const timer = setTimeout(() => setSaid(undefined), SAID_MS);
     return () => clearTimeout(timer);
   }, [said]);
-  const copy = async () => {
+  const copy = async (button: HTMLButtonElement) => {
     const done = await copyText(text);
-    button.current?.focus(); // the fallback's selection took the focus
+    button.focus(); // the fallback's selection took the focus
     setSaid(done ? 'Copied' : 'Not copied: select the log and press Ctrl+C (⌘C).');
   };
-  return (
-    <>
-      <button type="button" ref={button} onClick={() => void copy()}>
-        Copy
-      </button>
-      <span role="status" className={said === 'Copied' ? 'ok' : 'error'}>
-        {said}
-      </span>
-    </>
-  );
+  return { said, copy };
 }
 
 /**

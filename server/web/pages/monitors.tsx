@@ -22,7 +22,10 @@ export async function loadMonitors(history: number): Promise<{ monitors: Monitor
   const monitors: Monitor[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const list = await api<MonitorList>('GET', `monitors${query({ limit: 200, history: history || undefined, cursor })}`);
+    const list = await api<MonitorList>(
+      'GET',
+      `monitors${query({ limit: 200, history: history || undefined, cursor })}`,
+    );
     monitors.push(...list.monitors);
     if (list.nextCursor === null) return { monitors, more: false, at: Date.now() };
     cursor = list.nextCursor;

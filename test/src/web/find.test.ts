@@ -125,7 +125,14 @@ if (requireTools(t, 'chromium'))
       t.equal(await page.getByLabel('Sort by').inputValue(), 'next');
       await page.getByLabel('Sort by').selectOption('name');
       await page.waitForURL(`${origin}/?sort=name`);
-      t.same(await names(page), ['alpha sync', MARKUP, 'delta cleanup', 'epsilon mailer', 'gamma report', 'nightly backup']);
+      t.same(await names(page), [
+        'alpha sync',
+        MARKUP,
+        'delta cleanup',
+        'epsilon mailer',
+        'gamma report',
+        'nightly backup',
+      ]);
       await page.getByLabel('Status').selectOption('down');
       await page.waitForURL(`${origin}/?status=down&sort=name`);
       await waitFor(async () => (await names(page)).join() === 'nightly backup', { what: 'the down one' });
@@ -137,7 +144,9 @@ if (requireTools(t, 'chromium'))
       await waitFor(async () => (await rows(page).count()) === 6, { what: 'back: all of them' });
       t.equal(await page.getByLabel('Status').inputValue(), '');
       await page.goto(`${origin}/?q=a&sort=last-run`);
-      await waitFor(async () => (await page.getByLabel('Search').inputValue()) === 'a', { what: 'the search restored' });
+      await waitFor(async () => (await page.getByLabel('Search').inputValue()) === 'a', {
+        what: 'the search restored',
+      });
       t.equal((await names(page))[0], 'nightly backup', 'the latest run first');
       t.equal(await page.getByLabel('Sort by').inputValue(), 'last-run');
     });
@@ -170,7 +179,9 @@ if (requireTools(t, 'chromium'))
       t.ok(header && header.height <= 56, `header ${header?.height} px high`);
       t.equal(await page.evaluate('document.documentElement.scrollWidth - window.innerWidth'), 0, 'no sideways scroll');
       const box = (selector: string) =>
-        page.evaluate(`[document.querySelector('${selector}').clientHeight, document.querySelector('${selector}').scrollHeight]`) as Promise<[number, number]>;
+        page.evaluate(
+          `[document.querySelector('${selector}').clientHeight, document.querySelector('${selector}').scrollHeight]`,
+        ) as Promise<[number, number]>;
       const [height, content] = await box('pre.log-text');
       t.ok(height >= content && height > 740, `the log is ${height} px high, no scroll of its own`);
       await page.goto(`${origin}/monitors/nightly-backup/runs/huge-log-run`);
@@ -207,12 +218,13 @@ if (requireTools(t, 'chromium'))
       await page.locator('body').focus();
       const focused = () => page.evaluate('document.activeElement?.textContent ?? ""');
       for (let i = 0; i < 40 && (await focused()) !== 'Copy'; i++) await page.keyboard.press('Tab');
+      t.equal(await focused(), 'Copy', 'reached by Tab');
       await page.keyboard.press('Enter');
       await page.getByRole('status').filter({ hasText: 'Copied' }).waitFor();
       t.equal(await page.evaluate('navigator.clipboard.readText()'), shown, 'the text shown');
-      const colours = await page.evaluate(
-        '[getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector("pre.log-text")).color]',
-      );
+      const colour = (selector: string, property: string) =>
+        page.evaluate(`getComputedStyle(document.querySelector('${selector}')).${property}`);
+      const colours = [await colour('body', 'backgroundColor'), await colour('pre.log-text', 'color')];
       t.same(colours, ['rgb(15, 18, 22)', 'rgb(230, 233, 237)'], 'dark');
     });
 
