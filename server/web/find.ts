@@ -60,16 +60,17 @@ const ORDER: Readonly<Record<Sort, (a: Monitor, b: Monitor) => number>> = {
   next: (a, b) => byTime(time(a.nextExpectedAt), time(b.nextExpectedAt), false),
 };
 
-/** The monitors whose name or slug holds `q` (any case) and of the status asked for, in the order asked for. */
-export function findMonitors(monitors: readonly Monitor[], find: Find): Monitor[] {
+/** Whether `m` has the status asked for (if any) and its name or slug holds `q` (any case). */
+export function matches(m: Monitor, find: Find): boolean {
   const q = find.q.trim().toLowerCase();
-  const found = monitors.filter(
-    (m) =>
-      (find.status === undefined || m.status === find.status) &&
-      (q === '' || m.slug.toLowerCase().includes(q) || nameText(m.name).toLowerCase().includes(q)),
-  );
-  const order = ORDER[find.sort];
-  return found.sort((a, b) => order(a, b) || a.name.localeCompare(b.name));
+  if (find.status !== undefined && m.status !== find.status) return false;
+  return q === '' || m.slug.toLowerCase().includes(q) || nameText(m.name).toLowerCase().includes(q);
+}
+
+/** The monitors in the order asked for, then by name. */
+export function sortMonitors(monitors: readonly Monitor[], sort: Sort): Monitor[] {
+  const order = ORDER[sort];
+  return [...monitors].sort((a, b) => order(a, b) || a.name.localeCompare(b.name));
 }
 
 /** How many monitors are down: the tab's title and icon say it. */

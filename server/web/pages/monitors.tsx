@@ -4,7 +4,7 @@ import { ago, until } from '@pingmon/sdk/wire';
 import { api, query } from '../api.js';
 import { nameText } from '../format.js';
 import type { Find } from '../find.js';
-import { downCount, findMonitors } from '../find.js';
+import { downCount, matches, sortMonitors } from '../find.js';
 import { RunChart } from '../components/chart.js';
 import { FindBar } from '../components/find-bar.js';
 import { Problem } from '../components/problem.js';
@@ -36,7 +36,9 @@ export async function loadMonitors(history: number): Promise<{ monitors: Monitor
 /** Read once per refresh; searching, filtering and sorting work on what was read, as one types. */
 export function MonitorsPage({ find }: { find: Find }) {
   const { data, error } = usePoll('monitors', () => loadMonitors(HISTORY));
-  const shown = useMemo(() => data && findMonitors(data.monitors, find), [data, find]);
+  const sorted = useMemo(() => data && sortMonitors(data.monitors, find.sort), [data, find.sort]);
+  // Rows that do not match are hidden, not removed: clearing a search shows them again without drawing them anew.
+  const shown = useMemo(() => new Set(sorted?.filter((m) => matches(m, find)).map((m) => m.monitorId)), [sorted, find]);
   useTitle('Monitors');
   useEffect(() => {
     if (data) setDownCount(downCount(data.monitors));
@@ -52,10 +54,10 @@ export function MonitorsPage({ find }: { find: Find }) {
           <code>pingmon run</code>.
         </p>
       )}
-      {data && shown && data.monitors.length > 0 && (
+      {data && sorted && data.monitors.length > 0 && (
         <>
-          <FindBar find={find} monitors={data.monitors} shown={shown.length} />
-          {shown.length > 0 && (
+          <FindBar find={find} monitors={data.monitors} shown={shown.size} />
+          {shown.size > 0 && (
             <table className="monitors">
               <thead>
                 <tr>
@@ -68,8 +70,8 @@ export function MonitorsPage({ find }: { find: Find }) {
                 </tr>
               </thead>
               <tbody>
-                {shown.map((m) => (
-                  <MonitorRow key={m.monitorId} monitor={m} now={data.at} />
+                {sorted.map((m) => (
+                  <MonitorRow key={m.monitorId} monitor={m} now={data.at} hidden={!shown.has(m.monitorId)} />
                 ))}
               </tbody>
             </table>
@@ -81,11 +83,19 @@ export function MonitorsPage({ find }: { find: Find }) {
   );
 }
 
-/** Memoized: a keystroke in the search redraws only the rows that come or go. */
-const MonitorRow = memo(function MonitorRow({ monitor: m, now }: { monitor: Monitor; now: number }) {
+/** Memoized: a keystroke in the search redraws only the rows that are hidden or shown. */
+const MonitorRow = memo(function MonitorRow({
+  monitor: m,
+  now,
+  hidden,
+}: {
+  monitor: Monitor;
+  now: number;
+  hidden: boolean;
+}) {
   const { runs, failed, silentFailures } = m.recentRuns;
   return (
-    <tr>
+    <tr hidden={hidden}>
       <td data-label="Status">
         <MonitorBadge status={m.status} />
       </td>

@@ -50,7 +50,7 @@ if (requireTools(t, 'chromium'))
       await page.getByLabel('Password').fill(account.password);
       await page.getByRole('button', { name: 'Sign in' }).click();
     };
-    const rows = (page: Page) => page.locator('table.monitors tbody tr');
+    const rows = (page: Page) => page.locator('table.monitors tbody tr:not([hidden])');
     const names = (page: Page) => rows(page).locator('td.name a').allInnerTexts();
     const icon = async (page: Page) =>
       decodeURIComponent(String(await page.evaluate('document.querySelector("link[rel=icon]").href')));
