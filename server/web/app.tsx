@@ -3,6 +3,7 @@ import { Component, useEffect, useRef, useState } from 'react';
 import type { MeResponse } from '@pingmon/sdk/wire';
 import type { ApiError } from './api.js';
 import { api, onSignedOut } from './api.js';
+import { TabStatus } from './components/tab-status.js';
 import { AlertsPage } from './pages/alerts.js';
 import { ChannelsPage } from './pages/channels.js';
 import { KeysPage } from './pages/keys.js';
@@ -13,6 +14,7 @@ import { RunPage } from './pages/run.js';
 import { SignIn } from './pages/sign-in.js';
 import type { Route } from './router.js';
 import { Link, useRoute } from './router.js';
+import { setDownCount, useTitle } from './title.js';
 import { REFRESH_MS } from './use-poll.js';
 
 const EXPIRED = 'Your session has expired. Sign in again.';
@@ -32,6 +34,8 @@ export function App() {
   const [session, setSession] = useState<Session>({ state: 'checking' });
   const [signOutError, setSignOutError] = useState<string>();
   const route = useRoute();
+  // The monitors page's search and filter are in its address too, yet typing them does not start the page over.
+  const pageKey = route.page === 'monitors' ? route.page : JSON.stringify(route);
 
   const check = () => {
     api<MeResponse>('GET', 'me').then(
@@ -65,7 +69,10 @@ export function App() {
     if (first.current) return void (first.current = false);
     window.scrollTo(0, 0);
     document.getElementById('main')?.focus({ preventScroll: true });
-  }, [route]);
+  }, [pageKey]);
+  useEffect(() => {
+    if (session.state === 'signed-out') setDownCount(undefined);
+  }, [session.state]);
 
   if (session.state === 'unreachable')
     return (
@@ -116,7 +123,8 @@ export function App() {
         )}
       </header>
       <main id="main" tabIndex={-1}>
-        <Crash key={JSON.stringify(route)}>
+        {route.page !== 'monitors' && <TabStatus />}
+        <Crash key={pageKey}>
           <Page route={route} />
         </Crash>
       </main>
@@ -127,7 +135,7 @@ export function App() {
 function Page({ route }: { route: Route }) {
   switch (route.page) {
     case 'monitors':
-      return <MonitorsPage />;
+      return <MonitorsPage find={route.find} />;
     case 'new-monitor':
       return <NewMonitorPage />;
     case 'edit-monitor':
@@ -143,15 +151,20 @@ function Page({ route }: { route: Route }) {
     case 'keys':
       return <KeysPage />;
     case 'not-found':
-      return (
-        <>
-          <h1>Not found</h1>
-          <p>
-            No page here. <Link to="/">Go to the monitors.</Link>
-          </p>
-        </>
-      );
+      return <NotFound />;
   }
+}
+
+function NotFound() {
+  useTitle('Not found');
+  return (
+    <>
+      <h1>Not found</h1>
+      <p>
+        No page here. <Link to="/">Go to the monitors.</Link>
+      </p>
+    </>
+  );
 }
 
 /** A page that fails to draw (an answer it did not expect) says so, instead of leaving a blank window. */

@@ -1,9 +1,11 @@
 import type { MouseEvent, ReactNode } from 'react';
 import { createElement, useEffect, useState } from 'react';
+import type { Find } from './find.js';
+import { findOf } from './find.js';
 
 /** The dashboard's pages; the path is the whole state of where one is, so a reload or a shared link lands there. */
 export type Route =
-  | { page: 'monitors' }
+  | { page: 'monitors'; find: Find }
   | { page: 'new-monitor' }
   | { page: 'edit-monitor'; monitorId: string }
   | { page: 'monitor'; monitorId: string; failedOnly: boolean }
@@ -21,8 +23,8 @@ export function routeOf(path: string, search: string): Route {
     return { page: 'not-found' }; // a malformed escape such as %E0%A4
   }
   const [first, monitorId, runs, runId, ...rest] = parts;
-  if (parts.length === 0) return { page: 'monitors' };
-  if (first === 'monitors' && monitorId === undefined) return { page: 'monitors' };
+  if (parts.length === 0 || (first === 'monitors' && monitorId === undefined))
+    return { page: 'monitors', find: findOf(search) };
   // Only "new" as typed: a monitor whose slug is "new" is linked as /monitors/%6Eew (monitorPath).
   if (path === '/monitors/new' || path === '/monitors/new/') return { page: 'new-monitor' };
   if (first === 'monitors' && runs === 'edit' && runId === undefined)
@@ -41,8 +43,10 @@ export function routeOf(path: string, search: string): Route {
 
 const CHANGED = 'pingmon:navigate';
 
-export function navigate(to: string): void {
-  window.history.pushState(null, '', to);
+/** `replace`: no new entry in the browser's history (a search typed key by key). */
+export function navigate(to: string, replace = false): void {
+  if (replace) window.history.replaceState(null, '', to);
+  else window.history.pushState(null, '', to);
   window.dispatchEvent(new Event(CHANGED));
 }
 
@@ -80,7 +84,13 @@ export function runPath(monitorId: string, runId: string): string {
 }
 
 /** A real link (it opens in a new tab, copies, shows its target), followed without reloading the page. */
-export function Link(props: { to: string; className?: string; children: ReactNode; label?: string }) {
+export function Link(props: {
+  to: string;
+  className?: string;
+  children: ReactNode;
+  label?: string;
+  current?: boolean;
+}) {
   const follow = (event: MouseEvent<HTMLAnchorElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
@@ -88,7 +98,13 @@ export function Link(props: { to: string; className?: string; children: ReactNod
   };
   return createElement(
     'a',
-    { href: props.to, className: props.className, onClick: follow, 'aria-label': props.label },
+    {
+      href: props.to,
+      className: props.className,
+      onClick: follow,
+      'aria-label': props.label,
+      'aria-current': props.current ? 'true' : undefined,
+    },
     props.children,
   );
 }

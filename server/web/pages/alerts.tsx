@@ -6,11 +6,13 @@ import { Problem } from '../components/problem.js';
 import { nameText, when } from '../format.js';
 import { Link, monitorPath, runPath } from '../router.js';
 import { usePoll } from '../use-poll.js';
+import { useTitle } from '../title.js';
 
 const PAGE = 25;
 
 /** Alerts raised, newest first, with what became of each channel's delivery. */
 export function AlertsPage() {
+  useTitle('Alerts');
   const pages = usePages();
   const path = `alerts${query({ limit: PAGE, cursor: pages.cursor })}`;
   const { data, error, loading } = usePoll(path, () => api<AlertList>('GET', path));

@@ -7,11 +7,13 @@ import { nameText } from '../format.js';
 import { useAction } from '../components/action.js';
 import { Failure, Problem } from '../components/problem.js';
 import { usePoll } from '../use-poll.js';
+import { useTitle } from '../title.js';
 
 const TYPES: ChannelType[] = ['slack', 'discord', 'webhook', 'email'];
 
 /** Where alerts are sent: Slack, Discord, a webhook or e-mail; each can be tested, paused or removed. */
 export function ChannelsPage() {
+  useTitle('Channels');
   const { data, error, reload } = usePoll('channels', () => api<ChannelList>('GET', 'channels'));
   return (
     <>

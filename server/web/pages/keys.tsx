@@ -7,11 +7,13 @@ import { Pager, usePages } from '../components/pager.js';
 import { Failure, Problem } from '../components/problem.js';
 import { nameText, when } from '../format.js';
 import { usePoll } from '../use-poll.js';
+import { useTitle } from '../title.js';
 
 const PAGE = 25;
 
 /** The account's API keys (what jobs ping with). A new key is shown once, here, and never again. */
 export function KeysPage() {
+  useTitle('API keys');
   const pages = usePages();
   const path = `api-keys${query({ limit: PAGE, cursor: pages.cursor })}`;
   const { data, error, loading, reload } = usePoll(path, () => api<ApiKeyList>('GET', path));

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Monitor, RunList } from '@pingmon/sdk/wire';
 import { clean, duration, formatDuration } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
+import { Crumbs } from '../components/crumbs.js';
 import { Durations } from '../components/durations.js';
 import { MonitorActions } from '../components/monitor-actions.js';
 import { Pager, usePages } from '../components/pager.js';
@@ -11,6 +12,7 @@ import { MonitorBadge, RunStatusText } from '../components/status.js';
 import { Timeline } from '../components/timeline.js';
 import { nameText, scheduleText, when } from '../format.js';
 import { Link, navigate, runPath } from '../router.js';
+import { useTitle } from '../title.js';
 import { usePoll } from '../use-poll.js';
 import { Rules } from './rules.js';
 
@@ -20,11 +22,10 @@ const PAGE = 25;
 export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolean }) {
   const monitor = usePoll(`monitor ${monitorId}`, () => api<Monitor>('GET', `monitors/${id(monitorId)}`));
   const m = monitor.data;
+  useTitle(m ? nameText(m.name) : monitorId);
   return (
     <>
-      <p className="crumbs">
-        <Link to="/">Monitors</Link> /
-      </p>
+      <Crumbs trail={[{ to: '/', label: 'Monitors' }]} />
       <h1>{m ? nameText(m.name) : monitorId}</h1>
       {m && <MonitorActions monitor={m} />}
       <Problem error={monitor.error} stale={m !== undefined} />

@@ -1,38 +1,49 @@
+import { memo, useEffect, useMemo } from 'react';
 import type { Monitor, MonitorList } from '@pingmon/sdk/wire';
-import { ago, MONITOR_STATUSES, until } from '@pingmon/sdk/wire';
+import { ago, until } from '@pingmon/sdk/wire';
 import { api, query } from '../api.js';
 import { nameText } from '../format.js';
+import type { Find } from '../find.js';
+import { downCount, matches, sortMonitors } from '../find.js';
 import { RunChart } from '../components/chart.js';
+import { FindBar } from '../components/find-bar.js';
 import { NewMonitorLink } from '../components/monitor-actions.js';
 import { Problem } from '../components/problem.js';
 import { MonitorBadge, RunStatusText } from '../components/status.js';
 import { Link, monitorPath, runPath } from '../router.js';
+import { setDownCount, useTitle } from '../title.js';
 import { usePoll } from '../use-poll.js';
 
 /** Runs per monitor in the chart; pages of monitors read at most (200 each). */
 const HISTORY = 20;
 const MAX_PAGES = 5;
 
-async function loadMonitors(): Promise<{ monitors: Monitor[]; more: boolean; at: number }> {
+/** Every monitor (up to 1,000), with `history` runs each; the monitors page and the tab's down count read it. */
+export async function loadMonitors(history: number): Promise<{ monitors: Monitor[]; more: boolean; at: number }> {
   const monitors: Monitor[] = [];
   let cursor: string | undefined;
   for (let page = 0; page < MAX_PAGES; page++) {
-    const list = await api<MonitorList>('GET', `monitors${query({ limit: 200, history: HISTORY, cursor })}`);
+    const list = await api<MonitorList>(
+      'GET',
+      `monitors${query({ limit: 200, history: history || undefined, cursor })}`,
+    );
     monitors.push(...list.monitors);
-    if (list.nextCursor === null) return { monitors: attentionFirst(monitors), more: false, at: Date.now() };
+    if (list.nextCursor === null) return { monitors, more: false, at: Date.now() };
     cursor = list.nextCursor;
   }
-  return { monitors: attentionFirst(monitors), more: true, at: Date.now() };
+  return { monitors, more: true, at: Date.now() };
 }
 
-/** Down, late and running first, as the TUI sorts them; then by name. */
-function attentionFirst(monitors: Monitor[]): Monitor[] {
-  const rank = (m: Monitor) => MONITOR_STATUSES.indexOf(m.status);
-  return [...monitors].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
-}
-
-export function MonitorsPage() {
-  const { data, error } = usePoll('monitors', loadMonitors);
+/** Read once per refresh; searching, filtering and sorting work on what was read, as one types. */
+export function MonitorsPage({ find }: { find: Find }) {
+  const { data, error } = usePoll('monitors', () => loadMonitors(HISTORY));
+  const sorted = useMemo(() => data && sortMonitors(data.monitors, find.sort), [data, find.sort]);
+  // Rows that do not match are hidden, not removed: clearing a search shows them again without drawing them anew.
+  const shown = useMemo(() => new Set(sorted?.filter((m) => matches(m, find)).map((m) => m.monitorId)), [sorted, find]);
+  useTitle('Monitors');
+  useEffect(() => {
+    if (data) setDownCount(downCount(data.monitors));
+  }, [data]);
   return (
     <>
       <h1>Monitors</h1>
@@ -45,34 +56,48 @@ export function MonitorsPage() {
           <code>pingmon run</code>.
         </p>
       )}
-      {data && data.monitors.length > 0 && (
-        <table className="monitors">
-          <thead>
-            <tr>
-              <th scope="col">Status</th>
-              <th scope="col">Monitor</th>
-              <th scope="col">Last run</th>
-              <th scope="col">Recent failures</th>
-              <th scope="col">Last {HISTORY} runs</th>
-              <th scope="col">Next expected</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data.monitors.map((m) => (
-              <MonitorRow key={m.monitorId} monitor={m} now={data.at} />
-            ))}
-          </tbody>
-        </table>
+      {data && sorted && data.monitors.length > 0 && (
+        <>
+          <FindBar find={find} monitors={data.monitors} shown={shown.size} />
+          {shown.size > 0 && (
+            <table className="monitors">
+              <thead>
+                <tr>
+                  <th scope="col">Status</th>
+                  <th scope="col">Monitor</th>
+                  <th scope="col">Last run</th>
+                  <th scope="col">Recent failures</th>
+                  <th scope="col">Last {HISTORY} runs</th>
+                  <th scope="col">Next expected</th>
+                </tr>
+              </thead>
+              <tbody>
+                {sorted.map((m) => (
+                  <MonitorRow key={m.monitorId} monitor={m} now={data.at} hidden={!shown.has(m.monitorId)} />
+                ))}
+              </tbody>
+            </table>
+          )}
+        </>
       )}
       {data?.more && <p className="muted">Showing the first {200 * MAX_PAGES} monitors.</p>}
     </>
   );
 }
 
-function MonitorRow({ monitor: m, now }: { monitor: Monitor; now: number }) {
+/** Memoized: a keystroke in the search redraws only the rows that are hidden or shown. */
+const MonitorRow = memo(function MonitorRow({
+  monitor: m,
+  now,
+  hidden,
+}: {
+  monitor: Monitor;
+  now: number;
+  hidden: boolean;
+}) {
   const { runs, failed, silentFailures } = m.recentRuns;
   return (
-    <tr>
+    <tr hidden={hidden}>
       <td data-label="Status">
         <MonitorBadge status={m.status} />
       </td>
@@ -105,4 +130,4 @@ function MonitorRow({ monitor: m, now }: { monitor: Monitor; now: number }) {
       <td data-label="Next expected">{until(m.nextExpectedAt, now)}</td>
     </tr>
   );
-}
+});

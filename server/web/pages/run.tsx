@@ -1,12 +1,14 @@
 import { useEffect, useState } from 'react';
 import type { LogResult, Monitor, Run } from '@pingmon/sdk/wire';
-import { clean, exactDuration, formatMatch } from '@pingmon/sdk/wire';
+import { ago, clean, exactDuration, formatMatch } from '@pingmon/sdk/wire';
 import { api, id } from '../api.js';
+import { Crumbs } from '../components/crumbs.js';
 import { LogBlock } from '../components/log-block.js';
 import { Problem } from '../components/problem.js';
 import { RunStatusText } from '../components/status.js';
 import { nameText, when } from '../format.js';
-import { Link, monitorPath } from '../router.js';
+import { monitorPath } from '../router.js';
+import { useTitle } from '../title.js';
 import { usePoll } from '../use-poll.js';
 
 /** The run detail panel (SPEC §6): status, times, meta, matched rules, the error message and below it the log. */
@@ -14,20 +16,36 @@ export function RunPage({ monitorId, runId }: { monitorId: string; runId: string
   const runPath = `monitors/${id(monitorId)}/runs/${id(runId)}`;
   const { data: run, error } = usePoll(runPath, () => api<Run>('GET', runPath));
   const monitor = usePoll(`monitor ${monitorId}`, () => api<Monitor>('GET', `monitors/${id(monitorId)}`));
+  const name = monitor.data ? nameText(monitor.data.name) : monitorId;
+  useTitle(name, run && `${kind(run).toLowerCase()} ${ago(run.startedAt, Date.now())}`);
   return (
     <>
-      <p className="crumbs">
-        <Link to="/">Monitors</Link> /{' '}
-        <Link to={monitorPath(monitorId)}>{monitor.data ? nameText(monitor.data.name) : monitorId}</Link> /
-      </p>
-      <h1>Run {runId}</h1>
+      <Crumbs
+        trail={[
+          { to: '/', label: 'Monitors' },
+          { to: monitorPath(monitorId), label: name },
+        ]}
+      />
+      <h1>{run ? `${kind(run)}, ${when(run.startedAt)}` : 'Run'}</h1>
       <Problem error={error} stale={run !== undefined} />
-      {run && <Detail run={run} />}
+      {run && <Detail run={run} fileName={logFileName(monitor.data?.slug ?? monitorId, runId)} />}
     </>
   );
 }
 
-function Detail({ run }: { run: Run }) {
+/** "nightly-backup-<run id>.txt": the log's download, named after its monitor and run, in safe characters. */
+function logFileName(slug: string, runId: string): string {
+  return `${slug}-${runId}`.replace(/[^A-Za-z0-9._-]+/g, '-') + '.txt';
+}
+
+/** "Failed run", "Silent failure", "Run started" (for the heading and, with "3m ago", the tab's title). */
+function kind(run: Run): string {
+  if (run.status === 'running') return 'Run started';
+  if (run.silentFailure) return 'Silent failure';
+  return run.status === 'success' ? 'Successful run' : 'Failed run';
+}
+
+function Detail({ run, fileName }: { run: Run; fileName: string }) {
   const meta = Object.entries(run.meta ?? {});
   return (
     <article className="run-detail" aria-label="Run detail">
@@ -60,6 +78,10 @@ function Detail({ run }: { run: Run }) {
             </ul>
           )}
         </dd>
+        <dt>Run id</dt>
+        <dd>
+          <code>{run.runId}</code>
+        </dd>
         {run.matchedRules.length > 0 && (
           <>
             <dt>Matched rules</dt>
@@ -79,13 +101,13 @@ function Detail({ run }: { run: Run }) {
           <pre>{clean(run.errorMessage)}</pre>
         </section>
       )}
-      {run.hasLog && <RunLog run={run} />}
+      {run.hasLog && <RunLog run={run} fileName={fileName} />}
     </article>
   );
 }
 
 /** Read once per run, and again only when the run changes (a running run that ends). */
-function RunLog({ run }: { run: Run }) {
+function RunLog({ run, fileName }: { run: Run; fileName: string }) {
   const [log, setLog] = useState<LogResult | { failed: string }>();
   const path = `monitors/${id(run.monitorId)}/runs/${id(run.runId)}/log`;
   useEffect(() => {
@@ -100,5 +122,5 @@ function RunLog({ run }: { run: Run }) {
   }, [path, run.finishedAt]);
   if (log === undefined) return <p className="muted">Loading the log…</p>;
   if ('failed' in log) return <p className="error">The log could not be read: {log.failed}</p>;
-  return log.content === null ? null : <LogBlock content={log.content} />;
+  return log.content === null ? null : <LogBlock content={log.content} fileName={fileName} />;
 }

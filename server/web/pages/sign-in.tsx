@@ -2,6 +2,7 @@ import type { FormEvent } from 'react';
 import { useState } from 'react';
 import type { SessionResponse } from '@pingmon/sdk/wire';
 import { api, ApiError } from '../api.js';
+import { useTitle } from '../title.js';
 
 /** Email and password, the same login as the API's; `notice` says why one is here (a session that ended). */
 export function SignIn({
@@ -13,6 +14,7 @@ export function SignIn({
 }) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  useTitle('Sign in');
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

@@ -66,11 +66,15 @@ if (requireTools(t, 'chromium'))
     t.match(monitor, /rows < 1/);
     t.notMatch(await page.locator('main').textContent(), UNSAFE, 'a monitor, its rules');
 
-    const crumb = page.locator('p.crumbs a').nth(1);
+    const crumb = page.locator('.crumbs a').nth(1);
     const run = await shown(page, `/monitors/${monitorId}/runs/hostile-run`, async () =>
       /^nightly/.test((await crumb.textContent().catch(() => null)) ?? ''),
     );
     t.notMatch(run, UNSAFE, 'a run');
+    await waitFor(async () => /^\(1 down\) nightly backup · failed run /.test(await page.title()), {
+      what: 'the run title',
+    });
+    t.notMatch(await page.title(), UNSAFE, 'the tab title');
 
     const alerts = await shown(page, '/alerts', count('ul.deliveries li', 1));
     t.match(alerts, /ops hook/);

@@ -170,7 +170,8 @@ if (requireTools(t, 'chromium'))
       await signIn(page);
       await page.getByRole('button', { name: 'Expand' }).click();
       await page.reload();
-      await page.getByRole('heading', { name: 'Run long-log-run', exact: true }).waitFor();
+      await page.getByRole('heading', { name: /^Failed run, / }).waitFor();
+      await page.locator('dl.fields code', { hasText: 'long-log-run' }).waitFor();
       t.pass('the same run after a reload, still signed in');
       await page.getByRole('button', { name: 'Expand' }).click();
       // The page reads the run again by itself; the log stays as the reader left it.
@@ -212,7 +213,7 @@ if (requireTools(t, 'chromium'))
       await page.goto(shortRun);
       await page.getByText('Your session has expired. Sign in again.').waitFor();
       await signIn(page);
-      await page.getByRole('heading', { name: 'Run short-log-run', exact: true }).waitFor();
+      await page.locator('dl.fields code', { hasText: 'short-log-run' }).waitFor();
       t.pass('signed in again, on the deep link');
       // A session that ends while a page is open: the next refresh finds it gone.
       await page.context().addCookies([{ name: 'pingmon_session', value: expired, url: origin }]);
@@ -220,7 +221,7 @@ if (requireTools(t, 'chromium'))
       t.pass('the open page returned to sign-in');
       // The browser drops the cookie when the token expires (its Max-Age): no cookie after being signed in says so too.
       await signIn(page);
-      await page.getByRole('heading', { name: 'Run short-log-run', exact: true }).waitFor();
+      await page.locator('dl.fields code', { hasText: 'short-log-run' }).waitFor();
       await page.context().clearCookies();
       await page.getByText('Your session has expired. Sign in again.').waitFor({ timeout: 20_000 });
       t.pass('a cookie gone while signed in is an expired session');
