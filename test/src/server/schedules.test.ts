@@ -26,15 +26,26 @@ const alertsOf = async (s: Setup, monitorId: string) =>
 
 const sweep = (s: Setup) => s.api.server.app.sweeper.sweepNow();
 
-/** The webhook bodies received for this monitor, once `count` of them have come. */
+/**
+ * The webhook bodies received for this monitor, once `count` of them have come and the server has recorded each
+ * delivery: a test that moves the clock on while a delivery is still leased would see it sent again.
+ */
 async function hooksFor(s: Setup, monitorId: string, count: number) {
-  return waitFor(
+  const hooks = await waitFor(
     () => {
       const mine = s.hooks.map((h) => JSON.parse(h.body)).filter((b) => b.monitorId === monitorId);
       return mine.length >= count ? mine : undefined;
     },
     { what: `${count} webhook(s) for ${monitorId}` },
   );
+  await waitFor(
+    async () => {
+      const alerts = await alertsOf(s, monitorId);
+      return alerts.every((a) => a.deliveries.every((d) => d.state !== 'pending')) || undefined;
+    },
+    { what: `the deliveries of ${monitorId}'s alerts recorded` },
+  );
+  return hooks;
 }
 
 t.test('bad schedules and settings are 400 invalid_schedule, naming the field and what to do', async (t) => {
