@@ -113,6 +113,12 @@ async function main(): Promise<void> {
   const durations = page.locator('section[aria-labelledby="durations-title"]');
   await durations.locator('.chart-median').waitFor();
   await durations.screenshot({ path: `${OUT}dashboard-durations.png` });
+  const timeline = page.locator('section[aria-labelledby="timeline-title"]');
+  await timeline.locator('ol.timeline > li').first().waitFor();
+  await timeline.screenshot({ path: `${OUT}dashboard-timeline.png` });
+  await page.goto(`${origin}/monitors/${backup}/edit`);
+  await page.locator('table.expected tbody tr').nth(4).waitFor();
+  await page.screenshot({ path: `${OUT}dashboard-edit.png`, fullPage: true });
   console.log(`screenshots written to ${OUT}`);
 }
 
