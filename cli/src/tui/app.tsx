@@ -1,9 +1,9 @@
 import { useEffect } from 'react';
-import { useApp, useInput } from 'ink';
+import { useApp } from 'ink';
 import { Box, Text } from './ink.js';
 import { clock, count } from './format.js';
 import { Help } from './help.js';
-import { COLLAPSE_OVER, screenColumns, screenRows } from './layout.js';
+import { runDetailView, screenColumns, screenRows } from './layout.js';
 import { visibleMonitors } from './lists.js';
 import { Message } from './message.js';
 import { MonitorList } from './monitor-list.js';
@@ -14,6 +14,7 @@ import type { State } from './state.js';
 import { cell } from '../width.js';
 import { clean } from './text.js';
 import { useBrowse } from './use-browse.js';
+import { useKeys } from './use-keys.js';
 
 export interface AppProps {
   source: BrowseSource;
@@ -27,7 +28,7 @@ export interface AppProps {
 export function App({ source, url, refreshMs = 5000, now }: AppProps) {
   const [state, dispatch] = useBrowse({ source, url, refreshMs, now });
   const { exit } = useApp();
-  useInput((input, key) => dispatch({ type: 'key', input, key }));
+  useKeys((keys) => dispatch({ type: 'keys', keys }));
   useEffect(() => {
     if (state.quit) exit();
   }, [state.quit, exit]);
@@ -135,10 +136,11 @@ function hints(state: State): Hint[] {
     return ['type to filter', '↑↓ move', 'Enter keep', 'Esc clear'];
   if (state.screen === 'monitors') return ['↑↓ move', 'Enter open', '/ filter', 'r refresh', ...HELP_QUIT];
   if (state.screen === 'runs') return ['↑↓ move', 'Enter open', 'f failed only', 'Esc back', 'r refresh', ...HELP_QUIT];
-  const log = state.detail?.log;
-  const content = log?.state === 'loaded' ? (log.result.content ?? '') : '';
-  const toggle = content.length > COLLAPSE_OVER ? [state.detail?.expanded ? 'e collapse log' : 'e expand log'] : [];
-  const scroll = content ? ['↑↓ PgUp PgDn scroll'] : [];
+  const detail = state.detail;
+  const log = detail ? runDetailView(detail, state.size).log : undefined;
+  const expandable = log?.mode === 'collapsed' || (log?.mode === 'open' && (log.scrollMax > 0 || detail?.expanded));
+  const toggle = expandable ? [detail?.expanded ? 'e collapse log' : 'e expand log'] : [];
+  const scroll = log?.mode === 'open' && log.scrollMax > 0 ? ['↑↓ PgUp PgDn scroll'] : [];
   return [...toggle, 'Esc back', ...scroll, 'r refresh', ...HELP_QUIT];
 }
 

@@ -1,4 +1,4 @@
-import { detailFields, listRows, logView, windowStart } from './layout.js';
+import { listRows, runDetailView, windowStart } from './layout.js';
 import type { LogView } from './layout.js';
 import { visibleMonitors } from './lists.js';
 import type { ListPosition, State } from './state.js';
@@ -12,13 +12,7 @@ export function pageSize(state: State): number {
 }
 
 function detailLog(state: State): LogView | undefined {
-  const detail = state.detail;
-  if (!detail) return undefined;
-  const fieldRows = detailFields(detail.run, detail.name, state.size).reduce(
-    (sum, field) => sum + field.rows.length,
-    0,
-  );
-  return logView(state.size, fieldRows, detail.log, detail.expanded, detail.scroll);
+  return state.detail ? runDetailView(state.detail, state.size).log : undefined;
 }
 
 export function moveBy(state: State, by: number): State {

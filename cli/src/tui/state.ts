@@ -1,6 +1,6 @@
 import type { LogResult, Run } from '@pingmon/sdk';
-import type { Key } from 'ink';
-import { commandFor, splitKeys } from './keys.js';
+import type { KeyFlags, KeyPress } from './key-reader.js';
+import { commandFor } from './keys.js';
 import type { LogState, Size } from './layout.js';
 import type { Problem } from './problem.js';
 import type { MonitorRow, RunPage } from './source.js';
@@ -71,7 +71,9 @@ export interface State {
 }
 
 export type Action =
-  | { type: 'key'; input: string; key: Partial<Key> }
+  | { type: 'key'; input: string; key: KeyFlags }
+  /** The keys of one chunk of input, in order. */
+  | { type: 'keys'; keys: KeyPress[] }
   | { type: 'quit' }
   | { type: 'resize'; size: Size }
   | { type: 'move'; by: number }
@@ -127,12 +129,13 @@ export function initialState(size: Size): State {
 
 export function reduce(state: State, action: Action): State {
   switch (action.type) {
-    case 'key':
-      // Keys are read against the state they arrive in, not the last one rendered: fast typing loses nothing.
-      return splitKeys(action.input, action.key).reduce((next, [input, key]) => {
-        const command = commandFor(next, input, key);
-        return command ? reduce(next, command) : next;
-      }, state);
+    case 'key': {
+      // Read against the state it arrives in, not the last one rendered: fast typing loses nothing.
+      const command = commandFor(state, action.input, action.key);
+      return command ? reduce(state, command) : state;
+    }
+    case 'keys':
+      return action.keys.reduce((next, { input, key }) => reduce(next, { type: 'key', input, key }), state);
     case 'quit':
       return { ...state, quit: true };
     case 'resize':

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Run } from '@pingmon/sdk';
-import { initialState, listRows, nextSnooze, reduce } from 'pingmon/internal';
+import { initialState, listRows, nextSnooze, readKeys, reduce } from 'pingmon/internal';
 import type { Action, MonitorRow, State } from 'pingmon/internal';
 
 const SIZE = { columns: 100, rows: 30 };
@@ -314,14 +314,32 @@ t.test('the key map: q quits, ? opens and closes help, keys of other views do no
   t.same(apply(state, key('x')), state);
 });
 
-t.test('keys that arrive together in one input act one by one', async (t) => {
+t.test('keys that arrive together in one chunk act one by one, whatever answers come between chunks', async (t) => {
+  const chunk = (data: string): Action => ({ type: 'keys', keys: readKeys(data).keys });
   const state = withMonitors([monitor('mon_a', 'alpha'), monitor('mon_b', 'beta'), monitor('mon_c', 'gamma')]);
-  const opened = apply(state, key('j\r'));
+  const opened = apply(state, chunk('j\r'));
   t.same([opened.screen, opened.runs?.name], ['runs', 'beta']);
-  const filtered = apply(state, key('/gam\r'));
+  t.equal(apply(state, chunk('\x1b[B\x1b[B\x1b[B')).monitors.cursor, 2, 'three ↓: the last row, not one down');
+  const downEnter = apply(state, chunk('\x1b[B\r'));
+  t.same([downEnter.screen, downEnter.runs?.name], ['runs', 'beta'], '↓ Enter moves, then opens');
+  const filtered = apply(state, chunk('/gam\r'));
   t.same([filtered.monitors.filter, filtered.monitors.filtering], ['gam', false]);
-  const erased = apply(state, key('/gamx\x7f'));
+  const erased = apply(state, chunk('/gamx\x7f'));
   t.equal(erased.monitors.filter, 'gam');
+  const pasted = apply(state, chunk('/\x1b[200~be\nta\x1b[201~\r'));
+  t.same([pasted.monitors.filter, pasted.screen], ['be ta', 'monitors'], 'a paste types, its line end does not');
+  t.same(apply(state, chunk('\x1b[200~pzq\x1b[201~')), state, 'text pasted outside the filter does nothing');
+
+  // A refresh between two chunks (with the order changed meanwhile) moves nothing the keys did.
+  let refreshed = apply(state, chunk('\x1bOB'));
+  refreshed = apply(refreshed, {
+    type: 'monitorsLoaded',
+    rows: [monitor('mon_a', 'alpha'), monitor('mon_b', 'beta', 'failed'), monitor('mon_c', 'gamma')],
+    at: 5,
+  });
+  t.equal(refreshed.monitors.cursor, 0, 'the cursor followed beta to the top');
+  refreshed = apply(refreshed, chunk('\x1b[B\x1b[B\x1b[A'), { type: 'tick' }, chunk('\x1b[B\r'));
+  t.same([refreshed.screen, refreshed.runs?.name], ['runs', 'gamma']);
 });
 
 t.test('z snoozes the monitor under the cursor: 1h, pressed again 4h, then 1d, then no snooze', async (t) => {
