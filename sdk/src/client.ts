@@ -11,6 +11,7 @@ import type {
   CreatedApiKey,
   CreateMonitorRequest,
   CreateRuleRequest,
+  EventsQuery,
   ExpectedTimes,
   ListAlertsQuery,
   ListRunsQuery,
@@ -21,6 +22,7 @@ import type {
   MaintenanceWindowList,
   MeResponse,
   Monitor,
+  MonitorEventList,
   MonitorList,
   PageQuery,
   Rule,
@@ -71,6 +73,11 @@ export interface Client {
   listRuns(monitorId: string, query?: ListRunsQuery): Promise<RunList>;
   getRun(monitorId: string, runId: string): Promise<Run>;
   getLog(monitorId: string, runId: string): Promise<LogResult>;
+  /**
+   * The monitor's timeline, newest first: runs started and finished, missed runs, timeouts, incidents opened and
+   * closed, alerts with their deliveries, snoozes, pauses and resumptions; `kind` keeps one kind or several.
+   */
+  listEvents(monitorId: string, query?: EventsQuery): Promise<MonitorEventList>;
   listApiKeys(query?: PageQuery): Promise<ApiKeyList>;
   createApiKey(key?: Partial<CreateApiKeyRequest>): Promise<CreatedApiKey>;
   revokeApiKey(keyId: string): Promise<void>;
@@ -142,6 +149,12 @@ export function createClient(options: ClientOptions = {}): Client {
     listRuns: (monitorId, query = {}) => http<RunList>('GET', `monitors/${id(monitorId)}/runs${queryString(query)}`),
     getRun: (monitorId, runId) => http<Run>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}`),
     getLog: (monitorId, runId) => http<LogResult>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}/log`),
+    listEvents: (monitorId, { kind, ...page } = {}) => {
+      // Several kinds go comma-separated; none named (an empty list) is every kind.
+      const kinds = typeof kind === 'string' || kind === undefined ? kind : kind.join(',') || undefined;
+      const query = { ...page, kind: kinds };
+      return http<MonitorEventList>('GET', `monitors/${id(monitorId)}/events${queryString(query)}`);
+    },
     listApiKeys: (query = {}) => http<ApiKeyList>('GET', `api-keys${queryString(query)}`),
     createApiKey: (key = {}) => http<CreatedApiKey>('POST', 'api-keys', key),
     revokeApiKey: async (keyId) => void (await http('DELETE', `api-keys/${id(keyId)}`)),

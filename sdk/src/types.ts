@@ -1,6 +1,6 @@
 // Wire types of the pingmon HTTP API (/api/v1): what it answers and reads is generated from the server's joi
 // schemas (wire-types.ts); the unions they name are written here.
-import type { Schedule } from './wire-types.js';
+import type { ListEventsQuery, Schedule } from './wire-types.js';
 
 export * from './wire-types.js';
 
@@ -41,3 +41,27 @@ export type ChannelType = 'slack' | 'discord' | 'webhook' | 'email';
  */
 export type AlertEvent = 'fail' | 'silent_failure' | 'timed_out' | 'missed' | 'still_down' | 'recovered';
 export type DeliveryState = 'pending' | 'delivered' | 'failed';
+
+/**
+ * What a monitor's timeline (GET /monitors/:monitorId/events) holds: its runs starting and finishing, expected runs
+ * that did not start (`missed`), runs that ran past maxRuntime (`timed_out`), incidents opened and closed, each
+ * alert with its deliveries, and the monitor being snoozed, paused and resumed.
+ */
+export type EventKind =
+  | 'run_started'
+  | 'run_succeeded'
+  | 'run_failed'
+  | 'missed'
+  | 'timed_out'
+  | 'incident_opened'
+  | 'incident_closed'
+  | 'alert'
+  | 'snoozed'
+  | 'paused'
+  | 'resumed';
+
+/** Why an incident closed: a success brought the monitor back up (`recovered`), or it was resumed from a pause. */
+export type IncidentEnd = 'recovered' | 'resumed';
+
+/** The query of a timeline (Client.listEvents): `kind` is one kind or several (sent comma-separated). */
+export type EventsQuery = Omit<ListEventsQuery, 'kind'> & { kind?: EventKind | readonly EventKind[] };

@@ -1,5 +1,5 @@
 // Words and symbols the server, the CLI and the dashboard must write alike: defined once, here.
-import type { FailAlerts, MonitorSettings, MonitorStatus, Plan, RuleOp } from './types.js';
+import type { EventKind, FailAlerts, MonitorSettings, MonitorStatus, Plan, RuleOp } from './types.js';
 
 /** Every rule operator, in the order the docs and the CLI's messages list them. */
 export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq'];
@@ -28,6 +28,21 @@ export const PLANS: readonly Plan[] = ['free', 'pro', 'business', 'unlimited'];
 
 /** Every monitor status, in the order of what needs attention first. */
 export const MONITOR_STATUSES: readonly MonitorStatus[] = ['down', 'late', 'running', 'up', 'new', 'paused'];
+
+/** Every kind of a monitor's timeline event (GET /monitors/:monitorId/events), in the order a run's story goes. */
+export const EVENT_KINDS: readonly EventKind[] = [
+  'run_started',
+  'run_succeeded',
+  'run_failed',
+  'missed',
+  'timed_out',
+  'incident_opened',
+  'incident_closed',
+  'alert',
+  'snoozed',
+  'paused',
+  'resumed',
+];
 
 /** A monitor's `failAlerts` settings (docs/alerts.md#one-alert-per-problem), the default first. */
 export const FAIL_ALERTS: readonly FailAlerts[] = ['every', 'first'];

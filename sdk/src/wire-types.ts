@@ -6,6 +6,7 @@ import type {
   DeliveryState,
   FailAlerts,
   IncidentCause,
+  IncidentEnd,
   MonitorStatus,
   Plan,
   RuleOp,
@@ -71,6 +72,19 @@ export interface AlertList {
   alerts: Alert[];
   /** Pass as ?cursor= for the next page; null on the last page */
   nextCursor: string | null;
+}
+
+export interface AlertRaisedEvent {
+  kind: 'alert';
+  /** When it happened */
+  at: string;
+  alertId: string;
+  event: AlertEvent;
+  runId: string | null;
+  errorMessage: string | null;
+  /** Sent in one message with others (GET /alerts): the deliveries are those of the message */
+  groupId: string | null;
+  deliveries: AlertDelivery[];
 }
 
 export interface ApiKey {
@@ -265,6 +279,30 @@ export interface Incident {
   missedRuns: number;
 }
 
+export interface IncidentClosedEvent {
+  kind: 'incident_closed';
+  /** When it happened */
+  at: string;
+  cause: IncidentCause;
+  /** ISO 8601 UTC with milliseconds */
+  openedAt: string;
+  failedRuns: number;
+  missedRuns: number;
+  /** recovered: successes closed it; resumed: the monitor was resumed */
+  reason: IncidentEnd;
+  /** The success that closed it; null on resume */
+  runId: string | null;
+}
+
+export interface IncidentOpenedEvent {
+  kind: 'incident_opened';
+  /** When it happened */
+  at: string;
+  cause: IncidentCause;
+  /** The run that opened it; null when missed runs did */
+  runId: string | null;
+}
+
 export interface LastRun {
   runId: string;
   status: RunStatus;
@@ -282,6 +320,15 @@ export interface ListAlertsQuery {
   /** The previous page's nextCursor */
   cursor?: string;
   monitorId?: string;
+}
+
+export interface ListEventsQuery {
+  /** Items per page, 1 to 200; 50 unless given */
+  limit?: number;
+  /** The previous page's nextCursor */
+  cursor?: string;
+  /** Only events of these kinds, comma-separated: kind=missed,timed_out (docs/api.md#events) */
+  kind?: string;
 }
 
 export interface ListRunsQuery {
@@ -348,6 +395,18 @@ export interface MeResponse {
 /** Numeric metadata: a flat object of finite numbers */
 export type Meta = Record<string, number>;
 
+export interface MissedEvent {
+  kind: 'missed';
+  /** When pingmon found the expected run had not started (its deadline, or just after) */
+  at: string;
+  /** The first expected run opening that did not come */
+  expectedAt: string;
+  /** Expected run openings in a row that did not come, found at once (usually 1) */
+  count: number;
+  /** Of those, expected while snoozed or in a maintenance window: not counted */
+  quietCount: number;
+}
+
 export interface Monitor {
   monitorId: string;
   /** Unique in the account; accepted wherever the monitor id is (docs/api.md#slugs) */
@@ -391,6 +450,23 @@ export interface MonitorCronSchedule {
   timezone: string;
 }
 
+export type MonitorEvent =
+  | RunEvent
+  | MissedEvent
+  | TimedOutEvent
+  | IncidentOpenedEvent
+  | IncidentClosedEvent
+  | AlertRaisedEvent
+  | SnoozedEvent
+  | PausedEvent;
+
+export interface MonitorEventList {
+  /** Newest first */
+  events: MonitorEvent[];
+  /** Pass as ?cursor= for the next page; null on the last page */
+  nextCursor: string | null;
+}
+
 export interface MonitorList {
   monitors: Monitor[];
   /** Pass as ?cursor= for the next page; null on the last page */
@@ -423,6 +499,12 @@ export interface PageQuery {
   limit?: number;
   /** The previous page's nextCursor */
   cursor?: string;
+}
+
+export interface PausedEvent {
+  kind: 'paused' | 'resumed';
+  /** When it happened */
+  at: string;
 }
 
 export interface PingAck {
@@ -505,6 +587,20 @@ export interface Run {
   host: string | null;
 }
 
+export interface RunEvent {
+  kind: 'run_started' | 'run_succeeded' | 'run_failed';
+  /** When the run started (run_started) or finished */
+  at: string;
+  runId: string;
+  /** The run's status now (a started run may have finished) */
+  status: RunStatus;
+  durationMs: number | null;
+  /** The first line of the run's error message */
+  errorMessage: string | null;
+  silentFailure: boolean;
+  host: string | null;
+}
+
 export interface RunList {
   runs: Run[];
   /** Pass as ?cursor= for the next page; null on the last page */
@@ -556,6 +652,14 @@ export interface SessionResponse {
   account: Account;
 }
 
+export interface SnoozedEvent {
+  kind: 'snoozed';
+  /** When it happened */
+  at: string;
+  /** Until when; null: the snooze was ended early */
+  until: string | null;
+}
+
 export interface StartPingBody {
   /** Your own id for the run, e.g. a UUID */
   runId?: string | null;
@@ -578,6 +682,16 @@ export interface SuccessPingBody {
   monitor?: PingMonitorSettings | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta?: Record<string, number> | null;
+}
+
+export interface TimedOutEvent {
+  kind: 'timed_out';
+  /** When it happened */
+  at: string;
+  /** The run, finished as failed (a run_failed at the same time) */
+  runId: string;
+  /** Seconds it was allowed */
+  maxRuntime: number;
 }
 
 /** At least one field; secret: null removes the secret. The type cannot change */

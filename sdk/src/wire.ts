@@ -6,3 +6,4 @@ export * from './durations.js';
 export * from './format.js';
 export * from './text.js';
 export * from './slugs.js';
+export * from './event-text.js';

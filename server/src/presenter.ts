@@ -7,6 +7,7 @@ import type {
   LastRun,
   MaintenanceWindow,
   Monitor,
+  MonitorEvent,
   PingAck,
   Rule,
   Run,
@@ -17,6 +18,7 @@ import type { AccountRecord } from './db/accounts.js';
 import type { AlertRecord } from './db/alerts.js';
 import type { ApiKeyRecord } from './db/api-keys.js';
 import type { DeliveryRecord } from './db/deliveries.js';
+import type { EventRecord } from './db/events.js';
 import type { MaintenanceWindowRecord } from './db/maintenance-windows.js';
 import type { MonitorRecord } from './db/monitors.js';
 import type { RuleRecord } from './db/rules.js';
@@ -27,6 +29,7 @@ import { maskUrl } from './domain/channels.js';
 import { monitorStatus } from './domain/incidents.js';
 import { slotAfter, slotAtOrBefore } from './domain/schedule.js';
 import type { RunRecord } from './domain/runs.js';
+import type { TimelineItem } from './use-cases/timeline.js';
 
 // Records become the wire types of the API here, and only here: times become ISO strings, and what a
 // client must not see (hashes, secrets, webhook URLs, account ids) stays behind.
@@ -200,4 +203,61 @@ function presentDelivery(delivery: DeliveryRecord): AlertDelivery {
       durationMs: a.durationMs,
     })),
   };
+}
+
+const RUN_EVENTS = { running: 'run_started', success: 'run_succeeded', failed: 'run_failed' } as const;
+
+/** One event of a monitor's timeline (use-cases/timeline.ts). */
+export function presentEvent(item: TimelineItem): MonitorEvent {
+  const at = iso(item.at);
+  switch (item.source) {
+    case 'start':
+    case 'end': {
+      const { run } = item;
+      return {
+        kind: item.source === 'start' ? 'run_started' : RUN_EVENTS[run.status],
+        at,
+        runId: run.runId,
+        status: run.status,
+        durationMs: run.durationMs,
+        errorMessage: run.errorMessage === null ? null : run.errorMessage.split(/\r?\n/, 1)[0]!,
+        silentFailure: run.matchedRules !== null,
+        host: run.host,
+      };
+    }
+    case 'alert': {
+      const { alert } = item;
+      const { alertId, event, runId, errorMessage } = alert;
+      const deliveries = item.deliveries.map(presentDelivery);
+      return { kind: 'alert', at, alertId, event, runId, errorMessage, groupId: alert.groupId ?? null, deliveries };
+    }
+    case 'event':
+      return presentStoredEvent(item.event, at);
+  }
+}
+
+function presentStoredEvent(event: EventRecord, at: string): MonitorEvent {
+  switch (event.kind) {
+    case 'missed':
+      return {
+        kind: event.kind,
+        at,
+        expectedAt: iso(event.expectedAt),
+        count: event.count,
+        quietCount: event.quietCount,
+      };
+    case 'timed_out':
+      return { kind: event.kind, at, runId: event.runId, maxRuntime: event.maxRuntime };
+    case 'incident_opened':
+      return { kind: event.kind, at, cause: event.cause, runId: event.runId };
+    case 'incident_closed': {
+      const { cause, failedRuns, missedRuns, reason, runId } = event;
+      return { kind: event.kind, at, cause, openedAt: iso(event.openedAt), failedRuns, missedRuns, reason, runId };
+    }
+    case 'snoozed':
+      return { kind: event.kind, at, until: isoOrNull(event.until) };
+    case 'paused':
+    case 'resumed':
+      return { kind: event.kind, at };
+  }
 }

@@ -1,5 +1,6 @@
 import { setImmediate as yieldToPings } from 'node:timers/promises';
 import { deleteAlertsBefore } from './db/alerts.js';
+import { deleteEventsAfter, deleteEventsBefore, findNthEvent } from './db/events.js';
 import type { Database } from './db/index.js';
 import { listMonitorIds } from './db/monitors.js';
 import type { Deleted } from './db/runs.js';
@@ -17,6 +18,8 @@ export interface PrunerOptions {
 export interface PruneResult {
   runs: number;
   alerts: number;
+  /** Timeline events (db/events.ts): kept as long as runs are, by age and per monitor. */
+  events: number;
   /** True when the pass stopped at its bound with more left to delete. */
   more: boolean;
 }
@@ -80,11 +83,11 @@ export class Pruner {
 
   private async pass(): Promise<PruneResult> {
     const { retentionMs, retentionRuns } = this.options;
-    const result: PruneResult = { runs: 0, alerts: 0, more: false };
+    const result: PruneResult = { runs: 0, alerts: 0, events: 0, more: false };
     let budget = BATCHES_PER_PASS;
     // Batch after batch until one comes back short or the pass's budget is spent; a batch of runs says the latest
     // start it deleted, where the next one starts.
-    const drain = async (step: (from: number) => Promise<Deleted>, into: 'runs' | 'alerts') => {
+    const drain = async (step: (from: number) => Promise<Deleted>, into: 'runs' | 'alerts' | 'events') => {
       let from = 0;
       while (budget > 0 && !this.stopped) {
         budget--;
@@ -99,10 +102,8 @@ export class Pruner {
     if (retentionMs !== null) {
       const before = this.options.clock() - retentionMs;
       await drain((from) => deleteRunsBefore(this.db.sql, before, from, BATCH), 'runs');
-      await drain(
-        async () => ({ deleted: await deleteAlertsBefore(this.db.sql, before, BATCH), lastStartedAt: null }),
-        'alerts',
-      );
+      await drain(async () => counted(await deleteAlertsBefore(this.db.sql, before, BATCH)), 'alerts');
+      await drain(async () => counted(await deleteEventsBefore(this.db.sql, before, BATCH)), 'events');
     }
     if (retentionRuns !== null) {
       const ids = await listMonitorIds(this.db.sql, this.monitorCursor, MONITORS_PER_PASS);
@@ -110,6 +111,10 @@ export class Pruner {
         if (budget === 0) break;
         const last = await findNthRun(this.db.sql, monitorId, retentionRuns);
         if (last) await drain((from) => deleteRunsAfter(this.db.sql, monitorId, last, from, BATCH), 'runs');
+        const lastEvent = budget > 0 ? await findNthEvent(this.db.sql, monitorId, retentionRuns) : undefined;
+        if (lastEvent) {
+          await drain(async () => counted(await deleteEventsAfter(this.db.sql, monitorId, lastEvent, BATCH)), 'events');
+        }
         if (budget > 0) this.monitorCursor = monitorId;
       }
       // Back to the first monitor once the last has been checked (and that page was not cut short).
@@ -118,4 +123,9 @@ export class Pruner {
     }
     return result;
   }
+}
+
+/** A delete that does not page by start time. */
+function counted(deleted: number): Deleted {
+  return { deleted, lastStartedAt: null };
 }

@@ -18,6 +18,7 @@ import { registerDepthGuard, registerTextGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
 import { authRoutes } from './routes/auth.js';
 import { channelRoutes } from './routes/channels.js';
+import { eventRoutes } from './routes/events.js';
 import type { RouteContext } from './routes/context.js';
 import { healthRoutes } from './routes/health.js';
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
@@ -112,6 +113,7 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...meRoutes(ctx),
     ...monitorRoutes(ctx),
     ...runRoutes(ctx),
+    ...eventRoutes(ctx),
     ...apiKeyRoutes(ctx),
     ...ruleRoutes(ctx),
     ...channelRoutes(ctx),

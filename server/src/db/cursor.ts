@@ -22,3 +22,17 @@ export function decodeCursor(cursor: string): CursorKey | undefined {
 export function startAfter(key: CursorKey, atColumn: string, idColumn: string): { sql: string; params: SqlParam[] } {
   return { sql: `(${atColumn} < ? or (${atColumn} = ? and ${idColumn} < ?))`, params: [key.at, key.at, key.id] };
 }
+
+/** A timeline's cursor (use-cases/timeline.ts): its last event's time, source (`rank`, which orders ties) and id. */
+export interface EventCursorKey extends CursorKey {
+  rank: number;
+}
+
+export function encodeEventCursor(key: EventCursorKey): string {
+  return Buffer.from(`${key.at}:${key.rank}:${key.id}`).toString('base64url');
+}
+
+export function decodeEventCursor(cursor: string): EventCursorKey | undefined {
+  const match = /^(\d{1,16}):([0-3]):([A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  return match ? { at: Number(match[1]), rank: Number(match[2]), id: match[3]! } : undefined;
+}

@@ -10,6 +10,7 @@ import * as alertContext from './migrations/008-alert-context.js';
 import * as incidentCounts from './migrations/009-incident-counts.js';
 import * as quiet from './migrations/010-quiet.js';
 import * as slugs from './migrations/011-slugs.js';
+import * as events from './migrations/012-events.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '009-incident-counts': incidentCounts,
   '010-quiet': quiet,
   '011-slugs': slugs,
+  '012-events': events,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -300,6 +300,53 @@ export async function listRuns(
   return rows.map(toRecord);
 }
 
+/**
+ * A page of the monitor's run openings for its timeline, newest first by start: runs opened by a start ping (still
+ * running, or finished with a duration); a run created already finished opened nothing.
+ */
+export async function listRunStarts(
+  sql: Sql,
+  accountId: string,
+  monitorId: string,
+  page: { limit: number; after?: CursorKey },
+): Promise<RunRecord[]> {
+  const start = page.after && startAfter(page.after, 'started_at', 'id');
+  const rows = await sql.rows<RunRow>(
+    `select ${COLUMNS} from runs where account_id = ? and monitor_id = ? ` +
+      `and (status = 'running' or duration_ms is not null) ${start ? `and ${start.sql} ` : ''}` +
+      'order by started_at desc, id desc limit ?',
+    [accountId, monitorId, ...(start?.params ?? []), page.limit],
+  );
+  return rows.map(toRecord);
+}
+
+/**
+ * A page of the monitor's finished runs of `statuses` for its timeline, newest first by finish. No index has
+ * finished_at (every ping would pay for one): this reads the monitor's runs started by the page's end, all of them
+ * for the first page, which retention bounds (PINGMON_RETENTION_RUNS).
+ */
+export async function listRunEnds(
+  sql: Sql,
+  accountId: string,
+  monitorId: string,
+  page: { statuses: readonly RunStatus[]; limit: number; after?: CursorKey },
+): Promise<RunRecord[]> {
+  if (page.statuses.length === 0) return [];
+  const where = ['account_id = ?', 'monitor_id = ?', `status in (${marks(page.statuses)})`, 'finished_at is not null'];
+  const params: SqlParam[] = [accountId, monitorId, ...page.statuses];
+  if (page.after) {
+    // A run finishes after it starts: none started after the page's end finished before it.
+    const start = startAfter(page.after, 'finished_at', 'id');
+    where.push('started_at <= ?', start.sql);
+    params.push(page.after.at, ...start.params);
+  }
+  const rows = await sql.rows<RunRow>(
+    `select ${COLUMNS} from runs where ${where.join(' and ')} order by finished_at desc, id desc limit ?`,
+    [...params, page.limit],
+  );
+  return rows.map(toRecord);
+}
+
 /** When the monitor's latest `limit` runs opened, newest first (an indexed LIMIT read: domain/schedule-hint.ts). */
 export async function listRunOpenings(
   sql: Sql,

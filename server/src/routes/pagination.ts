@@ -1,4 +1,5 @@
 import Joi from 'joi';
+import type { Boom } from '@hapi/boom';
 import type { CursorKey } from '../db/cursor.js';
 import { decodeCursor, encodeCursor } from '../db/cursor.js';
 import { apiError } from '../errors.js';
@@ -15,13 +16,16 @@ export const pageOnly = Joi.object(pageQuery);
 export function pageStart(cursor: string | undefined): CursorKey | undefined {
   if (cursor === undefined) return undefined;
   const after = decodeCursor(cursor);
-  if (!after)
-    throw apiError(
-      400,
-      'invalid_cursor',
-      'cursor is not one this server gave out. Pass nextCursor from the previous page unchanged.',
-    );
+  if (!after) throw invalidCursor();
   return after;
+}
+
+export function invalidCursor(): Boom {
+  return apiError(
+    400,
+    'invalid_cursor',
+    'cursor is not one this server gave out. Pass nextCursor from the previous page unchanged.',
+  );
 }
 
 /** Lists fetch one item more than the page holds: its presence says another page exists. */

@@ -10,6 +10,7 @@ export {
   SETTINGS_BODY as MonitorSettings,
   UPDATE_MONITOR_BODY as UpdateMonitorRequest,
 } from './monitor-bodies.js';
+export { listQuery as ListEventsQuery } from './events.js';
 export { ruleBody as CreateRuleRequest } from './rules.js';
 export { listQuery as ListRunsQuery } from './runs.js';
 export { pageOnly as PageQuery } from './pagination.js';

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { RouteOptionsResponse } from '@hapi/hapi';
 import { FAIL_ALERTS, MONITOR_STATUSES, PLANS, RECENT_RUNS, RULE_OPS } from '@pingmon/sdk/wire';
-import type { AlertEvent, DeliveryState, IncidentCause, RunStatus } from '@pingmon/sdk/wire';
+import type { AlertEvent, DeliveryState, IncidentCause, IncidentEnd, RunStatus } from '@pingmon/sdk/wire';
 import type { Dialect } from '../db/sql.js';
 import { CHANNEL_TYPES } from '../domain/channels.js';
 
@@ -34,6 +34,7 @@ const ALERT_EVENTS = every<AlertEvent>({
   still_down: true,
   recovered: true,
 });
+const INCIDENT_ENDS = every<IncidentEnd>({ recovered: true, resumed: true });
 const DIALECTS = every<Dialect>({ sqlite: true, postgres: true });
 
 /** An object answered by the API: every key required unless marked optional, and no other key. */
@@ -314,5 +315,75 @@ export const AlertList = shape('AlertList', {
       deliveries: Joi.array().items(AlertDelivery).description('One per channel it was queued for when raised'),
     }),
   ),
+  nextCursor,
+});
+
+// A monitor's timeline (docs/api.md#events): one object per kind, told apart by `kind`.
+const eventAt = time.description('When it happened');
+const MonitorEvent = Joi.alternatives()
+  .try(
+    shape('RunEvent', {
+      kind: oneOf(['run_started', 'run_succeeded', 'run_failed']),
+      at: eventAt.description('When the run started (run_started) or finished'),
+      runId: Joi.string(),
+      status: oneOf(RUN_STATUSES, 'RunStatus').description("The run's status now (a started run may have finished)"),
+      durationMs,
+      errorMessage: Joi.string().allow(null).description("The first line of the run's error message"),
+      silentFailure: Joi.boolean(),
+      host: Joi.string().allow(null),
+    }),
+    shape('MissedEvent', {
+      kind: Joi.valid('missed'),
+      at: eventAt.description('When pingmon found the expected run had not started (its deadline, or just after)'),
+      expectedAt: time.description('The first expected run opening that did not come'),
+      count: count.description('Expected run openings in a row that did not come, found at once (usually 1)'),
+      quietCount: count.description('Of those, expected while snoozed or in a maintenance window: not counted'),
+    }),
+    shape('TimedOutEvent', {
+      kind: Joi.valid('timed_out'),
+      at: eventAt,
+      runId: Joi.string().description('The run, finished as failed (a run_failed at the same time)'),
+      maxRuntime: count.description('Seconds it was allowed'),
+    }),
+    shape('IncidentOpenedEvent', {
+      kind: Joi.valid('incident_opened'),
+      at: eventAt,
+      cause: oneOf(INCIDENT_CAUSES, 'IncidentCause'),
+      runId: Joi.string().allow(null).description('The run that opened it; null when missed runs did'),
+    }),
+    shape('IncidentClosedEvent', {
+      kind: Joi.valid('incident_closed'),
+      at: eventAt,
+      cause: oneOf(INCIDENT_CAUSES, 'IncidentCause'),
+      openedAt: time,
+      failedRuns: count,
+      missedRuns: count,
+      reason: oneOf(INCIDENT_ENDS, 'IncidentEnd').description(
+        'recovered: successes closed it; resumed: the monitor was resumed',
+      ),
+      runId: Joi.string().allow(null).description('The success that closed it; null on resume'),
+    }),
+    shape('AlertRaisedEvent', {
+      kind: Joi.valid('alert'),
+      at: eventAt,
+      alertId: Joi.string(),
+      event: oneOf(ALERT_EVENTS, 'AlertEvent'),
+      runId: Joi.string().allow(null),
+      errorMessage: Joi.string().allow(null),
+      groupId: Joi.string()
+        .allow(null)
+        .description('Sent in one message with others (GET /alerts): the deliveries are those of the message'),
+      deliveries: Joi.array().items(AlertDelivery),
+    }),
+    shape('SnoozedEvent', {
+      kind: Joi.valid('snoozed'),
+      at: eventAt,
+      until: timeOrNull.description('Until when; null: the snooze was ended early'),
+    }),
+    shape('PausedEvent', { kind: oneOf(['paused', 'resumed']), at: eventAt }),
+  )
+  .id('MonitorEvent');
+export const MonitorEventList = shape('MonitorEventList', {
+  events: Joi.array().items(MonitorEvent).description('Newest first'),
   nextCursor,
 });

@@ -14,6 +14,7 @@ import { findRuleConditions } from '../db/rules.js';
 import { insertRunLog } from '../db/run-logs.js';
 import { findLatestOpenRun, findRun, finishRun, hasRunOpenedNear, insertRun, insertRunIf } from '../db/runs.js';
 import type { TransactionSql } from '../db/sql.js';
+import { incidentEvents } from '../domain/events.js';
 import { incidentSummary } from '../domain/incidents.js';
 import type { Pairing } from '../domain/pairing.js';
 import { enforcedIntervalMs, pairPing, rateDecision } from '../domain/pairing.js';
@@ -25,6 +26,7 @@ import { matchRules, ruleInput } from '../domain/rules.js';
 import type { RunRecord } from '../domain/runs.js';
 import { finishedRun, newRun } from '../domain/runs.js';
 import { newId } from '../ids.js';
+import { recordEvents } from './events.js';
 import { holdPing } from './quiet.js';
 
 export interface Ping {
@@ -261,6 +263,11 @@ async function settleMonitor(
     missedAt: expected ? expected.missedAt : monitor.missedAt,
     health: health ?? monitor.health,
   });
+  // Only a ping that opens or closes an incident writes an event (the timeline's runs are the runs themselves).
+  if (health !== null) {
+    const changes = incidentEvents(monitor.health.incident, health.incident, run.runId, 'recovered');
+    if (changes.length > 0) await recordEvents(sql, run, changes, ping.now);
+  }
   return event;
 }
 

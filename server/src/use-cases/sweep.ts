@@ -5,11 +5,14 @@ import { insertAlerts } from '../db/alerts.js';
 import type { Database } from '../db/index.js';
 import type { MonitorRecord, MonitorState } from '../db/monitors.js';
 import { claimMissed, claimMonitors, claimReminders, saveMonitorStates } from '../db/monitors.js';
+import type { EventRecord } from '../db/events.js';
+import { insertEvents } from '../db/events.js';
 import type { LastRun, OverdueRun } from '../db/runs.js';
 import { findLastRuns, findOverdueRuns, setRunDeadlines, timeOutRuns } from '../db/runs.js';
 import { findOutage } from '../db/settings.js';
 import type { TransactionSql } from '../db/sql.js';
 import { groupByHost } from '../domain/alert-groups.js';
+import { incidentEvents } from '../domain/events.js';
 import { afterOutcome, incidentSummary, reminderAfter } from '../domain/incidents.js';
 import type { ServerGap } from '../domain/server-gaps.js';
 import { gapOfExpected } from '../domain/server-gaps.js';
@@ -19,6 +22,7 @@ import { newId } from '../ids.js';
 import { iso } from '../presenter.js';
 import type { Quiet } from '../domain/quiet.js';
 import { slotCounts } from '../domain/quiet.js';
+import { eventRecords } from './events.js';
 import { endHolds, findQuiet, holdBack } from './quiet.js';
 import type { GapWatch } from './server-gap.js';
 import { beatAndFindGap } from './server-gap.js';
@@ -103,11 +107,12 @@ async function batches(batch: () => Promise<number>): Promise<void> {
   for (let i = 0; i < MAX_BATCHES && (await batch()) === BATCH; i++);
 }
 
-/** What a sweep decided for one monitor: where it now stands, and the alert it raises, if any. */
+/** What a sweep decided for one monitor: where it now stands, the alert it raises, if any, and its events. */
 interface Decision {
   monitorId: string;
   state: MonitorState;
   alert: AlertRecord | null;
+  events?: EventRecord[];
 }
 
 /**
@@ -122,6 +127,10 @@ async function store(
   group: (alerts: AlertRecord[]) => AlertRecord[] = (alerts) => alerts,
 ): Promise<number> {
   await saveMonitorStates(sql, decisions);
+  await insertEvents(
+    sql,
+    decisions.flatMap((d) => d.events ?? []),
+  );
   const alerts = decisions.flatMap((d) => (d.alert ? [d.alert] : []));
   return insertAlerts(sql, group(await holdBack(sql, alerts, monitors, now)));
 }
@@ -159,14 +168,28 @@ function missed(
   const threshold = Math.max(monitor.failureThreshold, MISSED_COUNTED);
   const slots = afterMiss(schedule, expected, graceMs, now, threshold, counts);
   const next = { nextExpectedAt: slots.next, missedAt: slots.next + graceMs };
-  // Slots expected in a snooze or a maintenance window do not count: no streak, no incident.
-  if (slots.missed === 0 && slots.skipped > 0) {
-    return { monitorId, state: { ...next, health: monitor.health }, alert: null };
+  const quietCount = slots.skipped;
+  // Slots expected in a snooze or a maintenance window do not count: no streak, no incident; on the timeline still.
+  if (slots.missed === 0 && quietCount > 0) {
+    const events = eventRecords(
+      monitor,
+      [{ kind: 'missed', expectedAt: expected, count: quietCount, quietCount }],
+      now,
+    );
+    return { monitorId, state: { ...next, health: monitor.health }, alert: null, events };
   }
   const count = Math.max(1, slots.missed);
   const { health, alert } = afterOutcome(monitor.health, monitor, { kind: 'missed', count }, now);
   const state = { ...next, health };
-  if (alert === null) return { monitorId, state, alert: null };
+  const events = eventRecords(
+    monitor,
+    [
+      { kind: 'missed', expectedAt: expected, count: count + quietCount, quietCount },
+      ...incidentEvents(monitor.health.incident, health.incident, null, 'recovered'),
+    ],
+    now,
+  );
+  if (alert === null) return { monitorId, state, alert: null, events };
   const serverGap = gapOfExpected(lastGap, expected, graceMs);
   const last = {
     lastRunAt: lastRun?.startedAt ?? monitor.lastOpenedAt,
@@ -176,7 +199,7 @@ function missed(
     `${missedText(schedule, expected, monitor.startGrace, count, serverGap)} ` +
     lastRunText(last.lastRunAt, last.lastRunStatus, schedule);
   const fields = { status: 'down' as const, runId: null, errorMessage, expectedAt: expected, ...last };
-  return { monitorId, state, alert: { ...alertOf(monitor, alert, fields, now), serverGap } };
+  return { monitorId, state, alert: { ...alertOf(monitor, alert, fields, now), serverGap }, events };
 }
 
 const DONE = { success: 'succeeded', failed: 'failed', running: 'still running' } as const;
@@ -242,6 +265,7 @@ async function timedOut(
   }
   const decisions = new Map<string, Decision>();
   const alerts: AlertRecord[] = [];
+  const events: EventRecord[] = [];
   let handled = 0;
   for (const [limit, runs] of byLimit) {
     const errorMessage = `no result within maxRuntime (${formatDuration(limit)})`;
@@ -250,6 +274,14 @@ async function timedOut(
       const monitor = monitors.get(run.monitorId)!;
       const before = decisions.get(run.monitorId)?.state.health ?? monitor.health;
       const { health, alert } = afterOutcome(before, monitor, { kind: 'timed_out' }, now);
+      const timeout = { kind: 'timed_out' as const, runId: run.runId, maxRuntime: limit };
+      events.push(
+        ...eventRecords(
+          monitor,
+          [timeout, ...incidentEvents(before.incident, health.incident, run.runId, 'recovered')],
+          now,
+        ),
+      );
       decisions.set(run.monitorId, { monitorId: run.monitorId, state: { ...monitor, health }, alert: null });
       if (alert === null) continue;
       const fields = { status: 'failed' as const, runId: run.runId, errorMessage, expectedAt: null };
@@ -257,6 +289,7 @@ async function timedOut(
     }
   }
   await saveMonitorStates(sql, [...decisions.values()]);
+  await insertEvents(sql, events);
   return { handled, queued: await insertAlerts(sql, await holdBack(sql, alerts, [...monitors.values()], now)) };
 }
 

@@ -3,7 +3,9 @@ import { isUniqueViolation } from '../db/index.js';
 import type { MonitorRecord, MonitorSettings } from '../db/monitors.js';
 import { findMonitorForUpdate, updateMonitor as storeMonitor } from '../db/monitors.js';
 import { setRunDeadlines } from '../db/runs.js';
+import { settingEvents } from '../domain/events.js';
 import { changeScheduling } from '../domain/monitor-settings.js';
+import { recordEvents } from './events.js';
 
 export interface MonitorChanges {
   name?: string;
@@ -51,6 +53,7 @@ function change(db: Database, accountId: string, monitorId: string, changes: Mon
       slug: changes.slug ?? current.slug,
     };
     await storeMonitor(sql, next);
+    await recordEvents(sql, next, settingEvents(current, next, now), now);
     if (next.paused !== current.paused || next.maxRuntime !== current.maxRuntime) {
       await setRunDeadlines(sql, monitorId, next.paused ? null : next.maxRuntime);
     }

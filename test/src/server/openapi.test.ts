@@ -201,6 +201,7 @@ for (const kind of DATABASE_KINDS) {
       const failedRun = fail.body.data.runId as string;
       t.match((await call('GET', `/monitors/${m}/runs/${failedRun}/log`, as())).body, { hasLog: true });
       t.equal((await call('GET', `/monitors/${m}/runs/run_nope`, as())).status, 404);
+      t.equal((await call('GET', `/monitors/${m}/events?kind=run_failed,alert&limit=2`, as())).status, 200);
 
       // The alerts once delivered, so that their deliveries have attempts.
       await waitFor(
