@@ -9,6 +9,8 @@ import { Message } from './message.js';
 import { MonitorList } from './monitor-list.js';
 import { RunDetail } from './run-detail.js';
 import { RunList } from './run-list.js';
+import { TimelineList } from './timeline-list.js';
+import { EVENT_FILTERS } from './timeline.js';
 import type { BrowseSource } from './source.js';
 import type { State } from './state.js';
 import { cell } from '../width.js';
@@ -71,13 +73,21 @@ function Body({ state, now, refreshSeconds }: { state: State; now: number; refre
   }
   if (state.screen === 'detail' && state.detail) return <RunDetail detail={state.detail} size={state.size} />;
   if (state.screen === 'runs' && state.runs) return <RunList runs={state.runs} size={state.size} />;
+  if (state.screen === 'timeline' && state.timeline)
+    return <TimelineList timeline={state.timeline} size={state.size} />;
   return <MonitorList monitors={state.monitors} size={state.size} now={now} />;
 }
 
 /** A problem is shown in place of the view when there is nothing to show, or nothing worth showing. */
 function problemTakesBody(state: State): boolean {
   const hasData =
-    state.screen === 'monitors' ? !!state.monitors.rows : state.screen === 'runs' ? !!state.runs?.runs : true;
+    state.screen === 'monitors'
+      ? !!state.monitors.rows
+      : state.screen === 'runs'
+        ? !!state.runs?.runs
+        : state.screen === 'timeline'
+          ? !!state.timeline?.events
+          : true;
   return !hasData || state.problem?.kind === 'gone';
 }
 
@@ -123,6 +133,14 @@ function title(state: State): string {
     const more = runs.loadingMore ? ' · loading more…' : '';
     return `${clean(runs.name)} › Runs · ${runs.failedOnly ? 'failed only' : 'all'}${loaded}${more}`;
   }
+  const timeline = state.timeline;
+  if (state.screen === 'timeline' && timeline) {
+    const events = timeline.events;
+    const plural = events?.length === 1 && !timeline.nextCursor ? '' : 's';
+    const loaded = events ? ` · ${count(events.length)}${timeline.nextCursor ? '+' : ''} event${plural}` : '';
+    const more = timeline.loadingMore ? ' · loading more…' : '';
+    return `${clean(timeline.name)} › Timeline · ${EVENT_FILTERS[timeline.filter]!.name}${loaded}${more}`;
+  }
   return `${clean(state.detail?.name ?? '')} › Run ${state.detail?.run.runId ?? ''}`;
 }
 
@@ -135,7 +153,9 @@ function hints(state: State): Hint[] {
   if (state.screen === 'monitors' && state.monitors.filtering)
     return ['type to filter', '↑↓ move', 'Enter keep', 'Esc clear'];
   if (state.screen === 'monitors') return ['↑↓ move', 'Enter open', '/ filter', 'r refresh', ...HELP_QUIT];
-  if (state.screen === 'runs') return ['↑↓ move', 'Enter open', 'f failed only', 'Esc back', 'r refresh', ...HELP_QUIT];
+  if (state.screen === 'runs')
+    return ['↑↓ move', 'Enter open', 'f failed only', 't timeline', 'Esc back', 'r refresh', ...HELP_QUIT];
+  if (state.screen === 'timeline') return ['↑↓ move', 'f kind', 't runs', 'Esc back', 'r refresh', ...HELP_QUIT];
   const detail = state.detail;
   const log = detail ? runDetailView(detail, state.size).log : undefined;
   const expandable = log?.mode === 'collapsed' || (log?.mode === 'open' && (log.scrollMax > 0 || detail?.expanded));

@@ -33,7 +33,10 @@ export function commandFor(state: State, input: string, key: KeyFlags): Command 
     case '/':
       return state.screen === 'monitors' ? { type: 'filterStart' } : undefined;
     case 'f':
+      if (state.screen === 'timeline') return { type: 'cycleEventFilter' };
       return state.screen === 'runs' ? { type: 'toggleFailedOnly' } : undefined;
+    case 't':
+      return state.screen === 'runs' || state.screen === 'timeline' ? { type: 'toggleTimeline' } : undefined;
     case 'p':
       return state.screen === 'monitors' ? { type: 'togglePause' } : undefined;
     case 'z':

@@ -25,6 +25,10 @@ export function moveBy(state: State, by: number): State {
     const length = state.runs.runs?.length ?? 0;
     return { ...state, runs: { ...state.runs, ...moved(state.runs, by, length, listRows(state.size)) } };
   }
+  if (state.screen === 'timeline' && state.timeline) {
+    const length = state.timeline.events?.length ?? 0;
+    return { ...state, timeline: { ...state.timeline, ...moved(state.timeline, by, length, listRows(state.size)) } };
+  }
   const view = detailLog(state);
   if (!view || view.mode !== 'open') return state;
   const scroll = Math.max(0, Math.min(view.scroll + by, view.scrollMax));
@@ -42,6 +46,8 @@ export function keepOnScreen(state: State): State {
   const monitorsLength = visibleMonitors(state.monitors).length;
   const next = { ...state, monitors: { ...state.monitors, ...moved(state.monitors, 0, monitorsLength, height) } };
   if (state.runs) next.runs = { ...state.runs, ...moved(state.runs, 0, state.runs.runs?.length ?? 0, height) };
+  const timeline = state.timeline;
+  if (timeline) next.timeline = { ...timeline, ...moved(timeline, 0, timeline.events?.length ?? 0, height) };
   const view = detailLog(next);
   if (next.detail && view) next.detail = { ...next.detail, scroll: view.scroll };
   return next;

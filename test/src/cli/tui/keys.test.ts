@@ -17,6 +17,15 @@ t.test('pingmon browse takes every key of a chunk, and an expanded log fills the
   const account = await api.account('unlimited');
   const nightly = await api.monitor(account, 'nightly backup');
   await api.ping(account, nightly, 'fail', { errorMessage: 'tar: /data: Permission denied', logOutput: LOG });
+  // Paused and resumed (which ends its incident): events of its timeline.
+  for (const paused of [true, false]) {
+    const reply = await api.request(`/monitors/${nightly}`, {
+      method: 'PATCH',
+      token: account.token,
+      body: { paused },
+    });
+    t.equal(reply.status, 200, reply.text);
+  }
   for (let i = 1; i <= 30; i++) {
     await api.ping(account, await api.monitor(account, `job ${String(i).padStart(2, '0')}`), 'success');
   }
@@ -64,7 +73,7 @@ t.test('pingmon browse takes every key of a chunk, and an expanded log fills the
   term.keys('/');
   await term.waitFor('filter: ▏');
   term.paste('job 2\n');
-  await term.waitFor('Monitors · 10 of 31 · 1 down · filter: job 2 ▏');
+  await term.waitFor('Monitors · 10 of 31 · filter: job 2 ▏');
   term.keys('Enter');
   await term.waitFor(on('job 20'));
   term.keys('Escape');
@@ -123,6 +132,33 @@ t.test('pingmon browse takes every key of a chunk, and an expanded log fills the
 
   term.keys('e');
   await term.waitFor((s) => /^Run +\S+/m.test(s) && s.includes('press e to expand') && s.includes('q quit'));
+
+  // The timeline, in the runs' place (t), newest first; f steps through the kinds.
+  term.keys('Escape', 't');
+  screen = await term.waitFor((s) => /nightly backup › Timeline · all · \d+ events/.test(s) && s.includes('q quit'));
+  const events = screen.split('\n').filter((line) => /^[▸ ] \d{4}-/.test(line));
+  // At 120 columns: marker, time (19), two spaces, then the event's symbol and words in 17 columns.
+  const kinds = events.map((line) => line.slice(23, 40).trim());
+  const all = ['✓ up again', '· resumed', '· paused', '» alert', '✗ down', '✗ run failed'];
+  t.same([...kinds].sort(), [...all].sort(), events.join('\n'));
+  t.equal(kinds.at(-1), '✗ run failed', 'newest first: the run that started it all at the bottom');
+  t.ok(kinds.indexOf('· resumed') < kinds.indexOf('· paused'));
+  t.match(
+    events.find((line) => line.includes('» alert')),
+    /fail: no channel took it/,
+    'an alert and its deliveries',
+  );
+  t.ok(events[0]!.startsWith('▸'), 'the newest selected');
+  term.keys('Down', 'f');
+  screen = await term.waitFor((s) => s.includes('Timeline · runs · 1 event\n') && s.includes('q quit'));
+  t.match(screen, /^▸ \S+ \S+\s+✗ run failed\s+run_\w+: tar: \/data: Permission denied/m);
+  term.keys('f', 'f', 'f', 'f');
+  screen = await term.waitFor((s) => s.includes('Timeline · snoozes and pauses · 2 events') && s.includes('q quit'));
+  t.match(screen, /· resumed[\s\S]*· paused/);
+  term.keys('f');
+  await term.waitFor('Timeline · all');
+  term.keys('t');
+  await term.waitFor('nightly backup › Runs · all · 1 run');
   term.keys('q');
   t.equal(EXITED.exec(await term.waitFor(EXITED))![1], '0');
 });

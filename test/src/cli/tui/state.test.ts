@@ -363,3 +363,54 @@ t.test('z snoozes the monitor under the cursor: 1h, pressed again 4h, then 1d, t
   state = reduce(reduce(state, { type: 'move', by: 1 }), { type: 'key', input: 'z', key: {} });
   t.same(state.snoozing, { monitorId: 'mon_b', seconds: 14_400 });
 });
+
+t.test('t shows the timeline in place of the runs and back; f steps through the kinds; pages append', async (t) => {
+  const event = (n: number) => ({
+    kind: 'run_succeeded' as const,
+    at: new Date(Date.UTC(2026, 10, 22) + n * 60_000).toISOString(),
+    runId: `run_${n}`,
+    status: 'success' as const,
+    durationMs: 5,
+    errorMessage: null,
+    silentFailure: false,
+    host: null,
+  });
+  const events = (from: number, count: number) => Array.from({ length: count }, (_, i) => event(from - i));
+  let state = apply(withRuns(runs(3)), key('j'), key('t'));
+  t.same([state.screen, state.timeline?.monitorId, state.timeline?.filter], ['timeline', 'mon_a', 0]);
+  state = apply(state, {
+    type: 'timelineLoaded',
+    monitorId: 'mon_a',
+    filter: 0,
+    page: { events: events(100, 50), nextCursor: 'e50' },
+    at: 3,
+  });
+  state = apply(state, key('G'));
+  t.equal(state.timeline!.cursor, 49);
+  state = apply(
+    state,
+    { type: 'moreEventsStarted' },
+    {
+      type: 'moreEventsLoaded',
+      monitorId: 'mon_a',
+      filter: 0,
+      after: 'e50',
+      page: { events: events(50, 10), nextCursor: null },
+    },
+  );
+  t.same([state.timeline!.events!.length, state.timeline!.nextCursor, state.timeline!.loadingMore], [60, null, false]);
+  state = apply(state, key('f'));
+  t.same([state.timeline!.filter, state.timeline!.events, state.timeline!.cursor], [1, null, 0], 'f: the next kind');
+  const stale = {
+    type: 'timelineLoaded' as const,
+    monitorId: 'mon_a',
+    filter: 0,
+    page: { events: [], nextCursor: null },
+    at: 4,
+  };
+  t.same(apply(state, stale), state, 'an answer for the kind left is dropped');
+  t.equal(apply(state, key('t')).screen, 'runs');
+  t.equal(apply(state, key('t')).runs!.cursor, 1, 'the runs as they were');
+  const left = apply(state, key('', { escape: true }));
+  t.same([left.screen, left.timeline, left.runs], ['monitors', null, null]);
+});
