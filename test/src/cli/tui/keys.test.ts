@@ -40,6 +40,11 @@ t.test('pingmon browse takes every key of a chunk, and an expanded log fills the
   const selected = (screen: string) => screen.split('\n').find((line) => line.startsWith('▸')) ?? '';
   const on = (name: string) => (screen: string) => selected(screen).includes(name) && screen.includes('q quit');
   await term.waitFor(on('nightly backup'));
+  term.keys('?');
+  const help = await term.waitFor((s) => s.includes('Times are UTC') && s.includes('closes the help'));
+  t.match(help, /^ {3}t +runs: the timeline/m, 'all of the help fits 80×24, t in it');
+  term.keys('?');
+  await term.waitFor(on('nightly backup'));
 
   term.keys('Down', 'Down', 'Down');
   await term.waitFor(on('job 03'));
