@@ -1,17 +1,17 @@
-import { render, useApp, useInput } from 'ink';
-import type { Key } from 'ink';
+import { render, useApp } from 'ink';
 import { useEffect, useReducer, useState } from 'react';
 import type { Monitor } from '@pingmon/sdk';
 import { plural } from '../output.js';
 import { Box, Text } from '../tui/ink.js';
-import { splitKeys } from '../tui/keys.js';
+import type { KeyFlags } from '../tui/key-reader.js';
+import { useKeys } from '../tui/use-keys.js';
 import type { Candidate } from './plan.js';
 import { initialReview, reduceReview } from './review-state.js';
 import type { ReviewKey } from './review-state.js';
 
 // The editable list of `pingmon discover` in a terminal: the reducer decides, this only maps keys and draws.
 
-function keyOf(input: string, key: Partial<Key>): ReviewKey | undefined {
+function keyOf(input: string, key: KeyFlags): ReviewKey | undefined {
   if (key.return) return { kind: 'accept' };
   if (key.escape || (key.ctrl && input === 'c')) return { kind: 'cancel' };
   if (key.upArrow) return { kind: 'up' };
@@ -29,14 +29,14 @@ interface Props {
 export function Review({ rows, monitors, onDone }: Props) {
   const [state, dispatch] = useReducer(reduceReview, rows, initialReview);
   const { exit } = useApp();
-  useInput((input, key) => {
+  useKeys((keys) => {
     // Keys that arrive together (typed fast, pasted) are taken one by one, each against the state before it.
-    for (const [one, flags] of splitKeys(input, key)) {
-      const action = keyOf(one, flags);
+    for (const { input, key } of keys) {
+      const action = keyOf(input, key);
       if (action) dispatch(action);
     }
   });
-  // The keys are said once they are listened to (useInput's effect runs first): a key pressed sooner is lost.
+  // The keys are said once they are listened to (useKeys' effect runs first): a key pressed sooner is lost.
   const [listening, setListening] = useState(false);
   useEffect(() => setListening(true), []);
   useEffect(() => {

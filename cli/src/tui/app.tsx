@@ -1,19 +1,22 @@
 import { useEffect } from 'react';
-import { useApp, useInput } from 'ink';
+import { useApp } from 'ink';
 import { Box, Text } from './ink.js';
 import { clock, count } from './format.js';
 import { Help } from './help.js';
-import { COLLAPSE_OVER, screenColumns, screenRows } from './layout.js';
+import { runDetailView, screenColumns, screenRows } from './layout.js';
 import { visibleMonitors } from './lists.js';
 import { Message } from './message.js';
 import { MonitorList } from './monitor-list.js';
 import { RunDetail } from './run-detail.js';
 import { RunList } from './run-list.js';
+import { TimelineList } from './timeline-list.js';
+import { EVENT_FILTERS } from './timeline.js';
 import type { BrowseSource } from './source.js';
 import type { State } from './state.js';
 import { cell } from '../width.js';
 import { clean } from './text.js';
 import { useBrowse } from './use-browse.js';
+import { useKeys } from './use-keys.js';
 
 export interface AppProps {
   source: BrowseSource;
@@ -27,7 +30,7 @@ export interface AppProps {
 export function App({ source, url, refreshMs = 5000, now }: AppProps) {
   const [state, dispatch] = useBrowse({ source, url, refreshMs, now });
   const { exit } = useApp();
-  useInput((input, key) => dispatch({ type: 'key', input, key }));
+  useKeys((keys) => dispatch({ type: 'keys', keys }));
   useEffect(() => {
     if (state.quit) exit();
   }, [state.quit, exit]);
@@ -70,13 +73,21 @@ function Body({ state, now, refreshSeconds }: { state: State; now: number; refre
   }
   if (state.screen === 'detail' && state.detail) return <RunDetail detail={state.detail} size={state.size} />;
   if (state.screen === 'runs' && state.runs) return <RunList runs={state.runs} size={state.size} />;
+  if (state.screen === 'timeline' && state.timeline)
+    return <TimelineList timeline={state.timeline} size={state.size} />;
   return <MonitorList monitors={state.monitors} size={state.size} now={now} />;
 }
 
 /** A problem is shown in place of the view when there is nothing to show, or nothing worth showing. */
 function problemTakesBody(state: State): boolean {
   const hasData =
-    state.screen === 'monitors' ? !!state.monitors.rows : state.screen === 'runs' ? !!state.runs?.runs : true;
+    state.screen === 'monitors'
+      ? !!state.monitors.rows
+      : state.screen === 'runs'
+        ? !!state.runs?.runs
+        : state.screen === 'timeline'
+          ? !!state.timeline?.events
+          : true;
   return !hasData || state.problem?.kind === 'gone';
 }
 
@@ -122,6 +133,14 @@ function title(state: State): string {
     const more = runs.loadingMore ? ' · loading more…' : '';
     return `${clean(runs.name)} › Runs · ${runs.failedOnly ? 'failed only' : 'all'}${loaded}${more}`;
   }
+  const timeline = state.timeline;
+  if (state.screen === 'timeline' && timeline) {
+    const events = timeline.events;
+    const plural = events?.length === 1 && !timeline.nextCursor ? '' : 's';
+    const loaded = events ? ` · ${count(events.length)}${timeline.nextCursor ? '+' : ''} event${plural}` : '';
+    const more = timeline.loadingMore ? ' · loading more…' : '';
+    return `${clean(timeline.name)} › Timeline · ${EVENT_FILTERS[timeline.filter]!.name}${loaded}${more}`;
+  }
   return `${clean(state.detail?.name ?? '')} › Run ${state.detail?.run.runId ?? ''}`;
 }
 
@@ -134,11 +153,14 @@ function hints(state: State): Hint[] {
   if (state.screen === 'monitors' && state.monitors.filtering)
     return ['type to filter', '↑↓ move', 'Enter keep', 'Esc clear'];
   if (state.screen === 'monitors') return ['↑↓ move', 'Enter open', '/ filter', 'r refresh', ...HELP_QUIT];
-  if (state.screen === 'runs') return ['↑↓ move', 'Enter open', 'f failed only', 'Esc back', 'r refresh', ...HELP_QUIT];
-  const log = state.detail?.log;
-  const content = log?.state === 'loaded' ? (log.result.content ?? '') : '';
-  const toggle = content.length > COLLAPSE_OVER ? [state.detail?.expanded ? 'e collapse log' : 'e expand log'] : [];
-  const scroll = content ? ['↑↓ PgUp PgDn scroll'] : [];
+  if (state.screen === 'runs')
+    return ['↑↓ move', 'Enter open', 'f failed only', 't timeline', 'Esc back', 'r refresh', ...HELP_QUIT];
+  if (state.screen === 'timeline') return ['↑↓ move', 'f kind', 't runs', 'Esc back', 'r refresh', ...HELP_QUIT];
+  const detail = state.detail;
+  const log = detail ? runDetailView(detail, state.size).log : undefined;
+  const expandable = log?.mode === 'collapsed' || (log?.mode === 'open' && (log.scrollMax > 0 || detail?.expanded));
+  const toggle = expandable ? [detail?.expanded ? 'e collapse log' : 'e expand log'] : [];
+  const scroll = log?.mode === 'open' && log.scrollMax > 0 ? ['↑↓ PgUp PgDn scroll'] : [];
   return [...toggle, 'Esc back', ...scroll, 'r refresh', ...HELP_QUIT];
 }
 

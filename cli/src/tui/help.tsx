@@ -5,20 +5,19 @@ import { MONITOR_STATUSES } from '@pingmon/sdk/wire';
 import { monitorStatusText } from '../monitor-settings.js';
 import { cell } from '../width.js';
 
+// 12 keys and 5 symbol lines: all of it fits the 19 rows an 80×24 terminal leaves the help.
 const KEYS: Array<[string, string]> = [
   ['↑ ↓  j k', 'move; in an open log, scroll'],
   ['PgUp PgDn', 'a page up or down (space: down)'],
-  ['g G', 'first / last'],
-  ['Enter', 'open the monitor or run'],
-  ['Esc Backspace', 'back'],
+  ['g G  Home End', 'first / last'],
+  ['Enter  Esc', 'open the monitor or run; back (also Backspace)'],
   ['/', 'monitors: filter by name (Enter keeps it, Esc clears it)'],
-  ['f', 'runs: failed runs only, or all runs'],
+  ['f', 'runs: failed runs only, or all runs; timeline: the next kind of event'],
+  ['t', 'runs: the timeline (runs, missed runs, timeouts, incidents, alerts, pauses), or back'],
   ['p', 'monitors: pause or resume the monitor (a paused one raises no alert)'],
   ['z', 'monitors: snooze 1h; again: 4h, 1d, then no snooze (alerts held, one at the end if still down)'],
-  ['e', 'run: expand or collapse the log'],
-  ['r', 'refresh now'],
-  ['?', 'this help'],
-  ['q  Ctrl-C', 'quit'],
+  ['e', 'run: the log on the whole screen, or collapsed'],
+  ['r  ?  q', 'refresh now; this help; quit (also Ctrl-C)'],
 ];
 
 export function Help({ refreshSeconds }: { refreshSeconds: number }) {

@@ -1,18 +1,22 @@
-import type { Key } from 'ink';
+import type { KeyFlags } from './key-reader.js';
 import type { Action, State } from './state.js';
 
-export type Command = Exclude<Action, { type: 'key' }>;
+export type Command = Exclude<Action, { type: 'key' } | { type: 'keys' }>;
 
 /** What a key does, given the state: the whole key map in one place (docs/cli.md lists the same). */
-export function commandFor(state: State, input: string, key: Partial<Key>): Command | undefined {
+export function commandFor(state: State, input: string, key: KeyFlags): Command | undefined {
   if (key.ctrl && input === 'c') return { type: 'quit' };
   if (state.screen === 'monitors' && state.monitors.filtering) return filterCommand(input, key);
   const back = key.escape || key.backspace || key.delete;
   if (state.help) return input === 'q' ? { type: 'quit' } : input === '?' || back ? { type: 'toggleHelp' } : undefined;
+  // Text pasted outside the filter is not keys: a pasted "pz" must not pause and snooze a monitor.
+  if (key.paste) return undefined;
   if (key.upArrow || input === 'k') return { type: 'move', by: -1 };
   if (key.downArrow || input === 'j') return { type: 'move', by: 1 };
   if (key.pageUp) return { type: 'page', by: -1 };
   if (key.pageDown || input === ' ') return { type: 'page', by: 1 };
+  if (key.home) return { type: 'jump', to: 'top' };
+  if (key.end) return { type: 'jump', to: 'bottom' };
   if (key.return) return { type: 'open' };
   if (back) return { type: 'back' };
   switch (input) {
@@ -29,7 +33,10 @@ export function commandFor(state: State, input: string, key: Partial<Key>): Comm
     case '/':
       return state.screen === 'monitors' ? { type: 'filterStart' } : undefined;
     case 'f':
+      if (state.screen === 'timeline') return { type: 'cycleEventFilter' };
       return state.screen === 'runs' ? { type: 'toggleFailedOnly' } : undefined;
+    case 't':
+      return state.screen === 'runs' || state.screen === 'timeline' ? { type: 'toggleTimeline' } : undefined;
     case 'p':
       return state.screen === 'monitors' ? { type: 'togglePause' } : undefined;
     case 'z':
@@ -41,30 +48,15 @@ export function commandFor(state: State, input: string, key: Partial<Key>): Comm
   }
 }
 
-/**
- * Keys that reach the program together (typed faster than it reads, sent by tmux send-keys, pasted) arrive as
- * one input; taken one by one they do what they would have done alone.
- */
-export function splitKeys(input: string, key: Partial<Key>): Array<[string, Partial<Key>]> {
-  const flagged = Object.values(key).some(Boolean);
-  if (input.length <= 1 || flagged || input.includes('\x1b')) return [[input, key]];
-  return [...input].map((char): [string, Partial<Key>] => {
-    if (char === '\r' || char === '\n') return ['', { return: true }];
-    if (char === '\x7f' || char === '\b') return ['', { backspace: true }];
-    return [char, {}];
-  });
-}
-
 /** While typing a filter, letters are text; arrows still move and Enter still opens. */
-function filterCommand(input: string, key: Partial<Key>): Command | undefined {
+function filterCommand(input: string, key: KeyFlags): Command | undefined {
   if (key.escape) return { type: 'filterClear' };
   if (key.return) return { type: 'filterDone' };
   if (key.backspace || key.delete) return { type: 'filterErase' };
   if (key.upArrow) return { type: 'move', by: -1 };
   if (key.downArrow) return { type: 'move', by: 1 };
-  if (key.ctrl || key.meta || key.tab || key.pageUp || key.pageDown || key.leftArrow || key.rightArrow)
-    return undefined;
-  // Pasted text arrives as one input: keep what is printable of it.
-  const text = input.replace(/[\x00-\x1f\x7f-\x9f]/g, '');
+  if (!input || key.ctrl || key.meta) return undefined;
+  // Pasted text (one input, which may hold line ends and tabs): what is printable of it.
+  const text = input.replace(/[\x00-\x1f\x7f-\x9f]/g, ' ').replace(/\s+/g, ' ');
   return text ? { type: 'filterType', text } : undefined;
 }

@@ -69,6 +69,30 @@ export function detailFields(run: Run, monitorName: string, size: Size): Field[]
   return fields;
 }
 
+/**
+ * The fields of a run whose log is expanded: one line of status, start, duration and host, and the error's first
+ * line, so that the log gets the rest of the screen (at 80×24, 14 rows rather than 7).
+ */
+export function compactFields(run: Run, size: Size): Field[] {
+  const width = screenColumns(size) - LABEL_WIDTH;
+  const host = run.host ? ` · on ${clean(run.host)}` : '';
+  const started = `started ${exactWhen(run.startedAt)} UTC`;
+  const status = `${statusText(run.status, run.silentFailure)} · ${started} · ${exactDuration(run.durationMs)}${host}`;
+  const fields: Field[] = [{ label: 'Status', rows: capRows(wrap(status, width), 1, width) }];
+  if (run.errorMessage) fields.push({ label: 'Error', rows: capRows(wrap(run.errorMessage, width), 1, width) });
+  return fields;
+}
+
+/** A run detail as drawn: its fields and its log block. */
+export function runDetailView(
+  detail: { run: Run; name: string; log: LogState; expanded: boolean; scroll: number },
+  size: Size,
+): { fields: Field[]; log: LogView } {
+  const fields = detail.expanded ? compactFields(detail.run, size) : detailFields(detail.run, detail.name, size);
+  const fieldRows = fields.reduce((sum, field) => sum + field.rows.length, 0);
+  return { fields, log: logView(size, fieldRows, detail.log, detail.expanded, detail.scroll) };
+}
+
 export type LogState =
   | { state: 'idle' }
   | { state: 'loading' }

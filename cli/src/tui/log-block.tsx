@@ -23,7 +23,8 @@ export function LogBlock({ view, log, expanded }: { view: LogView; log: LogState
   const position = scrollable
     ? ` · lines ${view.scroll + 1}–${view.scroll + view.rows.length} of ${count(view.totalRows)}`
     : '';
-  return <Framed label={`${size}${position}${expanded ? ' · e collapses' : ''}`} rows={view.rows} />;
+  const toggle = expanded ? ' · e collapses' : scrollable ? ' · e expands' : '';
+  return <Framed label={`${size}${position}${toggle}`} rows={view.rows} />;
 }
 
 function Label({ text }: { text: string }) {

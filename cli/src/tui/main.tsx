@@ -3,8 +3,9 @@ import { render } from 'ink';
 import { App } from './app.js';
 import { createSource } from './source.js';
 
-const ENTER_ALTERNATE_SCREEN = '\x1b[?1049h\x1b[H';
-const LEAVE_ALTERNATE_SCREEN = '\x1b[?1049l';
+// With bracketed paste on, the terminal marks pasted text (key-reader.ts), so that a paste is not read as keys.
+const ENTER_ALTERNATE_SCREEN = '\x1b[?1049h\x1b[H\x1b[?2004h';
+const LEAVE_ALTERNATE_SCREEN = '\x1b[?2004l\x1b[?1049l';
 
 /** Runs the dashboard full screen until q; the terminal is given back as it was, whatever happens. */
 export async function browse({

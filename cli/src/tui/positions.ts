@@ -1,4 +1,4 @@
-import { detailFields, listRows, logView, windowStart } from './layout.js';
+import { listRows, runDetailView, windowStart } from './layout.js';
 import type { LogView } from './layout.js';
 import { visibleMonitors } from './lists.js';
 import type { ListPosition, State } from './state.js';
@@ -12,13 +12,7 @@ export function pageSize(state: State): number {
 }
 
 function detailLog(state: State): LogView | undefined {
-  const detail = state.detail;
-  if (!detail) return undefined;
-  const fieldRows = detailFields(detail.run, detail.name, state.size).reduce(
-    (sum, field) => sum + field.rows.length,
-    0,
-  );
-  return logView(state.size, fieldRows, detail.log, detail.expanded, detail.scroll);
+  return state.detail ? runDetailView(state.detail, state.size).log : undefined;
 }
 
 export function moveBy(state: State, by: number): State {
@@ -30,6 +24,10 @@ export function moveBy(state: State, by: number): State {
   if (state.screen === 'runs' && state.runs) {
     const length = state.runs.runs?.length ?? 0;
     return { ...state, runs: { ...state.runs, ...moved(state.runs, by, length, listRows(state.size)) } };
+  }
+  if (state.screen === 'timeline' && state.timeline) {
+    const length = state.timeline.events?.length ?? 0;
+    return { ...state, timeline: { ...state.timeline, ...moved(state.timeline, by, length, listRows(state.size)) } };
   }
   const view = detailLog(state);
   if (!view || view.mode !== 'open') return state;
@@ -48,6 +46,8 @@ export function keepOnScreen(state: State): State {
   const monitorsLength = visibleMonitors(state.monitors).length;
   const next = { ...state, monitors: { ...state.monitors, ...moved(state.monitors, 0, monitorsLength, height) } };
   if (state.runs) next.runs = { ...state.runs, ...moved(state.runs, 0, state.runs.runs?.length ?? 0, height) };
+  const timeline = state.timeline;
+  if (timeline) next.timeline = { ...timeline, ...moved(timeline, 0, timeline.events?.length ?? 0, height) };
   const view = detailLog(next);
   if (next.detail && view) next.detail = { ...next.detail, scroll: view.scroll };
   return next;

@@ -1,16 +1,14 @@
 import { Box, Text } from './ink.js';
 import { statusColor } from './format.js';
 import type { Size } from './layout.js';
-import { LABEL_WIDTH, detailFields, logView } from './layout.js';
+import { LABEL_WIDTH, runDetailView } from './layout.js';
 import { LogBlock } from './log-block.js';
 import type { DetailState } from './state.js';
 import { cell } from '../width.js';
 
 export function RunDetail({ detail, size }: { detail: DetailState; size: Size }) {
   const { run } = detail;
-  const fields = detailFields(run, detail.name, size);
-  const fieldRows = fields.reduce((sum, field) => sum + field.rows.length, 0);
-  const view = logView(size, fieldRows, detail.log, detail.expanded, detail.scroll);
+  const { fields, log: view } = runDetailView(detail, size);
   const colorOf = (label: string) => {
     if (label === 'Status') return statusColor(run.status, run.silentFailure);
     return label === 'Error' && run.errorMessage ? 'red' : undefined;

@@ -1,8 +1,11 @@
-import type { Client, LogResult, Monitor, MonitorStatus, Run, RunStatus } from '@pingmon/sdk';
+import type { Client, EventKind, LogResult, Monitor, MonitorStatus, Run, RunStatus } from '@pingmon/sdk';
+import type { EventPage } from './timeline.js';
 import { listAllMonitors } from '../client.js';
 
 /** Runs fetched per page of the runs view. */
 export const RUNS_PAGE = 100;
+/** Events fetched per page of the timeline. */
+export const EVENTS_PAGE = 100;
 
 /** One line of the monitors view. */
 export interface MonitorRow {
@@ -29,6 +32,8 @@ export interface RunPage {
 export interface BrowseSource {
   listMonitors(): Promise<MonitorRow[]>;
   listRuns(monitorId: string, query: { failedOnly: boolean; cursor?: string }): Promise<RunPage>;
+  /** The monitor's timeline, newest first: the kinds named, or every kind when none is. */
+  listEvents(monitorId: string, query: { kinds: EventKind[]; cursor?: string }): Promise<EventPage>;
   /** The monitor's scheduleHint, said in words, or null (docs/schedules.md#schedule-hints). */
   scheduleHint(monitorId: string): Promise<string | null>;
   getRun(monitorId: string, runId: string): Promise<Run>;
@@ -59,6 +64,8 @@ export function createSource(connect: () => Client): BrowseSource {
     listMonitors: async () => (await call(listAllMonitors)).map(monitorRow),
     listRuns: (monitorId, { failedOnly, cursor }) =>
       call((c) => c.listRuns(monitorId, { status: failedOnly ? 'failed' : undefined, limit: RUNS_PAGE, cursor })),
+    listEvents: (monitorId, { kinds, cursor }) =>
+      call((c) => c.listEvents(monitorId, { kind: kinds, limit: EVENTS_PAGE, cursor })),
     scheduleHint: async (monitorId) => (await call((c) => c.getMonitor(monitorId))).scheduleHint?.message ?? null,
     getRun: (monitorId, runId) => call((c) => c.getRun(monitorId, runId)),
     getLog: (monitorId, runId) => call((c) => c.getLog(monitorId, runId)),

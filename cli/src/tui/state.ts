@@ -1,16 +1,18 @@
 import type { LogResult, Run } from '@pingmon/sdk';
-import type { Key } from 'ink';
-import { commandFor, splitKeys } from './keys.js';
+import type { KeyFlags, KeyPress } from './key-reader.js';
+import { commandFor } from './keys.js';
 import type { LogState, Size } from './layout.js';
 import type { Problem } from './problem.js';
 import type { MonitorRow, RunPage } from './source.js';
 import { mergeRuns, sortMonitors, visibleMonitors } from './lists.js';
 import { keepOnScreen, moveBy, pageSize } from './positions.js';
+import { EVENT_FILTERS, newTimeline, timelineAfter } from './timeline.js';
+import type { TimelineAction, TimelineState } from './timeline.js';
 
 // The whole dashboard as one value and one pure function: what a key or an answer from the server does.
 // Effects (fetching, timers) live in use-browse.ts and only dispatch these actions.
 
-export type Screen = 'monitors' | 'runs' | 'detail';
+export type Screen = 'monitors' | 'runs' | 'timeline' | 'detail';
 
 export interface ListPosition {
   cursor: number;
@@ -53,6 +55,8 @@ export interface State {
   help: boolean;
   monitors: MonitorsState;
   runs: RunsState | null;
+  /** The monitor's timeline, shown in place of its runs (t). */
+  timeline: TimelineState | null;
   detail: DetailState | null;
   /** A load of the open view is under way. */
   loading: boolean;
@@ -71,7 +75,9 @@ export interface State {
 }
 
 export type Action =
-  | { type: 'key'; input: string; key: Partial<Key> }
+  | { type: 'key'; input: string; key: KeyFlags }
+  /** The keys of one chunk of input, in order. */
+  | { type: 'keys'; keys: KeyPress[] }
   | { type: 'quit' }
   | { type: 'resize'; size: Size }
   | { type: 'move'; by: number }
@@ -83,6 +89,9 @@ export type Action =
   | { type: 'tick' }
   | { type: 'toggleHelp' }
   | { type: 'toggleFailedOnly' }
+  | { type: 'toggleTimeline' }
+  | { type: 'cycleEventFilter' }
+  | TimelineAction
   | { type: 'toggleLog' }
   | { type: 'togglePause' }
   | { type: 'pauseDone' }
@@ -114,6 +123,7 @@ export function initialState(size: Size): State {
     help: false,
     monitors: { rows: null, cursor: 0, offset: 0, filter: '', filtering: false },
     runs: null,
+    timeline: null,
     detail: null,
     loading: false,
     problem: null,
@@ -127,12 +137,13 @@ export function initialState(size: Size): State {
 
 export function reduce(state: State, action: Action): State {
   switch (action.type) {
-    case 'key':
-      // Keys are read against the state they arrive in, not the last one rendered: fast typing loses nothing.
-      return splitKeys(action.input, action.key).reduce((next, [input, key]) => {
-        const command = commandFor(next, input, key);
-        return command ? reduce(next, command) : next;
-      }, state);
+    case 'key': {
+      // Read against the state it arrives in, not the last one rendered: fast typing loses nothing.
+      const command = commandFor(state, action.input, action.key);
+      return command ? reduce(state, command) : state;
+    }
+    case 'keys':
+      return action.keys.reduce((next, { input, key }) => reduce(next, { type: 'key', input, key }), state);
     case 'quit':
       return { ...state, quit: true };
     case 'resize':
@@ -169,6 +180,21 @@ export function reduce(state: State, action: Action): State {
           offset: 0,
         },
       };
+    case 'toggleTimeline':
+      if (state.screen === 'timeline') return { ...state, screen: 'runs', timeline: null, problem: null };
+      if (state.screen !== 'runs' || !state.runs) return state;
+      return {
+        ...state,
+        screen: 'timeline',
+        timeline: newTimeline(state.runs.monitorId, state.runs.name),
+        problem: null,
+      };
+    case 'cycleEventFilter': {
+      const timeline = state.timeline;
+      if (state.screen !== 'timeline' || !timeline) return state;
+      const filter = (timeline.filter + 1) % EVENT_FILTERS.length;
+      return { ...state, problem: null, timeline: newTimeline(timeline.monitorId, timeline.name, filter) };
+    }
     case 'toggleLog':
       if (state.screen !== 'detail' || !state.detail) return state;
       return { ...state, detail: { ...state.detail, expanded: !state.detail.expanded, scroll: 0 } };
@@ -256,6 +282,24 @@ function loaded(state: State, action: Action): State {
         },
       });
     }
+    case 'timelineLoaded': {
+      const timeline = state.timeline;
+      if (timeline?.monitorId !== action.monitorId || timeline.filter !== action.filter) return state;
+      return keepOnScreen({ ...state, ...fresh(action.at), timeline: timelineAfter(timeline, action) });
+    }
+    case 'moreEventsStarted':
+      return state.timeline ? { ...state, timeline: timelineAfter(state.timeline, action) } : state;
+    case 'moreEventsLoaded': {
+      const timeline = state.timeline;
+      if (timeline?.monitorId !== action.monitorId || timeline.filter !== action.filter) return state;
+      return { ...state, timeline: timelineAfter(timeline, action) };
+    }
+    case 'moreEventsFailed':
+      return {
+        ...state,
+        problem: action.problem,
+        timeline: state.timeline && timelineAfter(state.timeline, action),
+      };
     case 'moreStarted':
       return state.runs ? { ...state, runs: { ...state.runs, loadingMore: true } } : state;
     case 'moreLoaded': {
@@ -336,7 +380,8 @@ function open(state: State): State {
 function back(state: State): State {
   if (state.help) return { ...state, help: false };
   if (state.screen === 'detail') return { ...state, screen: 'runs', detail: null, problem: null };
-  if (state.screen === 'runs') return { ...state, screen: 'monitors', runs: null, problem: null };
+  if (state.screen === 'runs' || state.screen === 'timeline')
+    return { ...state, screen: 'monitors', runs: null, timeline: null, problem: null };
   return state.monitors.filter ? withFilter(state, '', false) : state;
 }
 

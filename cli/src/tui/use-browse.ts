@@ -6,6 +6,7 @@ import { problemOf } from './problem.js';
 import type { BrowseSource } from './source.js';
 import type { Action, State } from './state.js';
 import { initialState, reduce } from './state.js';
+import { EVENT_FILTERS } from './timeline.js';
 
 export interface BrowseOptions {
   source: BrowseSource;
@@ -20,6 +21,7 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
   const { stdout } = useStdout();
   const [state, dispatch] = useReducer(reduce, undefined, () => initialState(sizeOf(stdout)));
   const runs = state.runs;
+  const timeline = state.timeline;
   const detail = state.detail;
   const fail = (err: unknown) => problemOf(err, url);
 
@@ -36,7 +38,7 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
   }, [refreshMs]);
 
   // The open view, loaded when it opens and again on every refresh. An answer for a view that was left is dropped.
-  const viewKey = `${state.screen} ${runs?.monitorId} ${runs?.failedOnly} ${detail?.run.runId}`;
+  const viewKey = `${state.screen} ${runs?.monitorId} ${runs?.failedOnly} ${timeline?.filter} ${detail?.run.runId}`;
   useEffect(() => {
     let current = true;
     const load = async (): Promise<Action> => {
@@ -47,6 +49,11 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
           source.scheduleHint(runs.monitorId),
         ]);
         return { type: 'runsLoaded', monitorId: runs.monitorId, failedOnly: runs.failedOnly, page, hint, at: now() };
+      }
+      if (state.screen === 'timeline' && timeline) {
+        const { monitorId, filter } = timeline;
+        const page = await source.listEvents(monitorId, { kinds: EVENT_FILTERS[filter]!.kinds });
+        return { type: 'timelineLoaded', monitorId, filter, page, at: now() };
       }
       return { type: 'runLoaded', run: await source.getRun(detail!.monitorId, detail!.run.runId), at: now() };
     };
@@ -78,6 +85,24 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
       (err: unknown) => dispatch({ type: 'moreFailed', problem: fail(err) }),
     );
   }, [wantsMore]);
+
+  // More events, as for the runs.
+  const wantsMoreEvents =
+    state.screen === 'timeline' &&
+    !!timeline?.events &&
+    !!timeline.nextCursor &&
+    !timeline.loadingMore &&
+    !timeline.moreFailed &&
+    timeline.cursor >= timeline.events.length - listRows(state.size);
+  useEffect(() => {
+    if (!wantsMoreEvents || !timeline?.nextCursor) return;
+    const { monitorId, filter, nextCursor: after } = timeline;
+    dispatch({ type: 'moreEventsStarted' });
+    source.listEvents(monitorId, { kinds: EVENT_FILTERS[filter]!.kinds, cursor: after }).then(
+      (page) => dispatch({ type: 'moreEventsLoaded', monitorId, filter, after, page }),
+      (err: unknown) => dispatch({ type: 'moreEventsFailed', problem: fail(err) }),
+    );
+  }, [wantsMoreEvents]);
 
   // The log: read only for the run that is open, once (and again after a failure and a refresh).
   const logWanted = detail?.log.state === 'idle' ? detail : undefined;

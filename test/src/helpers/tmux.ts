@@ -80,6 +80,12 @@ export class Tmux {
     this.run('send-keys', '-t', 'test', '-l', text);
   }
 
+  /** Pastes text as a terminal does: marked as pasted (bracketed) when the program asked for that. */
+  paste(text: string): void {
+    this.run('set-buffer', '-b', 'test', text);
+    this.run('paste-buffer', '-p', '-d', '-b', 'test', '-t', 'test');
+  }
+
   /** The screen as text; with `colours`, with the SGR escape sequences tmux keeps for each cell. */
   capture(colours = false): string {
     return this.run('capture-pane', '-p', '-t', 'test', ...(colours ? ['-e'] : []));

@@ -1,6 +1,6 @@
 import t from 'tap';
 import type { Run } from '@pingmon/sdk';
-import { initialState, listRows, nextSnooze, reduce } from 'pingmon/internal';
+import { initialState, listRows, nextSnooze, readKeys, reduce } from 'pingmon/internal';
 import type { Action, MonitorRow, State } from 'pingmon/internal';
 
 const SIZE = { columns: 100, rows: 30 };
@@ -314,14 +314,32 @@ t.test('the key map: q quits, ? opens and closes help, keys of other views do no
   t.same(apply(state, key('x')), state);
 });
 
-t.test('keys that arrive together in one input act one by one', async (t) => {
+t.test('keys that arrive together in one chunk act one by one, whatever answers come between chunks', async (t) => {
+  const chunk = (data: string): Action => ({ type: 'keys', keys: readKeys(data).keys });
   const state = withMonitors([monitor('mon_a', 'alpha'), monitor('mon_b', 'beta'), monitor('mon_c', 'gamma')]);
-  const opened = apply(state, key('j\r'));
+  const opened = apply(state, chunk('j\r'));
   t.same([opened.screen, opened.runs?.name], ['runs', 'beta']);
-  const filtered = apply(state, key('/gam\r'));
+  t.equal(apply(state, chunk('\x1b[B\x1b[B\x1b[B')).monitors.cursor, 2, 'three ↓: the last row, not one down');
+  const downEnter = apply(state, chunk('\x1b[B\r'));
+  t.same([downEnter.screen, downEnter.runs?.name], ['runs', 'beta'], '↓ Enter moves, then opens');
+  const filtered = apply(state, chunk('/gam\r'));
   t.same([filtered.monitors.filter, filtered.monitors.filtering], ['gam', false]);
-  const erased = apply(state, key('/gamx\x7f'));
+  const erased = apply(state, chunk('/gamx\x7f'));
   t.equal(erased.monitors.filter, 'gam');
+  const pasted = apply(state, chunk('/\x1b[200~be\nta\x1b[201~\r'));
+  t.same([pasted.monitors.filter, pasted.screen], ['be ta', 'monitors'], 'a paste types, its line end does not');
+  t.same(apply(state, chunk('\x1b[200~pzq\x1b[201~')), state, 'text pasted outside the filter does nothing');
+
+  // A refresh between two chunks (with the order changed meanwhile) moves nothing the keys did.
+  let refreshed = apply(state, chunk('\x1bOB'));
+  refreshed = apply(refreshed, {
+    type: 'monitorsLoaded',
+    rows: [monitor('mon_a', 'alpha'), monitor('mon_b', 'beta', 'failed'), monitor('mon_c', 'gamma')],
+    at: 5,
+  });
+  t.equal(refreshed.monitors.cursor, 0, 'the cursor followed beta to the top');
+  refreshed = apply(refreshed, chunk('\x1b[B\x1b[B\x1b[A'), { type: 'tick' }, chunk('\x1b[B\r'));
+  t.same([refreshed.screen, refreshed.runs?.name], ['runs', 'gamma']);
 });
 
 t.test('z snoozes the monitor under the cursor: 1h, pressed again 4h, then 1d, then no snooze', async (t) => {
@@ -344,4 +362,55 @@ t.test('z snoozes the monitor under the cursor: 1h, pressed again 4h, then 1d, t
   t.equal(state.snoozing, null);
   state = reduce(reduce(state, { type: 'move', by: 1 }), { type: 'key', input: 'z', key: {} });
   t.same(state.snoozing, { monitorId: 'mon_b', seconds: 14_400 });
+});
+
+t.test('t shows the timeline in place of the runs and back; f steps through the kinds; pages append', async (t) => {
+  const event = (n: number) => ({
+    kind: 'run_succeeded' as const,
+    at: new Date(Date.UTC(2026, 10, 22) + n * 60_000).toISOString(),
+    runId: `run_${n}`,
+    status: 'success' as const,
+    durationMs: 5,
+    errorMessage: null,
+    silentFailure: false,
+    host: null,
+  });
+  const events = (from: number, count: number) => Array.from({ length: count }, (_, i) => event(from - i));
+  let state = apply(withRuns(runs(3)), key('j'), key('t'));
+  t.same([state.screen, state.timeline?.monitorId, state.timeline?.filter], ['timeline', 'mon_a', 0]);
+  state = apply(state, {
+    type: 'timelineLoaded',
+    monitorId: 'mon_a',
+    filter: 0,
+    page: { events: events(100, 50), nextCursor: 'e50' },
+    at: 3,
+  });
+  state = apply(state, key('G'));
+  t.equal(state.timeline!.cursor, 49);
+  state = apply(
+    state,
+    { type: 'moreEventsStarted' },
+    {
+      type: 'moreEventsLoaded',
+      monitorId: 'mon_a',
+      filter: 0,
+      after: 'e50',
+      page: { events: events(50, 10), nextCursor: null },
+    },
+  );
+  t.same([state.timeline!.events!.length, state.timeline!.nextCursor, state.timeline!.loadingMore], [60, null, false]);
+  state = apply(state, key('f'));
+  t.same([state.timeline!.filter, state.timeline!.events, state.timeline!.cursor], [1, null, 0], 'f: the next kind');
+  const stale = {
+    type: 'timelineLoaded' as const,
+    monitorId: 'mon_a',
+    filter: 0,
+    page: { events: [], nextCursor: null },
+    at: 4,
+  };
+  t.same(apply(state, stale), state, 'an answer for the kind left is dropped');
+  t.equal(apply(state, key('t')).screen, 'runs');
+  t.equal(apply(state, key('t')).runs!.cursor, 1, 'the runs as they were');
+  const left = apply(state, key('', { escape: true }));
+  t.same([left.screen, left.timeline, left.runs], ['monitors', null, null]);
 });

@@ -11,6 +11,7 @@ import {
   firstLine,
   fit,
   logView,
+  runDetailView,
   matchedRules,
   NotLoggedInError,
   problemOf,
@@ -175,4 +176,42 @@ t.test('the run detail names the host the run ran on, cleaned, or says none was 
   t.same(host('web-1'), ['web-1']);
   t.same(host('web\x1b[31m-2'), ['web-2'], 'escapes are removed');
   t.same(host(null), ['— (not sent)']);
+});
+
+t.test('an expanded log gets every row below a two-line summary of the run, at any terminal size', async (t) => {
+  const run = {
+    runId: 'run_0000000002',
+    monitorId: 'mon_a',
+    status: 'failed' as const,
+    startedAt: '2026-11-22T04:00:00.000Z',
+    finishedAt: '2026-11-22T04:00:01.520Z',
+    durationMs: 1520,
+    meta: { rows: 0 },
+    errorMessage: 'tar: /data: Permission denied\nexit code 2',
+    hasLog: true,
+    silentFailure: false,
+    matchedRules: [],
+    host: 'db-1',
+  };
+  const content = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join('\n');
+  const detail = (expanded: boolean) => ({
+    run,
+    name: 'nightly backup',
+    log: { state: 'loaded' as const, result: { hasLog: true, content } },
+    expanded,
+    scroll: 0,
+  });
+  const small = { columns: 80, rows: 24 };
+  const collapsed = runDetailView(detail(false), small);
+  t.equal(collapsed.log.mode, 'collapsed');
+  t.ok(collapsed.fields.length >= 9, 'collapsed: every field');
+  const expanded = runDetailView(detail(true), small);
+  t.same(expanded.fields, [
+    { label: 'Status', rows: ['✗ failed · started 2026-11-22 04:00:00.000 UTC · 1.520s · on db-1'] },
+    { label: 'Error', rows: ['tar: /data: Permission denied …'] },
+  ]);
+  // 24 rows: one left undrawn, header, title, notice, footer, two field lines, the "Log" line and two borders.
+  t.equal(expanded.log.rows.length, 24 - 1 - 4 - 2 - 3);
+  t.equal(runDetailView(detail(true), { columns: 120, rows: 40 }).log.rows.length, 40 - 1 - 4 - 2 - 3);
+  t.equal(runDetailView(detail(true), { columns: 120, rows: 200 }).log.rows.length, 100, 'a short log, whole');
 });
