@@ -197,7 +197,7 @@ t.test('the dashboard against a real server', async (t) => {
 
     screen.press('?');
     frame = await screen.waitFor('Symbols');
-    t.match(frame, /Enter\s+open the monitor or run/);
+    t.match(frame, /Enter\s+Esc\s+open the monitor or run; back/);
     t.match(frame, /▲ silent failure/);
     screen.press('?');
     await screen.waitFor('all · 4 runs');
