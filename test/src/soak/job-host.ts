@@ -55,6 +55,7 @@ export class JobHost {
         // Ended meanwhile.
       }
     }
-    rmSync(this.stateHome, { recursive: true, force: true });
+    // A flush just killed may still be moving a file of the spool: the removal tries again meanwhile.
+    rmSync(this.stateHome, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
   }
 }
