@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CliResult } from '../helpers/cli.js';
 import { backgroundFlushers, pingmon } from '../helpers/cli.js';
+import { waitFor } from '../helpers/wait.js';
 
 // A job host as crontab makes one, for the false-alert scenario: each job started as a real `pingmon run` process
 // (cli/bin/run.js) with PINGMON_URL, PINGMON_API_KEY and --monitor, all of them sharing the host's spool, with the
@@ -46,15 +47,28 @@ export class JobHost {
     }
   }
 
-  /** Ends the background flushes still alive (detached: nothing else would) and removes the host's files. */
-  close(): void {
-    for (const pid of backgroundFlushers(this.stateHome)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        // Ended meanwhile.
-      }
-    }
-    rmSync(this.stateHome, { recursive: true, force: true });
+  /**
+   * Ends the background flushes still alive (detached: nothing else would) and removes the host's files. Under
+   * load a flush may be starting still as the others are killed, and write the spool meanwhile: both again then.
+   */
+  async close(): Promise<void> {
+    await waitFor(
+      () => {
+        for (const pid of backgroundFlushers(this.stateHome)) {
+          try {
+            process.kill(pid, 'SIGKILL');
+          } catch {
+            // Ended meanwhile.
+          }
+        }
+        try {
+          rmSync(this.stateHome, { recursive: true, force: true });
+          return true;
+        } catch {
+          return false;
+        }
+      },
+      { timeoutMs: 15_000, intervalMs: 100, what: "the job host's files removed" },
+    );
   }
 }

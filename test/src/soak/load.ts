@@ -78,14 +78,23 @@ export async function accountWithMonitors(
   return { apiKey, token, monitorIds };
 }
 
-/** One call of the API as a user makes it; answers its data. */
+/**
+ * One call of the API as a user makes it; answers its data. A 503 (the database out of reach a moment, as on a
+ * loaded machine) is sent again as its message says, for up to 30 s: the scenarios' set-up is not what they test.
+ */
 export async function api(url: string, method: string, path: string, token?: string, body?: unknown): Promise<unknown> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (token) headers.authorization = `Bearer ${token}`;
-  const reply = await fetch(`${url}/api/v1${path}`, { method, headers, body: JSON.stringify(body) });
-  const parsed = (await reply.json()) as { data?: unknown };
-  if (!reply.ok) throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(parsed)}`);
-  return parsed.data ?? parsed;
+  const giveUpAt = Date.now() + 30_000;
+  for (;;) {
+    const reply = await fetch(`${url}/api/v1${path}`, { method, headers, body: JSON.stringify(body) });
+    const parsed = (await reply.json()) as { data?: unknown };
+    if (reply.ok) return parsed.data ?? parsed;
+    if (reply.status !== 503 || Date.now() > giveUpAt) {
+      throw new Error(`${method} ${path}: ${reply.status} ${JSON.stringify(parsed)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 export interface LoadOptions {
