@@ -80,10 +80,14 @@ function runningCron(): number | undefined {
   }
 }
 
-/** `cron -f` as a child of this test, stopped at its end; or the daemon already running. */
+/**
+ * `cron -f` as a child of this test, stopped at its end; or the daemon already running. No pipe to it: the jobs it
+ * starts inherit its descriptors, and one of /etc/crontab's (cron.daily at 06:25 sleeps up to 30 minutes) would hold
+ * a pipe, and with it this test, open long after the daemon is stopped.
+ */
 async function startCron(t: Test): Promise<void> {
   if (runningCron() !== undefined) return;
-  const daemon: ChildProcess = spawn(CRON, ['-f'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const daemon: ChildProcess = spawn(CRON, ['-f'], { stdio: 'ignore' });
   const exited = new Promise((resolve) => daemon.once('exit', resolve));
   t.teardown(async () => {
     daemon.kill('SIGTERM');
