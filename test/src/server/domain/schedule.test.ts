@@ -1,4 +1,5 @@
 import t from 'tap';
+import { CronExpressionParser } from 'cron-parser';
 import {
   afterMiss,
   afterOutcome,
@@ -120,6 +121,34 @@ t.test('a run opening counts for its slot, or the one just ahead when a little e
   );
   t.equal(expectedAfterOpening({ every: 600 }, at('2027-01-01T03:00:00Z')), at('2027-01-01T03:10:00Z'));
 });
+
+t.test(
+  'slotAfter keeps its answers: asked in any order across DST changes, each equals a fresh cron-parser read',
+  async (t) => {
+    const schedules = [
+      cron('30 2 * * *', 'Europe/Berlin'),
+      cron('*/7 1-3 * * *', 'America/New_York'),
+      cron('* * * * *'),
+    ];
+    // A fixed walk of times around both 2027 changes, forwards and backwards, at odd milliseconds.
+    let seed = 26;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648) / 2_147_483_648;
+    const spans = [at('2027-03-13T00:00:00Z'), at('2027-03-27T20:00:00Z'), at('2027-10-30T20:00:00Z')];
+    let checked = 0;
+    const last = schedules.map(() => spans[0]!);
+    for (let i = 0; i < 3_000; i++) {
+      const schedule = schedules[i % schedules.length] as { cron: string; timezone: string };
+      // Half near the schedule's last time (a minute and a half either way), half anywhere in two days.
+      const near = last[i % schedules.length]! + Math.floor((random() - 0.5) * 180_000);
+      const after = random() < 0.5 ? near : spans[i % spans.length]! + Math.floor(random() * 2 * 86_400_000);
+      last[i % schedules.length] = after;
+      const fresh = CronExpressionParser.parse(schedule.cron, { tz: schedule.timezone, currentDate: new Date(after) });
+      if (slotAfter(schedule, after) !== fresh.next().getTime()) t.fail(`${schedule.cron} after ${after}`);
+      else checked++;
+    }
+    t.equal(checked, 3_000);
+  },
+);
 
 t.test('missed slots: counted up to the threshold, then the next slot whose grace still runs', async (t) => {
   const hourly = cron('0 * * * *');
