@@ -32,7 +32,23 @@ export type CronSchedule = Extract<Schedule, { cron: string }>;
 
 export type RuleOp = 'lt' | 'lte' | 'gt' | 'gte' | 'eq' | 'neq';
 
-export type ChannelType = 'slack' | 'discord' | 'webhook' | 'email';
+export type ChannelType =
+  | 'slack'
+  | 'discord'
+  | 'webhook'
+  | 'email'
+  | 'alertmanager'
+  | 'pagerduty'
+  | 'opsgenie'
+  | 'msteams'
+  | 'googlechat'
+  | 'mattermost'
+  | 'rocketchat'
+  | 'telegram'
+  | 'ntfy'
+  | 'pushover'
+  | 'matrix'
+  | 'template';
 
 /**
  * `fail` and `silent_failure` are about one run; `timed_out` a run finished as failed for running past maxRuntime;

@@ -1,7 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { LOG_SNIPPET_CHARS, truncate } from '@pingmon/sdk/wire';
-import type { AlertEvent, ChannelType, MatchedRule, Meta, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
+import type {
+  AlertEvent,
+  ChannelType,
+  IncidentCause,
+  MatchedRule,
+  Meta,
+  MonitorStatus,
+  RunStatus,
+} from '@pingmon/sdk/wire';
 import { describeMatch } from '../domain/rules.js';
 import { iso } from '../presenter.js';
 
@@ -37,6 +45,17 @@ export interface AlertContent {
   /** Missed alerts sent as one (monitors whose last runs came from `host`), this one first; else absent. */
   monitors?: MissedMonitor[] | null;
   createdAt: number;
+  /**
+   * The pingmon incident the alert belongs to, the same for each of its alerts (`recovered` included): on-call
+   * tools open one incident per key and close it on `recovered`. Null outside an incident (a silent failure, a
+   * failure below the threshold): such an alert is its own, keyed by its alertId.
+   */
+  incidentKey?: string | null;
+  /** Why that incident opened. */
+  cause?: IncidentCause | null;
+  monitorSlug?: string | null;
+  /** The dashboard's pages of the monitor and run, when the server knows its public URL (PINGMON_PUBLIC_URL). */
+  links?: { monitor: string; run: string | null } | null;
 }
 
 /** One monitor of a grouped missed alert (docs/alerts.md#one-alert-per-problem). */
@@ -142,7 +161,7 @@ export function breakFences(text: string): string {
   return text.replace(/`(?=`)/g, '`\u200b');
 }
 
-const ICONS: Record<AlertContent['event'], { slack: string; discord: string }> = {
+export const ICONS: Record<AlertContent['event'], { slack: string; discord: string }> = {
   fail: { slack: ':red_circle:', discord: '🔴' },
   timed_out: { slack: ':red_circle:', discord: '🔴' },
   missed: { slack: ':red_circle:', discord: '🔴' },
@@ -201,7 +220,7 @@ export function escapeMarkup(text: string): string {
 const slackEscape = escapeMarkup;
 
 /** At most `max` characters, cut with "…" (for Slack never inside an escape such as &amp;). */
-function fit(text: string, max: number, slack = false): string {
+export function fit(text: string, max: number, slack = false): string {
   if (text.length <= max) return text;
   if (max <= 1) return max === 1 ? '…' : '';
   const cut = truncate(text, max - 1);
@@ -210,7 +229,7 @@ function fit(text: string, max: number, slack = false): string {
 }
 
 /** At most `max` characters of the end of `text`, cut with a leading "…" and never inside a surrogate pair. */
-function fitEnd(text: string, max: number): string {
+export function fitEnd(text: string, max: number): string {
   if (text.length <= max) return text;
   if (max <= 1) return max === 1 ? '…' : '';
   let start = text.length - (max - 1);
