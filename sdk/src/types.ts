@@ -56,7 +56,7 @@ export type ChannelType =
  * `recovered` an incident closed.
  */
 export type AlertEvent = 'fail' | 'silent_failure' | 'timed_out' | 'missed' | 'still_down' | 'recovered';
-export type DeliveryState = 'pending' | 'delivered' | 'failed';
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'skipped';
 
 /**
  * What a monitor's timeline (GET /monitors/:monitorId/events) holds: its runs starting and finishing, expected runs

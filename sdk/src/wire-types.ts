@@ -113,6 +113,12 @@ export interface Channel {
   /** Masked to its origin and "/…"; an e-mail channel's mailto: URL is shown whole */
   url: string;
   hasSecret: boolean;
+  /** The kind's own settings (docs/alerts.md); the secret is never among them */
+  options: Record<string, unknown>;
+  /** Seconds between repeats; null: the kind's own */
+  repeatEvery: number | null;
+  /** Seconds before an open incident reaches it */
+  escalateAfter: number | null;
   /** null: every monitor of the account */
   monitorIds: string[] | null;
   enabled: boolean;
@@ -144,10 +150,16 @@ export interface CreateApiKeyRequest {
 export interface CreateChannelRequest {
   name?: string;
   type: ChannelType;
-  /** http(s) for Slack, Discord and webhooks; for e-mail, its recipients: mailto:ops@example.com,b@example.com */
-  url: string;
-  /** Webhook channels only: signs each payload (X-Pingmon-Signature) */
+  /** http(s) for most kinds; for e-mail, its recipients: mailto:ops@example.com,b@example.com; left out: the vendor's API (PagerDuty, Opsgenie, Telegram, Pushover) */
+  url?: string;
+  /** The kind's credential (a routing key, a bot token, a webhook's signing secret); never shown again */
   secret?: string;
+  /** The kind's own settings (docs/alerts.md): a Telegram chatId, a Matrix roomId, a template's body */
+  options?: Record<string, unknown>;
+  /** Seconds between repeats of an open incident's alert; null: the kind's own (Alertmanager: 60), else none */
+  repeatEvery?: number | null;
+  /** Seconds an incident must stay open before this channel is told of it (escalation); null: at once */
+  escalateAfter?: number | null;
   /** Left out or null: every monitor of the account */
   monitorIds?: string[] | null;
   enabled?: boolean;
@@ -745,11 +757,17 @@ export interface TimedOutEvent {
   maxRuntime: number;
 }
 
-/** At least one field; secret: null removes the secret. The type cannot change */
+/** At least one field; secret: null removes the secret; options replace the old ones. The type cannot change */
 export interface UpdateChannelRequest {
   name?: string;
   url?: string;
   secret?: string | null;
+  /** The kind's own settings (docs/alerts.md): a Telegram chatId, a Matrix roomId, a template's body */
+  options?: Record<string, unknown>;
+  /** Seconds between repeats of an open incident's alert; null: the kind's own (Alertmanager: 60), else none */
+  repeatEvery?: number | null;
+  /** Seconds an incident must stay open before this channel is told of it (escalation); null: at once */
+  escalateAfter?: number | null;
   /** Left out or null: every monitor of the account */
   monitorIds?: string[] | null;
   enabled?: boolean;

@@ -48,6 +48,8 @@ export interface Config {
    * is created or changed, and again when sending, after DNS resolution. Off for self-hosting; on for hosted use.
    */
   readonly channelsPublicOnly: boolean;
+  /** Where users reach this server (no trailing slash): alerts link to the dashboard's pages under it. */
+  readonly publicUrl: string | undefined;
   /** The SMTP server e-mail channels send through (smtp:// or smtps://, credentials included); undefined: no e-mail. */
   readonly smtpUrl: string | undefined;
   /** The From of alert e-mails: an address, or "Name <address>"; set whenever smtpUrl is. */
@@ -111,6 +113,7 @@ interface Settings {
   PINGMON_ALERT_RETRY_BASE: number;
   PINGMON_ALERT_MAX_ATTEMPTS: number;
   PINGMON_CHANNELS_PUBLIC_ONLY: boolean;
+  PINGMON_PUBLIC_URL: string | undefined;
   PINGMON_SMTP_URL: string | undefined;
   PINGMON_SMTP_FROM: string | undefined;
   PINGMON_SWEEP_INTERVAL: number;
@@ -260,6 +263,12 @@ const ENVIRONMENT = Joi.object<Settings>({
     .empty('')
     .default(false)
     .messages(mustBe('PINGMON_CHANNELS_PUBLIC_ONLY', 'true, false, 1 or 0')),
+  PINGMON_PUBLIC_URL: text
+    .uri({ scheme: ['http', 'https'] })
+    .replace(/\/+$/, '')
+    .messages({
+      '*': 'PINGMON_PUBLIC_URL must be the http(s) address users open pingmon at, e.g. https://pingmon.example.com',
+    }),
   // Never quoted in a message: it holds the SMTP password.
   PINGMON_SMTP_URL: text.pattern(/^smtps?:\/\/[^/?#]+/i).messages({
     '*': 'PINGMON_SMTP_URL must be an smtp:// or smtps:// URL, e.g. smtps://user:password@smtp.example.com:465',
@@ -336,6 +345,7 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     alertMaxAttempts: settings.PINGMON_ALERT_MAX_ATTEMPTS,
     alertPollMs: 1_000,
     channelsPublicOnly: settings.PINGMON_CHANNELS_PUBLIC_ONLY,
+    publicUrl: settings.PINGMON_PUBLIC_URL,
     smtpUrl: settings.PINGMON_SMTP_URL,
     smtpFrom: settings.PINGMON_SMTP_FROM,
     sweepIntervalMs: toMs(settings.PINGMON_SWEEP_INTERVAL),

@@ -2,7 +2,6 @@
 // renamed is fixed here once. Not a public API (docs/testing.md): nothing outside this repository may import it.
 export {
   breakFences,
-  buildRequest,
   discordPayload,
   signature,
   slackPayload,
@@ -11,6 +10,8 @@ export {
   type AlertContent,
 } from './alerts/payloads.js';
 export { send } from './alerts/deliver.js';
+export { CHANNEL_TYPES, kindOf } from './alerts/channels/index.js';
+export type { ChannelKind, ChannelTarget, OutgoingRequest } from './alerts/channels/kind.js';
 export { SMTP_NOT_CONFIGURED, domainOf, emailMessage, sendEmail, withoutRelay } from './alerts/email.js';
 export { DeliveryWorker } from './alerts/worker.js';
 export { clientAddressOf } from './client-address.js';

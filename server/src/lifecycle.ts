@@ -57,6 +57,7 @@ export function backgroundWork(config: Config, db: Database, log: Log): Backgrou
     // Covers the attempt and recording it, with room to spare: a lease that ran out means the server died.
     leaseMs: 2 * config.alertTimeoutMs + 2_000,
     publicOnly: config.channelsPublicOnly,
+    publicUrl: config.publicUrl,
     mailer,
     policy: {
       maxAttempts: config.alertMaxAttempts,

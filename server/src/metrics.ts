@@ -4,7 +4,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { countPendingDeliveries } from './db/deliveries.js';
 import type { Database } from './db/index.js';
 import { countStatusGroups } from './db/monitors.js';
-import { CHANNEL_TYPES } from './domain/channels.js';
+import { CHANNEL_TYPES } from './alerts/channels/index.js';
 import { monitorStatus } from './domain/incidents.js';
 import type { PingOutcome } from './use-cases/record-ping.js';
 

@@ -4,7 +4,7 @@ import type { AttemptResult } from '../domain/delivery.js';
 import { nonPublicAddressIn } from '../domain/addresses.js';
 import { maskUrl } from '../domain/channels.js';
 import { parseRetryAfter } from '../domain/delivery.js';
-import type { OutgoingRequest } from './payloads.js';
+import type { OutgoingRequest } from './channels/kind.js';
 import { NotPublicAddressError, publicOnlyDispatcher } from './public-only.js';
 
 /** Thrown when `stop` aborted the attempt: its outcome is unknown and it is not recorded. */
@@ -21,10 +21,11 @@ export interface SendOptions {
 }
 
 /**
- * One HTTP attempt: POST, no redirects followed, at most `timeoutMs` for the whole exchange. Never throws
+ * One HTTP request, no redirects followed, at most `timeoutMs` for the whole exchange. Never throws
  * for what the receiver or the network did: that is the result. Throws AttemptAbortedError when `stop` fires.
  */
-export async function send(url: string, request: OutgoingRequest, options: SendOptions): Promise<AttemptResult> {
+export async function send(request: OutgoingRequest, options: SendOptions): Promise<AttemptResult> {
+  const { url } = request;
   const started = performance.now();
   const took = () => Math.round(performance.now() - started);
   // An address in the URL itself is never looked up, so the checked lookup alone would let it through; a name
@@ -33,7 +34,7 @@ export async function send(url: string, request: OutgoingRequest, options: SendO
   if (nonPublic !== undefined) return refused(new NotPublicAddressError(nonPublic, nonPublic), took());
   const dispatcher = options.publicOnly ? publicOnlyDispatcher() : undefined;
   try {
-    return await post(url, request, options, dispatcher, took);
+    return await post(request, options, dispatcher, took);
   } finally {
     await dispatcher?.destroy();
   }
@@ -45,7 +46,6 @@ function refused(err: NotPublicAddressError, durationMs: number): AttemptResult 
 }
 
 async function post(
-  url: string,
   request: OutgoingRequest,
   options: SendOptions,
   dispatcher: Dispatcher | undefined,
@@ -54,8 +54,8 @@ async function post(
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.stop ? AbortSignal.any([timeout, options.stop]) : timeout;
   try {
-    const { headers, body } = request;
-    const response = await fetch(url, { method: 'POST', headers, body, redirect: 'manual', signal, dispatcher });
+    const { method, url, headers, body } = request;
+    const response = await fetch(url, { method, headers, body, redirect: 'manual', signal, dispatcher });
     const ok = response.status >= 200 && response.status < 300;
     const excerpt = ok ? await discard(response) : await readExcerpt(response).catch(() => null);
     // Retry-After comes with 429 (rate limited) and 503 (down for a while): both are honoured.
@@ -73,10 +73,10 @@ async function post(
     if (options.stop?.aborted) throw new AttemptAbortedError('the server is stopping', { cause: err });
     const cause = (err as { cause?: unknown }).cause;
     if (cause instanceof NotPublicAddressError) return refused(cause, took());
-    // The URL is a credential: an error that quotes it (a parse failure, say) shows its origin only.
+    // The URL is a credential (a bot token in its path): an error that quotes it shows its origin only.
     const error = timeout.aborted
       ? `no answer within ${options.timeoutMs} ms`
-      : describeNetworkError(err).replaceAll(url, maskUrl(url));
+      : describeNetworkError(err).replaceAll(request.url, maskUrl(request.url));
     return { statusCode: null, error, durationMs: took(), retryAfterMs: null };
   }
 }

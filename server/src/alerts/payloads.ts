@@ -1,20 +1,13 @@
 import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { LOG_SNIPPET_CHARS, truncate } from '@pingmon/sdk/wire';
-import type {
-  AlertEvent,
-  ChannelType,
-  IncidentCause,
-  MatchedRule,
-  Meta,
-  MonitorStatus,
-  RunStatus,
-} from '@pingmon/sdk/wire';
+import type { AlertEvent, IncidentCause, MatchedRule, Meta, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
 import { describeMatch } from '../domain/rules.js';
+import type { OutgoingRequest } from './channels/kind.js';
 import { iso } from '../presenter.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
-const USER_AGENT = `pingmon/${version}`;
+export const USER_AGENT = `pingmon/${version}`;
 
 const DISCORD_MAX_CHARS = 2_000;
 const SLACK_SECTION_MAX_CHARS = 3_000;
@@ -91,23 +84,10 @@ export function testContent(channelName: string, now: number): AlertContent {
   };
 }
 
-export interface OutgoingRequest {
-  body: string;
-  headers: Record<string, string>;
-}
-
-/** The request that tells a channel about an alert; `nowSeconds` signs it (webhooks with a secret). */
-export function buildRequest(
-  channel: { type: ChannelType; secret: string | null },
-  content: AlertContent,
-  nowSeconds: number,
-): OutgoingRequest {
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
-  if (channel.type === 'slack') return { body: JSON.stringify(slackPayload(content)), headers };
-  if (channel.type === 'discord') return { body: JSON.stringify(discordPayload(content)), headers };
-  const body = JSON.stringify(webhookPayload(content));
-  if (channel.secret !== null) headers['x-pingmon-signature'] = signature(channel.secret, body, nowSeconds);
-  return { body, headers };
+/** A JSON POST to `url`, as most kinds send. */
+export function jsonRequest(url: string, payload: unknown): OutgoingRequest {
+  const headers = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+  return { method: 'POST', url, headers, body: JSON.stringify(payload) };
 }
 
 /** `t=<unix>,v1=<hex HMAC-SHA256 of "<unix>.<body>">`, as receivers verify it (docs/api.md). */

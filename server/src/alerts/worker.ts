@@ -1,15 +1,23 @@
 import { randomBytes } from 'node:crypto';
-import type { AlertRecord } from '../db/alerts.js';
+import type { StoredAlert } from '../db/alerts.js';
 import { findAlertGroups, findAlerts } from '../db/alerts.js';
 import { findChannelsById } from '../db/channels.js';
 import type { ClaimedDelivery } from '../db/deliveries.js';
-import { abandonDelivery, claimDeliveries, recordAttempt, releaseDelivery } from '../db/deliveries.js';
+import {
+  abandonDelivery,
+  claimDeliveries,
+  incidentStillOpen,
+  recordAttempt,
+  releaseDelivery,
+  toldOfIncident,
+} from '../db/deliveries.js';
 import type { Database } from '../db/index.js';
 import type { ChannelRecord } from '../domain/channels.js';
 import type { AttemptResult, RetryPolicy } from '../domain/delivery.js';
 import { afterAttempt } from '../domain/delivery.js';
 import type { FailureLog } from '../outage-log.js';
 import { attemptChannel } from './attempt.js';
+import { kindOf } from './channels/index.js';
 import { AttemptAbortedError } from './deliver.js';
 import type { Mailer } from './email.js';
 import type { AlertContent } from './payloads.js';
@@ -33,6 +41,8 @@ export interface WorkerOptions {
   /** The server's clock: due times, leases and retries are read on it (a test's clock, in tests). */
   clock: () => number;
   log: FailureLog;
+  /** The dashboard's address (PINGMON_PUBLIC_URL), for links in alerts; undefined: none. */
+  publicUrl?: string;
   /** An attempt settled its delivery: delivered, or failed for good (for metrics). */
   settled?: (channelType: ChannelRecord['type'], state: 'delivered' | 'failed') => void;
 }
@@ -202,17 +212,47 @@ export class DeliveryWorker {
     return true;
   }
 
+  /**
+   * Why a claimed delivery ends unsent, if it does: an escalation whose incident closed in its wait, a recovery of
+   * an incident this channel was never told of, a repeat of an incident that closed (or has a later alert).
+   */
+  private async unsent(
+    claimed: ClaimedDelivery,
+    alert: StoredAlert,
+    channel: ChannelRecord,
+  ): Promise<{ state: 'skipped' | 'delivered'; reason: string | null } | null> {
+    const key = alert.incidentKey;
+    if (!key) return null;
+    const sql = this.db.sql;
+    if (claimed.repeats > 0) {
+      return (await incidentStillOpen(sql, { ...alert, incidentKey: key }, channel.channelId, true))
+        ? null
+        : { state: 'delivered', reason: null };
+    }
+    if (channel.escalateAfter === null || claimed.messageAttempt > 1) return null;
+    if (alert.event === 'recovered') {
+      return (await toldOfIncident(sql, key, channel.channelId))
+        ? null
+        : { state: 'skipped', reason: 'the incident closed before it was escalated to this channel' };
+    }
+    if (await incidentStillOpen(sql, { ...alert, incidentKey: key }, channel.channelId, false)) return null;
+    return {
+      state: 'skipped',
+      reason: `the incident closed within ${channel.escalateAfter} s, before it was escalated to this channel`,
+    };
+  }
+
   private async attempt(
     claimed: ClaimedDelivery,
-    alert: (AlertRecord & { monitorName: string }) | undefined,
+    alert: StoredAlert | undefined,
     channel: ChannelRecord | undefined,
-    group: Array<AlertRecord & { monitorName: string }> | undefined,
+    group: Array<StoredAlert> | undefined,
   ): Promise<void> {
     // Deleted since it was queued (with its monitor or channel): its delivery went with it.
     if (!alert || !channel) return;
     const { policy } = this.options;
     const givenUp =
-      claimed.attempt > policy.maxAttempts
+      claimed.messageAttempt > policy.maxAttempts
         ? `gave up after ${policy.maxAttempts} attempts (the last one left no result: its server stopped during it)`
         : !channel.enabled
           ? 'the channel was disabled before this alert could be delivered'
@@ -223,23 +263,33 @@ export class DeliveryWorker {
       if (await abandonDelivery(this.db.sql, claimed, givenUp)) this.options.settled?.(channel.type, 'failed');
       return;
     }
+    const unsent = await this.unsent(claimed, alert, channel);
+    if (unsent) {
+      await abandonDelivery(this.db.sql, claimed, unsent.reason, unsent.state);
+      return;
+    }
     const attemptedAt = this.options.clock();
     if (await this.gaveBack(claimed, attemptedAt)) return;
     let result: AttemptResult;
     try {
       const { attemptTimeoutMs: timeoutMs, publicOnly, mailer } = this.options;
       const options = { timeoutMs, stop: this.abandoning.signal, publicOnly, mailer };
-      result = await attemptChannel(channel, contentFor(channel, alert, group), attemptedAt, options);
+      const content = contentFor(channel, alert, group, this.options.publicUrl);
+      const messageKey = `${alert.alertId}-${claimed.repeats}`;
+      result = await attemptChannel(channel, content, attemptedAt, messageKey, options);
     } catch (err) {
       if (!(err instanceof AttemptAbortedError)) throw err;
       return releaseDelivery(this.db.sql, claimed);
     }
-    const next = afterAttempt(result, claimed.attempt, policy, this.options.clock(), Math.random());
+    const next = afterAttempt(result, claimed.messageAttempt, policy, this.options.clock(), Math.random());
     const { durationMs, statusCode, error } = result;
-    const record = { attemptedAt, durationMs, statusCode, error, ...next };
+    const repeatEvery = alert.incidentKey && alert.event !== 'recovered' ? repeatsOf(channel) : null;
+    const repeat = next.state === 'delivered' && repeatEvery !== null;
+    if (repeat) next.nextAttemptAt = this.options.clock() + repeatEvery * 1000;
+    const record = { attemptedAt, durationMs, statusCode, error, ...next, repeat };
     const recorded = await this.db.transaction((sql) => recordAttempt(sql, claimed, record));
     if (recorded && next.state !== 'pending') this.options.settled?.(channel.type, next.state);
-    if (next.state === 'pending') this.schedule(next.nextAttemptAt);
+    if (next.state === 'pending' || repeat) this.schedule(next.nextAttemptAt);
     if (next.state === 'failed') {
       this.options.log(
         ['alerts', 'warn'],
@@ -250,25 +300,32 @@ export class DeliveryWorker {
   }
 }
 
+/** Seconds between repeats of an open incident's alert on this channel, or null for none. */
+function repeatsOf(channel: ChannelRecord): number | null {
+  return channel.repeatEvery ?? kindOf(channel.type).repeatEverySeconds ?? null;
+}
+
 /**
  * What `channel` is told of `alert`: of a group, the monitors the channel takes alerts of, the first of them leading
  * (a channel may take some of the group's monitors only).
  */
 function contentFor(
   channel: ChannelRecord,
-  alert: AlertRecord & { monitorName: string },
-  group: Array<AlertRecord & { monitorName: string }> | undefined,
+  alert: StoredAlert,
+  group: Array<StoredAlert> | undefined,
+  publicUrl: string | undefined,
 ): AlertContent {
   const { monitorIds } = channel;
   const members = (group ?? []).filter((m) => monitorIds === null || monitorIds.includes(m.monitorId));
-  if (members.length === 0) return contentOf(alert);
+  if (members.length === 0) return contentOf(alert, publicUrl);
   const monitors = members.map(({ monitorId, monitorName, expectedAt, errorMessage }) => {
     return { monitorId, monitorName, expectedAt, errorMessage };
   });
-  return { ...contentOf(members[0]!), monitors };
+  return { ...contentOf(members[0]!, publicUrl), monitors };
 }
 
-function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
+function contentOf(alert: StoredAlert, publicUrl: string | undefined): AlertContent {
+  const monitorPage = publicUrl && `${publicUrl}/monitors/${encodeURIComponent(alert.monitorSlug || alert.monitorId)}`;
   return {
     event: alert.event,
     alertId: alert.alertId,
@@ -287,5 +344,11 @@ function contentOf(alert: AlertRecord & { monitorName: string }): AlertContent {
     lastRunStatus: alert.lastRunStatus,
     host: alert.host ?? null,
     createdAt: alert.createdAt,
+    incidentKey: alert.incidentKey ?? null,
+    cause: alert.cause ?? null,
+    monitorSlug: alert.monitorSlug || null,
+    links: monitorPage
+      ? { monitor: monitorPage, run: alert.runId && `${monitorPage}/runs/${encodeURIComponent(alert.runId)}` }
+      : null,
   };
 }

@@ -1,4 +1,4 @@
-import type { AlertEvent, MatchedRule, Meta, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
+import type { AlertEvent, IncidentCause, MatchedRule, Meta, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
 import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';
 import type { ServerGap } from '../domain/server-gaps.js';
@@ -30,10 +30,16 @@ export interface AlertRecord {
   serverGap?: ServerGap | null;
   /** A missed alert: the host the monitor's last run came from, if it named one. */
   host?: string | null;
+  /** The incident it belongs to (domain/incidents.ts incidentKey), and why that opened; null outside one. */
+  incidentKey?: string | null;
+  cause?: IncidentCause | null;
   /** One of a group of missed alerts sent as one message: the id of the alert whose deliveries carry it. */
   groupId?: string | null;
   createdAt: number;
 }
+
+/** An alert as read back, with its monitor's name and slug. */
+export type StoredAlert = AlertRecord & { monitorName: string; monitorSlug: string };
 
 interface AlertRow {
   id: string;
@@ -54,11 +60,14 @@ interface AlertRow {
   server_gap_to: number | string | null;
   host: string | null;
   group_id: string | null;
+  incident_key: string | null;
+  cause: IncidentCause | null;
   created_at: number | string;
   monitor_name: string;
+  monitor_slug: string;
 }
 
-function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
+function toRecord(row: AlertRow): StoredAlert {
   return {
     alertId: row.id,
     accountId: row.account_id,
@@ -80,14 +89,18 @@ function toRecord(row: AlertRow): AlertRecord & { monitorName: string } {
         : { from: ms(row.server_gap_from), to: ms(row.server_gap_to) },
     host: row.host,
     groupId: row.group_id,
+    incidentKey: row.incident_key,
+    cause: row.cause,
     createdAt: ms(row.created_at),
     monitorName: row.monitor_name,
+    monitorSlug: row.monitor_slug,
   };
 }
 
 const INSERTED_COLUMNS =
   'id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, log_tail, meta, matched_rules, ' +
-  'expected_at, last_run_at, last_run_status, server_gap_from, server_gap_to, host, group_id, created_at';
+  'expected_at, last_run_at, last_run_status, server_gap_from, server_gap_to, host, group_id, incident_key, cause, ' +
+  'created_at';
 
 /** The values of INSERTED_COLUMNS, in their order. */
 function insertedValues(alert: AlertRecord): SqlParam[] {
@@ -110,6 +123,8 @@ function insertedValues(alert: AlertRecord): SqlParam[] {
     alert.serverGap?.to ?? null,
     alert.host ?? null,
     alert.groupId ?? null,
+    alert.incidentKey ?? null,
+    alert.cause ?? null,
     alert.createdAt,
   ];
 }
@@ -118,12 +133,16 @@ const INSERT_ALERT =
   `insert into alerts (${INSERTED_COLUMNS}) values (${marks(INSERTED_COLUMNS.split(', '))}) ` +
   'on conflict (monitor_id, run_id, event) do nothing';
 
-// One delivery per enabled channel of the account that takes this monitor's alerts.
+// One delivery per enabled channel of the account that takes this monitor's alerts. A channel that escalates is
+// told of incidents only, and not before its wait (its recovery at once: the worker sends it if it was told).
+const DUE_AT =
+  "a.created_at + case when c.escalate_after is null or a.event = 'recovered' then 0 else c.escalate_after * 1000 end";
+const TAKES_IT = '(c.escalate_after is null or a.incident_key is not null)';
 const QUEUE_DELIVERIES =
   'insert into alert_deliveries (alert_id, channel_id, state, attempts, next_attempt_at) ' +
-  "select ?, c.id, 'pending', 0, ? from channels c where c.account_id = ? and c.enabled = ? " +
-  'and (c.restricted = ? or exists ' +
-  '(select 1 from channel_monitors cm where cm.channel_id = c.id and cm.monitor_id = ?))';
+  `select a.id, c.id, 'pending', 0, ${DUE_AT} from alerts a join channels c on c.account_id = a.account_id ` +
+  `where a.id = ? and c.enabled = ? and ${TAKES_IT} and (c.restricted = ? or exists ` +
+  '(select 1 from channel_monitors cm where cm.channel_id = c.id and cm.monitor_id = a.monitor_id))';
 
 /**
  * Writes the alert and its outbox of deliveries, in the transaction of the ping or sweep that raised it: the
@@ -134,20 +153,20 @@ const QUEUE_DELIVERIES =
 export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Promise<number> {
   const inserted = await sql.changes(INSERT_ALERT, insertedValues(alert));
   if (inserted === 0) return 0;
-  return sql.changes(QUEUE_DELIVERIES, [alert.alertId, alert.createdAt, alert.accountId, true, false, alert.monitorId]);
+  return sql.changes(QUEUE_DELIVERIES, [alert.alertId, true, false]);
 }
 
 const ALERT_COLUMNS =
   'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.log_tail, ' +
   'a.meta, a.matched_rules, a.expected_at, a.last_run_at, a.last_run_status, a.server_gap_from, a.server_gap_to, ' +
-  'a.host, a.group_id, a.created_at, m.name as monitor_name';
+  'a.host, a.group_id, a.incident_key, a.cause, a.created_at, m.name as monitor_name, m.slug as monitor_slug';
 
 /** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
 export async function listAlerts(
   sql: Sql,
   accountId: string,
   page: { limit: number; monitorId?: string; after?: CursorKey },
-): Promise<Array<AlertRecord & { monitorName: string }>> {
+): Promise<Array<StoredAlert>> {
   const where = ['a.account_id = ?'];
   const params: SqlParam[] = [accountId];
   if (page.monitorId !== undefined) {
@@ -168,11 +187,8 @@ export async function listAlerts(
 }
 
 /** The alerts with these ids, whatever their account: for the delivery worker. */
-export async function findAlerts(
-  sql: Sql,
-  alertIds: readonly string[],
-): Promise<Map<string, AlertRecord & { monitorName: string }>> {
-  const found = new Map<string, AlertRecord & { monitorName: string }>();
+export async function findAlerts(sql: Sql, alertIds: readonly string[]): Promise<Map<string, StoredAlert>> {
+  const found = new Map<string, StoredAlert>();
   if (alertIds.length === 0) return found;
   const rows = await sql.rows<AlertRow>(
     `select ${ALERT_COLUMNS} from alerts a join monitors m on m.id = a.monitor_id where a.id in (${marks(alertIds)})`,
@@ -183,11 +199,8 @@ export async function findAlerts(
 }
 
 /** The alerts of these groups (groupId), in the order they were raised: for the delivery worker. */
-export async function findAlertGroups(
-  sql: Sql,
-  groupIds: readonly string[],
-): Promise<Map<string, Array<AlertRecord & { monitorName: string }>>> {
-  const groups = new Map<string, Array<AlertRecord & { monitorName: string }>>();
+export async function findAlertGroups(sql: Sql, groupIds: readonly string[]): Promise<Map<string, Array<StoredAlert>>> {
+  const groups = new Map<string, Array<StoredAlert>>();
   if (groupIds.length === 0) return groups;
   const rows = await sql.rows<AlertRow>(
     `select ${ALERT_COLUMNS} from alerts a join monitors m on m.id = a.monitor_id ` +
@@ -215,8 +228,8 @@ export async function insertAlerts(sql: TransactionSql, alerts: readonly AlertRe
   if (ids.length === 0) return 0;
   return sql.changes(
     'insert into alert_deliveries (alert_id, channel_id, state, attempts, next_attempt_at) ' +
-      "select a.id, c.id, 'pending', 0, a.created_at from alerts a join channels c on c.account_id = a.account_id " +
-      'and c.enabled = ? and (c.restricted = ? or exists ' +
+      `select a.id, c.id, 'pending', 0, ${DUE_AT} from alerts a join channels c on c.account_id = a.account_id ` +
+      `and c.enabled = ? and ${TAKES_IT} and (c.restricted = ? or exists ` +
       '(select 1 from channel_monitors cm where cm.channel_id = c.id and (cm.monitor_id = a.monitor_id or ' +
       'cm.monitor_id in (select g.monitor_id from alerts g where g.group_id = a.id)))) ' +
       `where a.id in (${marks(ids)})`,

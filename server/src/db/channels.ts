@@ -11,12 +11,16 @@ interface ChannelRow {
   type: ChannelType;
   url: string;
   secret: string | null;
+  options: string;
+  repeat_every: number | null;
+  escalate_after: number | null;
   restricted: boolean | number;
   enabled: boolean | number;
   created_at: number | string;
 }
 
-const COLUMNS = 'id, account_id, name, type, url, secret, restricted, enabled, created_at';
+const COLUMNS =
+  'id, account_id, name, type, url, secret, options, repeat_every, escalate_after, restricted, enabled, created_at';
 
 function toRecord(row: ChannelRow, monitors: Map<string, string[]>): ChannelRecord {
   return {
@@ -26,6 +30,9 @@ function toRecord(row: ChannelRow, monitors: Map<string, string[]>): ChannelReco
     type: row.type,
     url: row.url,
     secret: row.secret,
+    options: JSON.parse(row.options) as Record<string, unknown>,
+    repeatEvery: row.repeat_every,
+    escalateAfter: row.escalate_after,
     monitorIds: row.restricted ? (monitors.get(row.id) ?? []) : null,
     enabled: Boolean(row.enabled),
     createdAt: ms(row.created_at),
@@ -101,13 +108,16 @@ async function restrict(
 
 /** Inserts a channel with its monitor links; UnknownMonitorsError rolls the caller's transaction back. */
 export async function insertChannel(sql: TransactionSql, channel: ChannelRecord): Promise<void> {
-  await sql.changes(`insert into channels (${COLUMNS}) values (?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.changes(`insert into channels (${COLUMNS}) values (${marks(COLUMNS.split(', '))})`, [
     channel.channelId,
     channel.accountId,
     channel.name,
     channel.type,
     channel.url,
     channel.secret,
+    JSON.stringify(channel.options),
+    channel.repeatEvery,
+    channel.escalateAfter,
     false,
     channel.enabled,
     channel.createdAt,
@@ -119,11 +129,23 @@ export interface ChannelChanges {
   name?: string;
   url?: string;
   secret?: string | null;
+  options?: Record<string, unknown>;
+  repeatEvery?: number | null;
+  escalateAfter?: number | null;
   monitorIds?: string[] | null;
   enabled?: boolean;
 }
 
-const CHANGEABLE = ['name', 'url', 'secret', 'enabled'] as const;
+/** Changeable fields and their columns. */
+const CHANGEABLE = {
+  name: 'name',
+  url: 'url',
+  secret: 'secret',
+  options: 'options',
+  repeatEvery: 'repeat_every',
+  escalateAfter: 'escalate_after',
+  enabled: 'enabled',
+} as const;
 
 /** Applies the given changes to the account's channel; false when it has no such channel. */
 export async function updateChannel(
@@ -137,10 +159,11 @@ export async function updateChannel(
     accountId,
   ]);
   if (!found) return false;
-  for (const field of CHANGEABLE) {
-    const value = changes[field];
+  for (const [field, column] of Object.entries(CHANGEABLE)) {
+    const value = changes[field as keyof typeof CHANGEABLE];
+    const stored = typeof value === 'object' && value !== null ? JSON.stringify(value) : value;
     // Column names come from the fixed list above, never from the request.
-    if (value !== undefined) await sql.changes(`update channels set ${field} = ? where id = ?`, [value, channelId]);
+    if (stored !== undefined) await sql.changes(`update channels set ${column} = ? where id = ?`, [stored, channelId]);
   }
   if (changes.monitorIds !== undefined) await restrict(sql, { channelId, accountId }, changes.monitorIds);
   return true;

@@ -7,8 +7,12 @@ import { marks } from './sql.js';
 export interface ClaimedDelivery {
   alertId: string;
   channelId: string;
-  /** The number of this attempt, 1 for the first. */
+  /** The number of this attempt, 1 for the first, counted across the delivery's repeats. */
   attempt: number;
+  /** The message it sends: 0, then 1 for the first repeat of an open incident's alert, and so on. */
+  repeats: number;
+  /** The number of this attempt at this message (what retries count). */
+  messageAttempt: number;
   token: string;
   /** When the lease ends (epoch ms): after it another server may make the same attempt. */
   claimedUntil: number;
@@ -24,7 +28,7 @@ const claimText = (due: string) =>
   `with due (due_alert, due_channel) as materialized (${due})
    update alert_deliveries ${SET_CLAIM} from due
    where alert_deliveries.alert_id = due.due_alert and alert_deliveries.channel_id = due.due_channel
-   returning alert_id, channel_id, attempts`;
+   returning alert_id, channel_id, attempts, repeats, repeat_attempts`;
 
 /**
  * Claims up to `limit` due deliveries for `leaseMs`, in one statement. On PostgreSQL rows another server
@@ -39,14 +43,19 @@ export async function claimDeliveries(
   const claimedUntil = now + claim.leaseMs;
   const lease = [claimedUntil, token];
   const due = [now, now, claim.limit];
-  const rows = await sql.rows<{ alert_id: string; channel_id: string; attempts: number | string }>(
-    claimText(sql.locking(DUE_ROWS, 'update skip locked')),
-    [...due, ...lease],
-  );
+  const rows = await sql.rows<{
+    alert_id: string;
+    channel_id: string;
+    attempts: number | string;
+    repeats: number | string;
+    repeat_attempts: number | string;
+  }>(claimText(sql.locking(DUE_ROWS, 'update skip locked')), [...due, ...lease]);
   return rows.map((r) => ({
     alertId: r.alert_id,
     channelId: r.channel_id,
     attempt: Number(r.attempts),
+    repeats: Number(r.repeats),
+    messageAttempt: Number(r.attempts) - Number(r.repeat_attempts),
     token,
     claimedUntil,
   }));
@@ -61,6 +70,8 @@ export interface AttemptRecord {
   /** The delivery's state after it; pending means another attempt at `nextAttemptAt`. */
   state: DeliveryState;
   nextAttemptAt: number;
+  /** Delivered, and to be sent again at nextAttemptAt (a repeat of an open incident's alert). */
+  repeat?: boolean;
 }
 
 /**
@@ -75,12 +86,16 @@ export async function recordAttempt(
 ): Promise<boolean> {
   const updated = await sql.changes(
     `update alert_deliveries set state = ?, next_attempt_at = ?, claimed_until = null, claim_token = null,
-       delivered_at = ?, last_error = ? where alert_id = ? and channel_id = ? and claim_token = ?`,
+       delivered_at = coalesce(?, delivered_at), last_error = ?, repeats = repeats + ?,
+       repeat_attempts = case when ? then attempts else repeat_attempts end
+     where alert_id = ? and channel_id = ? and claim_token = ?`,
     [
-      record.state,
+      record.repeat ? 'pending' : record.state,
       record.nextAttemptAt,
       record.state === 'delivered' ? record.attemptedAt : null,
       record.error,
+      record.repeat ? 1 : 0,
+      record.repeat === true,
       claimed.alertId,
       claimed.channelId,
       claimed.token,
@@ -105,14 +120,22 @@ export async function recordAttempt(
   return updated === 1;
 }
 
-/** Ends a delivery without an attempt (its channel was disabled, or it ran out of attempts). */
-export async function abandonDelivery(sql: Sql, claimed: ClaimedDelivery, reason: string): Promise<boolean> {
+/**
+ * Ends a delivery without an attempt: failed (its channel was disabled, it ran out of attempts), skipped (its
+ * incident closed before the channel's escalation), or delivered (an incident's repeats end with it).
+ */
+export async function abandonDelivery(
+  sql: Sql,
+  claimed: ClaimedDelivery,
+  reason: string | null,
+  state: DeliveryState = 'failed',
+): Promise<boolean> {
   const updated = await sql.changes(
     // The claim counted an attempt that is not made.
-    "update alert_deliveries set state = 'failed', attempts = attempts - 1, " +
-      'claimed_until = null, claim_token = null, last_error = ? ' +
+    'update alert_deliveries set state = ?, attempts = attempts - 1, ' +
+      'claimed_until = null, claim_token = null, last_error = coalesce(?, last_error) ' +
       'where alert_id = ? and channel_id = ? and claim_token = ?',
-    [reason, claimed.alertId, claimed.channelId, claimed.token],
+    [state, reason, claimed.alertId, claimed.channelId, claimed.token],
   );
   return updated === 1;
 }
@@ -225,4 +248,36 @@ export async function countPendingDeliveries(sql: Sql): Promise<number> {
     [],
   );
   return Number(row?.deliveries ?? 0);
+}
+
+/**
+ * Whether the monitor's incident `incidentKey` is still open; with `latest`, also whether this channel has been
+ * queued no later alert of it (which repeats in its place).
+ */
+export async function incidentStillOpen(
+  sql: Sql,
+  alert: { alertId: string; monitorId: string; incidentKey: string; createdAt: number },
+  channelId: string,
+  latest: boolean,
+): Promise<boolean> {
+  const [row] = await sql.rows<{ incident_opened_at: number | string | null; later: number | string }>(
+    'select m.incident_opened_at, (select count(*) from alerts a join alert_deliveries d on d.alert_id = a.id ' +
+      'where a.incident_key = ? and d.channel_id = ? and (a.created_at > ? or (a.created_at = ? and a.id > ?))) ' +
+      'as later from monitors m where m.id = ?',
+    [alert.incidentKey, channelId, alert.createdAt, alert.createdAt, alert.alertId, alert.monitorId],
+  );
+  if (!row || row.incident_opened_at === null) return false;
+  return (
+    `${alert.monitorId}:${ms(row.incident_opened_at)}` === alert.incidentKey && (!latest || Number(row.later) === 0)
+  );
+}
+
+/** Whether this channel was told of the incident: a recovery goes only where the incident went. */
+export async function toldOfIncident(sql: Sql, incidentKey: string, channelId: string): Promise<boolean> {
+  const [row] = await sql.rows<{ told: number | string }>(
+    'select count(*) as told from alerts a join alert_deliveries d on d.alert_id = a.id ' +
+      "where a.incident_key = ? and d.channel_id = ? and a.event <> 'recovered' and d.delivered_at is not null",
+    [incidentKey, channelId],
+  );
+  return Number(row?.told ?? 0) > 0;
 }

@@ -11,6 +11,7 @@ import * as incidentCounts from './migrations/009-incident-counts.js';
 import * as quiet from './migrations/010-quiet.js';
 import * as slugs from './migrations/011-slugs.js';
 import * as events from './migrations/012-events.js';
+import * as channelKinds from './migrations/013-channel-kinds.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '010-quiet': quiet,
   '011-slugs': slugs,
   '012-events': events,
+  '013-channel-kinds': channelKinds,
 };
 
 const source: Knex.MigrationSource<string> = {

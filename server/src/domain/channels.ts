@@ -8,13 +8,17 @@ export interface ChannelRecord {
   type: ChannelType;
   url: string;
   secret: string | null;
+  /** The kind's own settings (alerts/channels/<type>.ts). */
+  options: Record<string, unknown>;
+  /** Seconds between repeats of an open incident's alert; null: the kind's default (none for most). */
+  repeatEvery: number | null;
+  /** Seconds an incident must stay open before this channel is told of it; null: at once. */
+  escalateAfter: number | null;
   /** null: every monitor of the account. */
   monitorIds: string[] | null;
   enabled: boolean;
   createdAt: number;
 }
-
-export const CHANNEL_TYPES: readonly ChannelType[] = ['slack', 'discord', 'webhook', 'email'];
 
 /** An e-mail channel's URL: "mailto:" and its recipients, separated by commas. */
 export const MAILTO = 'mailto:';

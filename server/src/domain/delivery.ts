@@ -55,7 +55,7 @@ export function afterAttempt(
   policy: RetryPolicy,
   now: number,
   random: number,
-): { state: DeliveryState; nextAttemptAt: number } {
+): { state: Exclude<DeliveryState, 'skipped'>; nextAttemptAt: number } {
   const verdict = verdictOf(result);
   if (verdict === 'delivered') return { state: 'delivered', nextAttemptAt: now };
   if (verdict === 'permanent' || attempt >= policy.maxAttempts) return { state: 'failed', nextAttemptAt: now };

@@ -14,6 +14,14 @@ export interface Health {
   remindAt: number | null;
 }
 
+/**
+ * The name of a monitor's incident, the same on each of its alerts: on-call tools open one incident per name and
+ * close it on recovery. Null for an alert outside an incident.
+ */
+export function incidentKey(monitorId: string, incident: Incident | null): string | null {
+  return incident === null ? null : `${monitorId}:${incident.openedAt}`;
+}
+
 /** An open incident: when and why it opened, and the failed and missed runs since (those that opened it included). */
 export interface Incident {
   openedAt: number;

@@ -10,18 +10,12 @@ import type {
 } from '@pingmon/sdk/wire';
 import { attemptChannel } from '../alerts/attempt.js';
 import { testContent } from '../alerts/payloads.js';
+import { CHANNEL_TYPES, kindOf } from '../alerts/channels/index.js';
+import type { ChannelTarget } from '../alerts/channels/kind.js';
 import { userOf } from '../auth.js';
 import { UnknownMonitorsError, countChannelTest, deleteChannel, findChannel, listChannels } from '../db/channels.js';
 import type { ChannelRecord } from '../domain/channels.js';
-import {
-  CHANNEL_TESTS_PER_WINDOW,
-  CHANNEL_TEST_WINDOW_MS,
-  CHANNEL_TYPES,
-  MAILTO,
-  MAX_RECIPIENTS,
-  channelTestDecision,
-  recipientsOf,
-} from '../domain/channels.js';
+import { CHANNEL_TESTS_PER_WINDOW, CHANNEL_TEST_WINDOW_MS, channelTestDecision } from '../domain/channels.js';
 import { nonPublicHostOf } from '../domain/addresses.js';
 import { verdictOf } from '../domain/delivery.js';
 import { apiError, waitFor } from '../errors.js';
@@ -59,26 +53,6 @@ const url = Joi.string()
       '"url" must not contain a user name or password (user:password@): ' +
       'put a credential in the path or query, as Slack and Discord do',
   });
-const address = Joi.string().email({ tlds: { allow: false } });
-// An e-mail channel's recipients, kept as "mailto:a@example.com,b@example.com".
-const mailtoUrl = Joi.string()
-  .trim()
-  .max(2000)
-  .custom((value: string, helpers) => {
-    if (!value.toLowerCase().startsWith(MAILTO) || value.includes('?')) return helpers.error('string.mailto');
-    const addresses = recipientsOf(value);
-    if (addresses.length > MAX_RECIPIENTS) return helpers.error('string.recipients');
-    const wrong = addresses.find((a) => address.validate(a).error !== undefined);
-    if (wrong !== undefined) return helpers.error('string.address', { address: wrong });
-    return MAILTO + addresses.join(',');
-  })
-  .messages({
-    'string.mailto':
-      '"url" of an email channel must be mailto: and the addresses of its recipients, separated by commas, ' +
-      'e.g. mailto:ops@example.com,oncall@example.com',
-    'string.recipients': `"url" of an email channel can name at most ${MAX_RECIPIENTS} recipients`,
-    'string.address': '"{{#address}}" in "url" is not an e-mail address',
-  });
 const secret = Joi.string().min(8).max(256);
 const monitorIds = Joi.array()
   .items(Joi.string().min(1).max(64))
@@ -89,6 +63,22 @@ const monitorIds = Joi.array()
   .messages({ 'array.min': '"monitorIds" must list at least one monitor, or be null for every monitor' })
   .description('Left out or null: every monitor of the account');
 const enabled = Joi.boolean().strict();
+const options = Joi.object()
+  .unknown(true)
+  .description("The kind's own settings (docs/alerts.md): a Telegram chatId, a Matrix roomId, a template's body");
+const seconds = (what: string) =>
+  Joi.number()
+    .integer()
+    .min(60)
+    .max(7 * 86_400)
+    .allow(null)
+    .messages({ 'number.min': `{{#label}} must be at least 60 seconds ${what}` });
+const repeatEvery = seconds('between repeats').description(
+  "Seconds between repeats of an open incident's alert; null: the kind's own (Alertmanager: 60), else none",
+);
+const escalateAfter = seconds('before telling this channel').description(
+  'Seconds an incident must stay open before this channel is told of it (escalation); null: at once',
+);
 
 export const createBody = Joi.object({
   name,
@@ -96,10 +86,18 @@ export const createBody = Joi.object({
     .valid(...CHANNEL_TYPES)
     .meta({ type: 'ChannelType' })
     .required(),
-  url: Joi.when('type', { is: 'email', then: mailtoUrl.required(), otherwise: url.required() }).description(
-    'http(s) for Slack, Discord and webhooks; for e-mail, its recipients: mailto:ops@example.com,b@example.com',
+  // Checked by the channel's kind (alerts/channels/): an http(s) URL, an e-mail channel's recipients, or left out
+  // for the vendor's API.
+  url: Joi.string().description(
+    'http(s) for most kinds; for e-mail, its recipients: mailto:ops@example.com,b@example.com; left out: the ' +
+      "vendor's API (PagerDuty, Opsgenie, Telegram, Pushover)",
   ),
-  secret: secret.description('Webhook channels only: signs each payload (X-Pingmon-Signature)'),
+  secret: secret.description(
+    "The kind's credential (a routing key, a bot token, a webhook's signing secret); never shown again",
+  ),
+  options,
+  repeatEvery,
+  escalateAfter,
   monitorIds,
   enabled,
 }).options({ stripUnknown: true });
@@ -108,6 +106,9 @@ export const updateBody = Joi.object({
   // Checked against the channel's type once it is read (urlOfType).
   url: Joi.string(),
   secret: secret.allow(null),
+  options,
+  repeatEvery,
+  escalateAfter,
   monitorIds,
   enabled,
   type: Joi.any()
@@ -116,8 +117,14 @@ export const updateBody = Joi.object({
 })
   .min(1)
   .options({ stripUnknown: true })
-  .messages({ 'object.min': 'The body must change at least one of name, url, secret, monitorIds and enabled' })
-  .description('At least one field; secret: null removes the secret. The type cannot change');
+  .messages({
+    'object.min':
+      'The body must change at least one of name, url, secret, options, repeatEvery, escalateAfter, monitorIds ' +
+      'and enabled',
+  })
+  .description(
+    'At least one field; secret: null removes the secret; options replace the old ones. The type cannot change',
+  );
 
 type ChannelRequest = Request<WithParams<'channelId'>>;
 
@@ -211,13 +218,6 @@ function publicUrlOnly(ctx: RouteContext, url: string | undefined): void {
   );
 }
 
-/** A new URL for a channel of this type, as stored; a URL of the wrong kind is a 400 saying what is expected. */
-function urlOfType(type: ChannelRecord['type'], value: string): string {
-  const { value: checked, error } = (type === 'email' ? mailtoUrl : url).validate(value);
-  if (error) throw apiError(400, 'invalid_request', `${error.message}.`);
-  return checked as string;
-}
-
 /** An e-mail channel is refused, created or tested, by a server that could never send its mail. */
 function smtpConfigured(ctx: RouteContext, type: ChannelRecord['type']): void {
   if (type !== 'email' || ctx.mailer) return;
@@ -229,14 +229,38 @@ function smtpConfigured(ctx: RouteContext, type: ChannelRecord['type']): void {
   );
 }
 
-function noSecretUnlessWebhook(type: ChannelRecord['type'], secret: string | null | undefined): void {
-  if (type !== 'webhook' && typeof secret === 'string') {
-    throw apiError(
-      400,
-      'secret_not_supported',
-      `A ${type} channel cannot have a secret: only webhook channels sign their payloads.`,
-    );
+/** What a channel of its kind is sent with, checked: each refusal says what to give. */
+function ofKind(channel: Pick<ChannelRecord, 'type' | 'url' | 'secret' | 'options' | 'channelId'>): ChannelTarget {
+  const kind = kindOf(channel.type);
+  const refuse = (message: string) => apiError(400, 'invalid_request', message);
+  const given = channel.url === '' ? kind.url.default : channel.url;
+  if (given === undefined) throw refuse(`A ${kind.label} channel needs "url": ${kind.url.describe}.`);
+  const checked = (kind.url.schema ?? url).validate(given);
+  if (checked.error) throw refuse(`${checked.error.message}.`);
+  if (kind.secret.need === 'none' && channel.secret !== null) {
+    throw apiError(400, 'secret_not_supported', `A ${kind.label} channel cannot have a secret: it has no use for one.`);
   }
+  if (kind.secret.need === 'required' && channel.secret === null) {
+    throw refuse(`A ${kind.label} channel needs "secret": ${kind.secret.describe}.`);
+  }
+  let options = channel.options;
+  if (kind.options) {
+    const result = kind.options.validate(options);
+    if (result.error) throw refuse(`options.${result.error.message.replace(/^"/, '"')}.`);
+    options = result.value as Record<string, unknown>;
+  } else if (Object.keys(options).length > 0) {
+    throw refuse(`A ${kind.label} channel takes no options: leave "options" out.`);
+  }
+  const target = {
+    channelId: channel.channelId,
+    type: channel.type,
+    url: checked.value as string,
+    secret: channel.secret,
+    options,
+  };
+  const problem = kind.check?.(target);
+  if (problem) throw refuse(problem);
+  return target;
 }
 
 /** Monitor ids that are not the account's make the whole request fail, naming them. */
@@ -255,17 +279,24 @@ async function restricting<T>(work: () => Promise<T>): Promise<T> {
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const input = request.payload as CreateChannelRequest;
-  noSecretUnlessWebhook(input.type, input.secret);
   smtpConfigured(ctx, input.type);
-  publicUrlOnly(ctx, input.url);
   const now = Date.now();
-  const channel: ChannelRecord = {
-    channelId: newId('ch', now),
-    accountId: userOf(request).accountId,
-    name: input.name ?? `${input.type} channel`,
-    type: input.type,
-    url: input.url,
+  const channelId = newId('ch', now);
+  const { type } = input;
+  const target = ofKind({
+    channelId,
+    type,
+    url: input.url ?? '',
     secret: input.secret ?? null,
+    options: input.options ?? {},
+  });
+  publicUrlOnly(ctx, target.url);
+  const channel: ChannelRecord = {
+    ...target,
+    accountId: userOf(request).accountId,
+    name: input.name ?? `${type} channel`,
+    repeatEvery: input.repeatEvery ?? null,
+    escalateAfter: input.escalateAfter ?? null,
     monitorIds: input.monitorIds ? [...input.monitorIds].sort() : null,
     enabled: input.enabled ?? true,
     createdAt: now,
@@ -279,9 +310,12 @@ async function update(ctx: RouteContext, request: ChannelRequest): Promise<Chann
   const { channelId } = request.params;
   const changes = request.payload as UpdateChannelRequest;
   const current = await requireChannel(ctx, accountId, channelId);
-  noSecretUnlessWebhook(current.type, changes.secret);
-  if (changes.url !== undefined) changes.url = urlOfType(current.type, changes.url);
-  publicUrlOnly(ctx, changes.url);
+  const target = ofKind({ ...current, ...changes });
+  if (changes.url !== undefined) {
+    changes.url = target.url;
+    publicUrlOnly(ctx, changes.url);
+  }
+  if (changes.options !== undefined) changes.options = target.options;
   const updated = await restricting(() => changeChannel(ctx.db, accountId, channelId, changes));
   if (!updated) throw channelNotFound(channelId);
   return presentChannel(await requireChannel(ctx, accountId, channelId));
@@ -317,7 +351,8 @@ async function test(ctx: RouteContext, request: ChannelRequest): Promise<Channel
   const channel = await requireChannel(ctx, accountId, channelId);
   smtpConfigured(ctx, channel.type);
   const options = { timeoutMs: ctx.config.alertTimeoutMs, publicOnly: ctx.config.channelsPublicOnly };
-  const result = await attemptChannel(channel, testContent(channel.name, now), now, { ...options, mailer: ctx.mailer });
+  const content = testContent(channel.name, now);
+  const result = await attemptChannel(channel, content, now, `test-${now}`, { ...options, mailer: ctx.mailer });
   const { statusCode, error, durationMs } = result;
   return { delivered: verdictOf(result) === 'delivered', statusCode, error, durationMs };
 }

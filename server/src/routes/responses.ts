@@ -3,7 +3,7 @@ import type { RouteOptionsResponse } from '@hapi/hapi';
 import { FAIL_ALERTS, MONITOR_STATUSES, PLANS, RECENT_RUNS, RULE_OPS } from '@pingmon/sdk/wire';
 import type { AlertEvent, DeliveryState, IncidentCause, IncidentEnd, RunStatus } from '@pingmon/sdk/wire';
 import type { Dialect } from '../db/sql.js';
-import { CHANNEL_TYPES } from '../domain/channels.js';
+import { CHANNEL_TYPES } from '../alerts/channels/index.js';
 
 // What the API answers: the OpenAPI document and the SDK's types are made from these, and the tests check every
 // answer against them. Objects are closed; a schema with an id is a named component and type.
@@ -25,7 +25,7 @@ function every<T extends string>(members: Record<T, true>): T[] {
 
 const RUN_STATUSES = every<RunStatus>({ running: true, success: true, failed: true });
 const INCIDENT_CAUSES = every<IncidentCause>({ fail: true, missed: true, timed_out: true });
-const DELIVERY_STATES = every<DeliveryState>({ pending: true, delivered: true, failed: true });
+const DELIVERY_STATES = every<DeliveryState>({ pending: true, delivered: true, failed: true, skipped: true });
 const ALERT_EVENTS = every<AlertEvent>({
   fail: true,
   silent_failure: true,
@@ -282,6 +282,11 @@ export const Channel = shape('Channel', {
   type: oneOf(CHANNEL_TYPES, 'ChannelType'),
   url: Joi.string().description('Masked to its origin and "/…"; an e-mail channel\'s mailto: URL is shown whole'),
   hasSecret: Joi.boolean(),
+  options: Joi.object()
+    .unknown(true)
+    .description("The kind's own settings (docs/alerts.md); the secret is never among them"),
+  repeatEvery: Joi.number().integer().allow(null).description("Seconds between repeats; null: the kind's own"),
+  escalateAfter: Joi.number().integer().allow(null).description('Seconds before an open incident reaches it'),
   monitorIds: Joi.array().items(Joi.string()).allow(null).description('null: every monitor of the account'),
   enabled: Joi.boolean(),
   createdAt: time,

@@ -15,7 +15,8 @@ import { insertRunLog } from '../db/run-logs.js';
 import { findLatestOpenRun, findRun, finishRun, hasRunOpenedNear, insertRun, insertRunIf } from '../db/runs.js';
 import type { TransactionSql } from '../db/sql.js';
 import { incidentEvents } from '../domain/events.js';
-import { incidentSummary } from '../domain/incidents.js';
+import { incidentKey, incidentSummary } from '../domain/incidents.js';
+import type { Incident } from '../domain/incidents.js';
 import type { Pairing } from '../domain/pairing.js';
 import { enforcedIntervalMs, pairPing, rateDecision } from '../domain/pairing.js';
 import type { PingInput } from '../domain/ping-body.js';
@@ -198,8 +199,8 @@ async function finish(sql: TransactionSql, run: RunRecord, ping: Ping, monitor: 
   if (finished.hasLog) {
     await insertRunLog(sql, { monitorId: run.monitorId, runId: run.runId, content: ping.input.logOutput! });
   }
-  const event = await settleMonitor(sql, monitor, finished, ping, 'finished');
-  return { kind: 'recorded', run: finished, queued: await raiseAlerts(sql, finished, ping, monitor, event) };
+  const settled = await settleMonitor(sql, monitor, finished, ping, 'finished');
+  return { kind: 'recorded', run: finished, queued: await raiseAlerts(sql, finished, ping, monitor, settled) };
 }
 
 async function openRun(sql: TransactionSql, ping: Ping, monitor: PingMonitor): Promise<PingOutcome> {
@@ -225,8 +226,8 @@ async function openRun(sql: TransactionSql, ping: Ping, monitor: PingMonitor): P
     return settle(sql, ping, monitor, existing);
   }
   if (run.hasLog) await insertRunLog(sql, { monitorId, runId: run.runId, content: input.logOutput! });
-  const event = await settleMonitor(sql, monitor, run, ping, 'opened');
-  return { kind: 'recorded', run, queued: await raiseAlerts(sql, run, ping, monitor, event) };
+  const settled = await settleMonitor(sql, monitor, run, ping, 'opened');
+  return { kind: 'recorded', run, queued: await raiseAlerts(sql, run, ping, monitor, settled) };
 }
 
 /** A ping whose run turned out to exist after all: as pairing decides, it finishes the run or is a replay. */
@@ -248,16 +249,23 @@ function runTimeout(ping: Ping, monitor: PingMonitor): number | null {
   return deadline > ping.now ? deadline : ping.now + LATE_START_GRACE_MS;
 }
 
-/** Stores where the run leaves its monitor, as domain/ decides; answers the alert the health change raises. */
+/** What a ping's run did to its monitor: the alert the health change raises, and the incident open after it. */
+interface Settled {
+  event: 'fail' | 'recovered' | null;
+  incident: Incident | null;
+}
+
+/** Stores where the run leaves its monitor, as domain/ decides. */
 async function settleMonitor(
   sql: TransactionSql,
   monitor: PingMonitor,
   run: RunRecord,
   ping: Ping,
   how: 'opened' | 'finished',
-): Promise<'fail' | 'recovered' | null> {
+): Promise<Settled> {
   const { expected, health, event } = monitorWrites(monitor, run, how, facts(ping));
-  if (expected === null && health === null) return event;
+  const settled = { event, incident: (health ?? monitor.health).incident };
+  if (expected === null && health === null) return settled;
   await saveMonitorState(sql, run.monitorId, {
     nextExpectedAt: expected?.nextExpectedAt ?? monitor.nextExpectedAt,
     missedAt: expected ? expected.missedAt : monitor.missedAt,
@@ -268,7 +276,7 @@ async function settleMonitor(
     const changes = incidentEvents(monitor.health.incident, health.incident, run.runId, 'recovered');
     if (changes.length > 0) await recordEvents(sql, run, changes, ping.now);
   }
-  return event;
+  return settled;
 }
 
 /**
@@ -297,7 +305,7 @@ async function raiseAlerts(
   run: RunRecord,
   ping: Ping,
   monitor: PingMonitor,
-  event: 'fail' | 'recovered' | null,
+  { event, incident }: Settled,
 ): Promise<number> {
   if (monitor.paused || (event === null && run.matchedRules === null)) return 0;
   if (await holdPing(sql, { ...monitor, monitorId: run.monitorId, accountId: run.accountId }, event, ping.now)) {
@@ -323,7 +331,14 @@ async function raiseAlerts(
     // The stored log is the ping's logOutput (already cut to 10,000 characters): its first 500, and its end.
     const log = run.hasLog ? ping.input.logOutput! : null;
     const logs = { logSnippet: log && truncate(log, LOG_SNIPPET_CHARS), logTail: log && logTail(log) };
-    queued += await insertAlert(sql, { ...alert, alertId: newId('alert', ping.now), event: 'fail', ...logs });
+    const incidentOf = { incidentKey: incidentKey(run.monitorId, incident), cause: incident?.cause ?? null };
+    queued += await insertAlert(sql, {
+      ...alert,
+      alertId: newId('alert', ping.now),
+      event: 'fail',
+      ...logs,
+      ...incidentOf,
+    });
   }
   if (run.matchedRules !== null) {
     queued += await insertAlert(sql, { ...alert, alertId: newId('alert', ping.now), event: 'silent_failure' });
@@ -337,6 +352,8 @@ async function raiseAlerts(
       alertId: newId('alert', ping.now),
       event: 'recovered' as const,
       status: 'up' as const,
+      incidentKey: incidentKey(run.monitorId, monitor.health.incident),
+      cause: monitor.health.incident?.cause ?? null,
     };
     queued += await insertAlert(sql, { ...recovered, errorMessage, meta: {}, matchedRules: [] });
   }

@@ -13,7 +13,8 @@ import { findOutage } from '../db/settings.js';
 import type { TransactionSql } from '../db/sql.js';
 import { groupByHost } from '../domain/alert-groups.js';
 import { incidentEvents } from '../domain/events.js';
-import { afterOutcome, incidentSummary, reminderAfter } from '../domain/incidents.js';
+import { afterOutcome, incidentKey, incidentSummary, reminderAfter } from '../domain/incidents.js';
+import type { Incident } from '../domain/incidents.js';
 import type { ServerGap } from '../domain/server-gaps.js';
 import { gapOfExpected } from '../domain/server-gaps.js';
 import type { StoredSchedule } from '../domain/schedule.js';
@@ -199,7 +200,7 @@ function missed(
     `${missedText(schedule, expected, monitor.startGrace, count, serverGap)} ` +
     lastRunText(last.lastRunAt, last.lastRunStatus, schedule);
   const fields = { status: 'down' as const, runId: null, errorMessage, expectedAt: expected, ...last };
-  return { monitorId, state, alert: { ...alertOf(monitor, alert, fields, now), serverGap }, events };
+  return { monitorId, state, alert: { ...alertOf(monitor, alert, fields, health.incident, now), serverGap }, events };
 }
 
 const DONE = { success: 'succeeded', failed: 'failed', running: 'still running' } as const;
@@ -285,7 +286,7 @@ async function timedOut(
       decisions.set(run.monitorId, { monitorId: run.monitorId, state: { ...monitor, health }, alert: null });
       if (alert === null) continue;
       const fields = { status: 'failed' as const, runId: run.runId, errorMessage, expectedAt: null };
-      alerts.push(alertOf(monitor, alert, fields, now));
+      alerts.push(alertOf(monitor, alert, fields, health.incident, now));
     }
   }
   await saveMonitorStates(sql, [...decisions.values()]);
@@ -302,7 +303,7 @@ function remind(monitor: MonitorRecord, now: number): Decision {
   const summary = incidentSummary(incident, now);
   const errorMessage = `Still down: ${summary} (since ${iso(incident.openedAt)}, ${CAUSES[incident.cause]}).`;
   const fields = { status: 'down' as const, runId: null, errorMessage, expectedAt: null };
-  return { monitorId: monitor.monitorId, state, alert: alertOf(monitor, 'still_down', fields, now) };
+  return { monitorId: monitor.monitorId, state, alert: alertOf(monitor, 'still_down', fields, incident, now) };
 }
 
 const CAUSES = { fail: 'a run failed', missed: 'a run did not start', timed_out: 'a run timed out' } as const;
@@ -318,6 +319,8 @@ function alertOf(
     lastRunAt?: number | null;
     lastRunStatus?: RunStatus | null;
   },
+  /** The incident open after it. */
+  incident: Incident | null,
   now: number,
 ): AlertRecord {
   return {
@@ -336,6 +339,8 @@ function alertOf(
     expectedAt: fields.expectedAt,
     lastRunAt: fields.lastRunAt ?? null,
     lastRunStatus: fields.lastRunStatus ?? null,
+    incidentKey: incidentKey(monitor.monitorId, incident),
+    cause: incident?.cause ?? null,
     createdAt: now,
   };
 }

@@ -34,9 +34,12 @@ for (const kind of DATABASE_KINDS) {
         'channelId',
         'createdAt',
         'enabled',
+        'escalateAfter',
         'hasSecret',
         'monitorIds',
         'name',
+        'options',
+        'repeatEvery',
         'type',
         'url',
       ]);
@@ -73,8 +76,16 @@ for (const kind of DATABASE_KINDS) {
         [{ type: 'slack', url: 'ftp://example.com/x' }, 'invalid_request', /http:\/\/ or https:\/\//],
         [{ type: 'slack', url: 'javascript:alert(1)' }, 'invalid_request', /url/],
         [{ type: 'webhook', url: 'https://example.com/x', secret: 'short' }, 'invalid_request', /secret/],
-        [{ type: 'slack', url: SLACK_URL, secret: 'a-long-enough-secret' }, 'secret_not_supported', /only webhook/],
-        [{ type: 'discord', url: SLACK_URL, secret: 'a-long-enough-secret' }, 'secret_not_supported', /only webhook/],
+        [
+          { type: 'slack', url: SLACK_URL, secret: 'a-long-enough-secret' },
+          'secret_not_supported',
+          /cannot have a secret/,
+        ],
+        [
+          { type: 'discord', url: SLACK_URL, secret: 'a-long-enough-secret' },
+          'secret_not_supported',
+          /cannot have a secret/,
+        ],
         [{ type: 'slack', url: SLACK_URL, monitorIds: [] }, 'invalid_request', /at least one monitor/],
         [{ type: 'slack', url: SLACK_URL, monitorIds: 'mon_x' }, 'invalid_request', /monitorIds/],
         [{ type: 'slack', url: SLACK_URL, enabled: 'yes' }, 'invalid_request', /enabled/],
@@ -112,7 +123,11 @@ for (const kind of DATABASE_KINDS) {
       });
       t.equal(reply.status, 400);
       t.equal(reply.body.code, 'invalid_request');
-      t.equal(reply.body.message, 'The body must change at least one of name, url, secret, monitorIds and enabled.');
+      t.equal(
+        reply.body.message,
+        'The body must change at least one of name, url, secret, options, repeatEvery, escalateAfter, monitorIds ' +
+          'and enabled.',
+      );
       const badUrl = await api.request(`/channels/${created.body.channelId}`, {
         method: 'PATCH',
         token: alice.token,
@@ -341,10 +356,10 @@ const UNPARSABLE_URL = 'http://localhost%00:18999/';
 const UNPARSABLE = /^"url" cannot be parsed as a URL/;
 
 t.test('with the setting on, sending to an IPv6 address carrying a loopback IPv4 one fails for good', async (t) => {
-  const request = { headers: { 'content-type': 'application/json' }, body: '{}' };
+  const request = { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: '{}' };
   // No connection is tried: the address is refused before one could be (nothing here would answer it).
   for (const host of ['[::ffff:0:127.0.0.1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::]', '[64:ff9b:1::8.8.8.8]']) {
-    const result = await send(`http://${host}:9/hook`, request, { timeoutMs: 1000, publicOnly: true });
+    const result = await send({ ...request, url: `http://${host}:9/hook` }, { timeoutMs: 1000, publicOnly: true });
     t.match(result, { statusCode: null, permanent: true, retryAfterMs: null }, host);
     t.match(result.error, NON_PUBLIC, host);
   }

@@ -40,6 +40,8 @@ export interface ChannelKind {
   /** Its name in messages and forms: "PagerDuty", "Microsoft Teams". */
   label: string;
   url: {
+    /** The URL's own check, where it is not an http(s) URL (an e-mail channel's mailto: recipients). */
+    schema?: Joi.StringSchema;
     /** The vendor's API, used when the channel gives no URL (given, it replaces it: a proxy, a test receiver). */
     default?: string;
     /** Shown in the API's and the form's help: what URL to give and where the user finds it. */
@@ -61,5 +63,6 @@ export interface ChannelKind {
   repeatEverySeconds?: number;
   /** A check no schema can make (a template that cannot render): the reason, or null. */
   check?(channel: ChannelTarget): string | null;
-  request(channel: ChannelTarget, content: AlertContent, context: SendContext): OutgoingRequest;
+  /** Absent for e-mail, sent through the server's SMTP server instead. */
+  request?(channel: ChannelTarget, content: AlertContent, context: SendContext): OutgoingRequest;
 }

@@ -5,7 +5,7 @@ import {
   afterAttempt,
   backoffMs,
   breakFences,
-  buildRequest,
+  kindOf,
   discordPayload,
   logTail,
   maskUrl,
@@ -322,7 +322,12 @@ t.test(
   'webhook requests carry the JSON payload, a user agent and, with a secret, a verifiable signature',
   async (t) => {
     const content = failAlert();
-    const unsigned = buildRequest({ type: 'webhook', secret: null }, content, 1_795_320_000);
+    const channel = { channelId: 'ch_1', url: 'http://127.0.0.1:9/hook', options: {} };
+    const buildRequest = (target: { type: 'webhook' | 'slack'; secret: string | null }, nowSeconds: number) =>
+      kindOf(target.type).request!({ ...channel, ...target }, content, { nowSeconds, messageKey: 'm1' });
+    const unsigned = buildRequest({ type: 'webhook', secret: null }, 1_795_320_000);
+    t.equal(unsigned.method, 'POST');
+    t.equal(unsigned.url, channel.url);
     t.equal(unsigned.headers['content-type'], 'application/json');
     t.match(unsigned.headers['user-agent'], /^pingmon\/\d+\.\d+\.\d+/);
     t.notOk('x-pingmon-signature' in unsigned.headers);
@@ -344,12 +349,12 @@ t.test(
       'lastRunStatus',
       'timestamp',
     ]);
-    const signed = buildRequest({ type: 'webhook', secret: 'whsec_0123456789' }, content, 1_795_320_000);
+    const signed = buildRequest({ type: 'webhook', secret: 'whsec_0123456789' }, 1_795_320_000);
     const expected = createHmac('sha256', 'whsec_0123456789').update(`1795320000.${signed.body}`).digest('hex');
     t.equal(signed.headers['x-pingmon-signature'], `t=1795320000,v1=${expected}`);
     t.equal(signature('k', 'body', 1), `t=1,v1=${createHmac('sha256', 'k').update('1.body').digest('hex')}`);
     t.notOk(
-      'x-pingmon-signature' in buildRequest({ type: 'slack', secret: 'ignored-here' }, content, 1).headers,
+      'x-pingmon-signature' in buildRequest({ type: 'slack', secret: 'ignored-here' }, 1).headers,
       'only webhooks are signed',
     );
   },
