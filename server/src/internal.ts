@@ -11,6 +11,15 @@ export {
   type AlertContent,
 } from './alerts/payloads.js';
 export { send } from './alerts/deliver.js';
+export { SAMPLE_ALERTS } from './alerts/channels/samples.js';
+export {
+  PLACEHOLDER_NAMES,
+  previewTemplate,
+  renderTemplate,
+  template,
+  templateProblem,
+  type TemplateOptions,
+} from './alerts/channels/template.js';
 export { SMTP_NOT_CONFIGURED, domainOf, emailMessage, sendEmail, withoutRelay } from './alerts/email.js';
 export { DeliveryWorker } from './alerts/worker.js';
 export { clientAddressOf } from './client-address.js';
