@@ -12,14 +12,9 @@ export {
 } from './alerts/payloads.js';
 export { send } from './alerts/deliver.js';
 export { SAMPLE_ALERTS } from './alerts/channels/samples.js';
-export {
-  PLACEHOLDER_NAMES,
-  previewTemplate,
-  renderTemplate,
-  template,
-  templateProblem,
-  type TemplateOptions,
-} from './alerts/channels/template.js';
+export { template } from './alerts/channels/template.js';
+export { previewTemplate, templateProblem, type TemplatePreview } from './alerts/channels/template-check.js';
+export { PLACEHOLDER_NAMES, renderTemplate, type TemplateOptions } from './alerts/channels/template-fields.js';
 export { SMTP_NOT_CONFIGURED, domainOf, emailMessage, sendEmail, withoutRelay } from './alerts/email.js';
 export { DeliveryWorker } from './alerts/worker.js';
 export { clientAddressOf } from './client-address.js';
