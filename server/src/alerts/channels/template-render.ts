@@ -54,16 +54,31 @@ export function renderBody(text: string, type: BodyType, valueOf: (name: string)
   });
 }
 
-/** A header value: one line of visible ASCII (others percent-encoded as UTF-8), trimmed, cut whole. */
+/**
+ * A header value: one line of visible ASCII, trimmed, cut whole at HEADER_MAX_CHARS. In values, "%" and all but
+ * visible ASCII are percent-encoded (UTF-8), so that decoding gives them back; controls become spaces.
+ */
 export function renderHeader(text: string, valueOf: (name: string) => unknown): string {
-  const line = fill(text, placeholdersOf(text, 'text'), (p) => asText(valueOf(p.name)));
+  const pieces: string[] = [];
+  let at = 0;
+  for (const p of placeholdersOf(text, 'text')) {
+    pieces.push(...headerPieces(text.slice(at, p.start), false), ...headerPieces(asText(valueOf(p.name)), true));
+    at = p.end;
+  }
+  pieces.push(...headerPieces(text.slice(at), false));
   let out = '';
-  for (const ch of wellFormed(line.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim())) {
-    const piece = ch >= ' ' && ch <= '~' ? ch : encodeURIComponent(ch);
+  for (const piece of pieces) {
     if (out.length + piece.length > HEADER_MAX_CHARS) break;
     out += piece;
   }
-  return out.trimEnd();
+  return out.trim();
+}
+
+function headerPieces(text: string, value: boolean): string[] {
+  return [...wellFormed(text)].map((ch) => {
+    if (ch < ' ' || ch === '\x7f') return ' ';
+    return ch > '~' || (value && ch === '%') ? encodeURIComponent(ch) : ch;
+  });
 }
 
 /** A value as text: strings as they are, null as nothing, numbers as written, objects and arrays as JSON. */
