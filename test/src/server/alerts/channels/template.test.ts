@@ -1,4 +1,5 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import Joi from 'joi';
 import t from 'tap';
@@ -152,6 +153,8 @@ t.test('JSON: a body that is not JSON is refused with the parser error and where
   t.match(problem({ body: '{"a": "{{headline}}\n"}' }), /^body: not JSON: Bad control character in string literal/);
   t.match(problem({ body: 'summary={{headline}}' }), /^body: not JSON: /);
   t.equal(problem({ body: '{"a": "\\"{{headline}}\\\\"}' }), null, 'escaped quotes do not end the string');
+  const literal = template.request(channel({ body: '{"a": "{\\u007b not one }}"}' }), HOSTILE, context);
+  t.equal(JSON.parse(literal.body).a, '{{ not one }}', 'a literal {{ in a JSON string, as the docs write it');
 });
 
 t.test('form: every value is form-encoded, and parses back to itself', async (t) => {
@@ -328,4 +331,29 @@ t.test('preview: the template rendered for a sample alert of every event', async
   t.match(JSON.parse(preview.previews[0]!.body).fields.description, /Permission denied/, 'the fail sample has a log');
   t.strictSame(previewTemplate({ body: '{"a": {{nope}}}' }).previews, []);
   t.match(previewTemplate({ body: '{"a": {{nope}}}' }).problem, /^body: unknown placeholder \{\{nope\}\}/);
+});
+
+t.test("docs/alerts.md's template examples are what a preview renders, as the channel would send it", async (t) => {
+  const docs = readFileSync(new URL('../../../../../docs/alerts.md', import.meta.url), 'utf8');
+  const blocks = (kind: string) =>
+    new Map(
+      [
+        ...docs.matchAll(
+          new RegExp(`<!-- template ${kind}: ([\\w ]+) -->\\n\`\`\`\\w+\\n([\\s\\S]*?)\\n\`\`\`\\n`, 'g'),
+        ),
+      ].map((m) => [m[1]!, m[2]!]),
+    );
+  const [bodies, channels, sends] = [blocks('body'), blocks('channel'), blocks('sends')];
+  t.same([...bodies.keys()], ['jira', 'sms', 'text']);
+  t.same([...channels.keys()], [...bodies.keys()]);
+  t.equal(sends.size, 3);
+  for (const [key, shown] of sends) {
+    const [name, sample] = key.split(' ') as [string, string];
+    const { url, options } = JSON.parse(channels.get(name)!);
+    const preview = previewTemplate(Joi.attempt({ ...options, body: bodies.get(name) }, template.options!));
+    t.equal(preview.problem, null, name);
+    const { method, headers, body } = preview.previews.find((p) => p.sample === sample)!;
+    const lines = Object.entries(headers).filter(([header]) => header !== 'user-agent');
+    t.equal(`${method} ${url}\n${lines.map(([h, v]) => `${h}: ${v}`).join('\n')}\n\n${body}`, shown, key);
+  }
 });
