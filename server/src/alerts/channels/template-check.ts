@@ -35,15 +35,16 @@ export function previewTemplate(options: TemplateOptions): { problem: string | n
 
 /** Why a template cannot render, or null: a name that is not a field, a body that is not of its type. */
 export function templateProblem(options: TemplateOptions): string | null {
+  if (typeof options.body !== 'string') return "body: the request's body, with {{placeholders}} for the alert's fields";
   const type = options.contentType ?? 'json';
   for (const p of placeholdersOf(options.body, type)) {
-    const problem = nameProblem(p.name);
-    if (problem !== null) return `body: ${problem.replace('%AT%', lineColumn(options.body, p.start))}`;
+    const problem = nameProblem(p.name, lineColumn(options.body, p.start));
+    if (problem !== null) return `body: ${problem}`;
   }
   for (const [name, text] of Object.entries(options.headers ?? {})) {
     for (const p of placeholdersOf(text, 'text')) {
-      const problem = nameProblem(p.name);
-      if (problem !== null) return `headers.${name}: ${problem.replace('%AT%', `column ${p.start + 1}`)}`;
+      const problem = nameProblem(p.name, `column ${p.start + 1}`);
+      if (problem !== null) return `headers.${name}: ${problem}`;
     }
   }
   const structure = type === 'json' ? jsonProblem(options.body) : type === 'form' ? formProblem(options.body) : null;
@@ -56,11 +57,11 @@ export function templateProblem(options: TemplateOptions): string | null {
   return null;
 }
 
-function nameProblem(name: string): string | null {
+function nameProblem(name: string, at: string): string | null {
   if ((PLACEHOLDER_NAMES as readonly string[]).includes(name) || /^meta\../.test(name)) return null;
   const near = closest(name);
   return (
-    `unknown placeholder {{${name}}} at %AT%${near === null ? '' : ` (did you mean {{${near}}}?)`}; ` +
+    `unknown placeholder {{${name}}} at ${at}${near === null ? '' : ` (did you mean {{${near}}}?)`}; ` +
     `the names are ${PLACEHOLDER_NAMES.join(', ')}, and meta.<key> for any key of the run's meta`
   );
 }
