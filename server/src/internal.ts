@@ -11,7 +11,11 @@ export {
 } from './alerts/payloads.js';
 export { send } from './alerts/deliver.js';
 export { CHANNEL_TYPES, kindOf } from './alerts/channels/index.js';
-export type { ChannelKind, ChannelTarget, OutgoingRequest } from './alerts/channels/kind.js';
+export type { ChannelKind, ChannelTarget, HttpChannelKind, OutgoingRequest } from './alerts/channels/kind.js';
+export { SAMPLE_ALERTS } from './alerts/channels/samples.js';
+export { template } from './alerts/channels/template.js';
+export { previewTemplate, templateProblem, type TemplatePreview } from './alerts/channels/template-check.js';
+export { PLACEHOLDER_NAMES, renderTemplate, type TemplateOptions } from './alerts/channels/template-fields.js';
 export { SMTP_NOT_CONFIGURED, domainOf, emailMessage, sendEmail, withoutRelay } from './alerts/email.js';
 export { DeliveryWorker } from './alerts/worker.js';
 export { clientAddressOf } from './client-address.js';

@@ -1,3 +1,4 @@
+import { kindOf } from './alerts/channels/index.js';
 import type {
   Account,
   Alert,
@@ -139,7 +140,7 @@ export function presentChannel(channel: ChannelRecord): Channel {
     type: channel.type,
     url: maskUrl(channel.url),
     hasSecret: channel.secret !== null,
-    options: channel.options,
+    options: kindOf(channel.type).shownOptions?.(channel.options) ?? channel.options,
     repeatEvery: channel.repeatEvery,
     escalateAfter: channel.escalateAfter,
     monitorIds: channel.monitorIds,

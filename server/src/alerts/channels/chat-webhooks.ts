@@ -1,11 +1,11 @@
 import Joi from 'joi';
 import { MAILTO, MAX_RECIPIENTS, recipientsOf } from '../../domain/channels.js';
 import { discordPayload, jsonRequest, signature, slackPayload, webhookPayload } from '../payloads.js';
-import type { ChannelKind } from './kind.js';
+import type { HttpChannelKind, MailChannelKind } from './kind.js';
 
 // The first kinds: Slack and Discord incoming webhooks, pingmon's own signed webhook, and e-mail.
 
-export const slack: ChannelKind = {
+export const slack: HttpChannelKind = {
   type: 'slack',
   label: 'Slack',
   url: { describe: 'The incoming webhook URL (Slack app → Incoming Webhooks): https://hooks.slack.com/services/…' },
@@ -13,7 +13,7 @@ export const slack: ChannelKind = {
   request: (channel, content) => jsonRequest(channel.url, slackPayload(content)),
 };
 
-export const discord: ChannelKind = {
+export const discord: HttpChannelKind = {
   type: 'discord',
   label: 'Discord',
   url: { describe: "The channel's webhook URL (Server settings → Integrations → Webhooks)" },
@@ -21,7 +21,7 @@ export const discord: ChannelKind = {
   request: (channel, content) => jsonRequest(channel.url, discordPayload(content)),
 };
 
-export const webhook: ChannelKind = {
+export const webhook: HttpChannelKind = {
   type: 'webhook',
   label: 'Webhook',
   url: { describe: 'Your endpoint: it receives every alert as JSON (docs/api.md#webhook-payload)' },
@@ -37,7 +37,7 @@ export const webhook: ChannelKind = {
 
 const address = Joi.string().email({ tlds: { allow: false } });
 
-export const email: ChannelKind = {
+export const email: MailChannelKind = {
   type: 'email',
   label: 'E-mail',
   url: {

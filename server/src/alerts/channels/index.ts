@@ -1,10 +1,11 @@
 import type { ChannelType } from '@pingmon/sdk/wire';
 import { discord, email, slack, webhook } from './chat-webhooks.js';
 import type { ChannelKind } from './kind.js';
+import { template } from './template.js';
 
 /** Every kind of channel, by type (DESIGN §16). */
 const KINDS: ReadonlyMap<ChannelType, ChannelKind> = new Map(
-  [slack, discord, webhook, email].map((kind) => [kind.type, kind]),
+  [slack, discord, webhook, email, template].map((kind) => [kind.type, kind]),
 );
 
 export const CHANNEL_TYPES: readonly ChannelType[] = [...KINDS.keys()];

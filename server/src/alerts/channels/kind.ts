@@ -35,7 +35,8 @@ export interface SendContext {
   messageKey: string;
 }
 
-export interface ChannelKind {
+/** What every kind says about itself. */
+interface KindBase {
   type: ChannelType;
   /** Its name in messages and forms: "PagerDuty", "Microsoft Teams". */
   label: string;
@@ -61,8 +62,21 @@ export interface ChannelKind {
    * alert not re-sent within its resolve_timeout).
    */
   repeatEverySeconds?: number;
+  /** The options as the API shows them, where some may be credentials (a template's header values): else as stored. */
+  shownOptions?(options: Record<string, unknown>): Record<string, unknown>;
   /** A check no schema can make (a template that cannot render): the reason, or null. */
   check?(channel: ChannelTarget): string | null;
-  /** Absent for e-mail, sent through the server's SMTP server instead. */
-  request?(channel: ChannelTarget, content: AlertContent, context: SendContext): OutgoingRequest;
 }
+
+/** A kind told over HTTP: every kind but e-mail. */
+export interface HttpChannelKind extends KindBase {
+  request(channel: ChannelTarget, content: AlertContent, context: SendContext): OutgoingRequest;
+}
+
+/** E-mail, sent through the server's SMTP server (alerts/email.ts). */
+export interface MailChannelKind extends KindBase {
+  type: 'email';
+  request?: undefined;
+}
+
+export type ChannelKind = HttpChannelKind | MailChannelKind;
