@@ -10,6 +10,10 @@ export {
   webhookPayload,
   type AlertContent,
 } from './alerts/payloads.js';
+export { alertmanager } from './alerts/channels/alertmanager.js';
+export type { ChannelKind, ChannelTarget, OutgoingRequest, SendContext } from './alerts/channels/kind.js';
+export { opsgenie } from './alerts/channels/opsgenie.js';
+export { pagerduty } from './alerts/channels/pagerduty.js';
 export { send } from './alerts/deliver.js';
 export { SMTP_NOT_CONFIGURED, domainOf, emailMessage, sendEmail, withoutRelay } from './alerts/email.js';
 export { DeliveryWorker } from './alerts/worker.js';
