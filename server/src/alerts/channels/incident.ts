@@ -34,7 +34,9 @@ export function plainBody(c: AlertContent, max: number): string {
   let end = endOfLog(c) ?? '';
   const foot = footer(c);
   const text = () =>
-    [head, snippet && `Log:\n${snippet}`, end && `${END_OF_LOG}\n${end}`, foot ?? ''].filter(Boolean).join('\n\n');
+    [head, snippet && `Log (its first 500 characters):\n${snippet}`, end && `${END_OF_LOG}\n${end}`, foot ?? '']
+      .filter(Boolean)
+      .join('\n\n');
   const over = () => text().length - max;
   if (over() > 0) snippet = fit(snippet, Math.max(0, snippet.length - over()));
   if (snippet === '…') snippet = '';
