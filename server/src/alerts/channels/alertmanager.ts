@@ -61,7 +61,7 @@ export const alertmanager: ChannelKind = {
 };
 
 /** The alert as Alertmanager's API v2 takes it (postableAlert). */
-export function alertmanagerAlert(channel: ChannelTarget, c: AlertContent, context: SendContext) {
+function alertmanagerAlert(channel: ChannelTarget, c: AlertContent, context: SendContext) {
   const endsAt =
     c.event === 'recovered' ? c.createdAt : Math.max(c.createdAt, context.nowSeconds * 1000) + FIRING_FOR_MS;
   return {
@@ -75,7 +75,7 @@ export function alertmanagerAlert(channel: ChannelTarget, c: AlertContent, conte
 
 /**
  * The same for every alert of one incident, `recovered` included, so that it resolves the alert that fired; except
- * `host`, which a later run may change (the alert with the old host then expires by its endsAt).
+ * `host`, which a later run may change, and a renamed monitor's (the alert with the old labels expires by its endsAt).
  */
 function labelsOf(channel: ChannelTarget, c: AlertContent, context: SendContext): Record<string, string> {
   const own: Record<string, string | null | undefined> = {
@@ -110,7 +110,7 @@ function annotationsOf(c: AlertContent): Record<string, string> {
   });
 }
 
-/** Alertmanager takes no empty label or annotation: the ones without a value are left out. */
+/** An empty label is no label to Alertmanager: the ones without a value are left out. */
 function present(values: Record<string, string | null | undefined>): Record<string, string> {
   return Object.fromEntries(
     Object.entries(values).filter(

@@ -52,7 +52,7 @@ export const opsgenie: ChannelKind = {
 };
 
 /** Create Alert: one open alert per alias, so the later alerts of an incident only count up on it. */
-export function opsgenieAlert(channel: ChannelTarget, c: AlertContent, context: SendContext) {
+function opsgenieAlert(channel: ChannelTarget, c: AlertContent, context: SendContext) {
   const priority = (channel.options.priority as string | undefined) ?? (atIncidentLevel(c) ? 'P1' : 'P3');
   const tags = ['pingmon', c.event, ...(c.cause ? [`cause:${c.cause}`] : [])];
   return {
@@ -68,7 +68,7 @@ export function opsgenieAlert(channel: ChannelTarget, c: AlertContent, context: 
 }
 
 /** Close Alert, by the alias the incident's alerts opened it with; its note says what the incident amounted to. */
-export function opsgenieClose(c: AlertContent) {
+function opsgenieClose(c: AlertContent) {
   return { source: 'pingmon', note: plainBody(c, NOTE_MAX_CHARS) };
 }
 

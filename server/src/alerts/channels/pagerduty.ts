@@ -50,16 +50,10 @@ export const pagerduty: ChannelKind = {
 };
 
 /** A trigger per alert, a resolve on recovery; both of one pingmon incident have its dedup_key. */
-export function pagerdutyEvent(channel: ChannelTarget, c: AlertContent, context: SendContext) {
+function pagerdutyEvent(channel: ChannelTarget, c: AlertContent, context: SendContext) {
   const keys = { routing_key: channel.secret ?? '', dedup_key: incidentKeyOf(c, context) };
   if (c.event === 'recovered') return { ...keys, event_action: 'resolve' };
   const severity = (channel.options.severity as string | undefined) ?? (atIncidentLevel(c) ? 'critical' : 'warning');
-  const links = c.links
-    ? [
-        { href: c.links.monitor, text: 'Monitor in pingmon' },
-        ...(c.links.run === null ? [] : [{ href: c.links.run, text: 'Run in pingmon' }]),
-      ]
-    : [];
   return {
     ...keys,
     event_action: 'trigger',
@@ -73,8 +67,14 @@ export function pagerdutyEvent(channel: ChannelTarget, c: AlertContent, context:
       custom_details: customDetails(c),
     },
     client: 'pingmon',
-    ...(c.links ? { client_url: c.links.monitor, links } : {}),
+    ...(c.links ? linksOf(c.links) : {}),
   };
+}
+
+/** The dashboard's pages (PINGMON_PUBLIC_URL), shown as links on the incident. */
+function linksOf(links: NonNullable<AlertContent['links']>) {
+  const run = links.run === null ? [] : [{ href: links.run, text: 'Run in pingmon' }];
+  return { client_url: links.monitor, links: [{ href: links.monitor, text: 'Monitor in pingmon' }, ...run] };
 }
 
 /** The alert's facts, shown as a table under the incident; null ones left out. */

@@ -250,3 +250,18 @@ t.test('the examples in docs/alerts.md are what pingmon sends', async (t) => {
   );
   for (const [name, json] of examples) t.strictSame(json, JSON.parse(send(FIXTURES[name]!).req.body), name);
 });
+
+t.test('the checker finds what Alertmanager would refuse', async (t) => {
+  const { req, alert } = send(INCIDENT_FIXTURES.fail);
+  const withAlert = (changed: object) => ({ ...req, body: JSON.stringify([{ ...alert, ...changed }]) });
+  t.match(checkAlertmanager(withAlert({ labels: { ...alert.labels, 'bad-name': 'x' } })), [
+    /"bad-name" is not a label name/,
+  ]);
+  t.match(checkAlertmanager(withAlert({ labels: {} })), [/labels is empty/]);
+  t.match(checkAlertmanager(withAlert({ endsAt: '2026-11-22T08:00:00.000Z' })), [/ends before it starts/]);
+  t.match(checkAlertmanager(withAlert({ startsAt: 'yesterday' })), [/startsAt is not a date-time/]);
+  t.match(checkAlertmanager(withAlert({ annotations: { summary: 'x\ud83d' } })), [/half a surrogate pair/]);
+  t.match(checkAlertmanager({ ...req, body: JSON.stringify(alert) }), [/not an array/]);
+  t.match(checkAlertmanager({ ...req, url: 'http://alertmanager:9093/api/v1/alerts' }), [/is not …\/api\/v2\/alerts/]);
+  t.match(checkAlertmanager({ ...req, headers: {} }), [/content-type is ""/]);
+});

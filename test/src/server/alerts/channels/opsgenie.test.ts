@@ -223,3 +223,19 @@ t.test('the examples in docs/alerts.md are what pingmon sends', async (t) => {
   );
   for (const [name, json] of examples) t.strictSame(json, JSON.parse(send(FIXTURES[name]!).req.body), name);
 });
+
+t.test('the checker finds what Opsgenie would refuse', async (t) => {
+  const { req, body } = send(INCIDENT_FIXTURES.fail);
+  const withBody = (changed: object) => ({ ...req, body: JSON.stringify({ ...body, ...changed }) });
+  t.match(checkOpsgenie(withBody({ message: 'm'.repeat(131) })), [/message has 131 characters, over 130/]);
+  t.match(checkOpsgenie(withBody({ message: undefined })), [/message is missing/]);
+  t.match(checkOpsgenie(withBody({ priority: 'P0' })), [/priority is "P0"/]);
+  t.match(checkOpsgenie(withBody({ details: { n: 1 } })), [/details.n is not a string/]);
+  t.match(checkOpsgenie(withBody({ details: { k: 'v'.repeat(8_000) } })), [/details has 8001 characters/]);
+  t.match(checkOpsgenie(withBody({ tags: ['t'.repeat(51)] })), [/not 1 to 50 characters/]);
+  t.match(checkOpsgenie(withBody({ responder: 'typo' })), [/body.responder is not a documented field/]);
+  t.match(checkOpsgenie({ ...req, headers: { ...req.headers, authorization: 'Bearer x' } }), [/GenieKey/]);
+  const close = send(INCIDENT_FIXTURES.recovered).req;
+  t.match(checkOpsgenie({ ...close, url: close.url.replace('alias', 'name') }), [/identifierType "name" is unknown/]);
+  t.match(checkOpsgenie({ ...close, body: JSON.stringify({ note: 'n', message: 'm' }) }), [/body.message is not/]);
+});

@@ -218,3 +218,19 @@ t.test('the examples in docs/alerts.md are what pingmon sends', async (t) => {
   );
   for (const [name, json] of examples) t.strictSame(json, JSON.parse(send(FIXTURES[name]!).req.body), name);
 });
+
+t.test('the checker finds what PagerDuty would refuse', async (t) => {
+  const { req, event } = send(INCIDENT_FIXTURES.fail);
+  const payload = event.payload!;
+  const withEvent = (changed: object) => ({ ...req, body: JSON.stringify({ ...event, ...changed }) });
+  t.match(checkPagerduty(withEvent({ routing_key: 'short' })), [/routing_key is not a 32-character/]);
+  t.match(checkPagerduty(withEvent({ event_action: 'close' })), [/event_action is "close"/]);
+  t.match(checkPagerduty(withEvent({ payload: { ...payload, severity: 'high' } })), [/severity is "high"/]);
+  t.match(checkPagerduty(withEvent({ payload: { ...payload, summary: 's'.repeat(1025) } })), [/1025 characters/]);
+  t.match(checkPagerduty(withEvent({ payload: { ...payload, source: undefined } })), [/payload.source is missing/]);
+  t.match(checkPagerduty(withEvent({ payload: undefined })), [/payload is missing/]);
+  t.match(checkPagerduty(withEvent({ dedup_key: 'k'.repeat(256) })), [/dedup_key has 256 characters/]);
+  t.match(checkPagerduty(withEvent({ links: [{ text: 'no href' }] })), [/links\[0\] has no href/]);
+  t.match(checkPagerduty({ ...req, url: 'https://events.pagerduty.com/v2/change/enqueue' }), [/is not \/v2\/enqueue/]);
+  t.match(checkPagerduty({ ...req, headers: { ...req.headers, authorization: 'Token x' } }), [/Authorization header/]);
+});
