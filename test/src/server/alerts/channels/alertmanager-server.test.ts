@@ -38,10 +38,14 @@ async function active(url: string): Promise<ListedAlert[]> {
 
 /** Once Alertmanager lists alerts that `ready` accepts. */
 function activeOnce(url: string, ready: (list: ListedAlert[]) => boolean): Promise<ListedAlert[]> {
-  return waitFor(async () => {
-    const list = await active(url);
-    return ready(list) ? list : undefined;
-  });
+  let last: ListedAlert[] = [];
+  return waitFor(
+    async () => {
+      last = await active(url);
+      return ready(last) ? last : undefined;
+    },
+    { what: 'the alerts expected in Alertmanager', show: () => `it listed ${JSON.stringify(last).slice(0, 1000)}` },
+  );
 }
 
 const context = (): SendContext => ({
