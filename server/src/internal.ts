@@ -9,9 +9,18 @@ export {
   webhookPayload,
   type AlertContent,
 } from './alerts/payloads.js';
+export { alertmanager } from './alerts/channels/alertmanager.js';
+export { opsgenie } from './alerts/channels/opsgenie.js';
+export { pagerduty } from './alerts/channels/pagerduty.js';
 export { send } from './alerts/deliver.js';
 export { CHANNEL_TYPES, kindOf } from './alerts/channels/index.js';
-export type { ChannelKind, ChannelTarget, HttpChannelKind, OutgoingRequest } from './alerts/channels/kind.js';
+export type {
+  ChannelKind,
+  ChannelTarget,
+  HttpChannelKind,
+  OutgoingRequest,
+  SendContext,
+} from './alerts/channels/kind.js';
 export { SAMPLE_ALERTS } from './alerts/channels/samples.js';
 export { template } from './alerts/channels/template.js';
 export { previewTemplate, templateProblem, type TemplatePreview } from './alerts/channels/template-check.js';

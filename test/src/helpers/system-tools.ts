@@ -3,8 +3,10 @@ import { delimiter, join } from 'node:path';
 
 /** Debian's Chromium: a browser that a tool downloads for itself fails here. */
 export const CHROMIUM = process.env.PINGMON_TEST_CHROMIUM || '/usr/bin/chromium';
+/** Debian's Prometheus Alertmanager (package prometheus-alertmanager). */
+export const ALERTMANAGER = '/usr/bin/prometheus-alertmanager';
 
-export type SystemTool = 'chromium' | 'cron' | 'openssl' | 'tmux' | 'zsh';
+export type SystemTool = 'alertmanager' | 'chromium' | 'cron' | 'openssl' | 'tmux' | 'zsh';
 
 interface ToolSpec {
   /** The Debian package that has it. */
@@ -20,6 +22,11 @@ interface ToolSpec {
  * `.ci/run`, the README and docs/testing.md list the same packages.
  */
 export const SYSTEM_TOOLS: Record<SystemTool, ToolSpec> = {
+  alertmanager: {
+    package: 'prometheus-alertmanager',
+    find: () => executable(ALERTMANAGER),
+    absent: `no Prometheus Alertmanager at ${ALERTMANAGER}`,
+  },
   chromium: {
     package: 'chromium',
     find: () => executable(CHROMIUM),
