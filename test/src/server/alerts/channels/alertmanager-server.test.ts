@@ -2,6 +2,7 @@ import t from 'tap';
 import { alertmanager } from '@pingmon/server/internal';
 import type { AlertContent, ChannelTarget, SendContext } from '@pingmon/server/internal';
 import { startAlertmanager } from '../../../helpers/alertmanager.js';
+import { TestServer } from '../../../helpers/server.js';
 import { INCIDENT_FIXTURES } from '../../../helpers/incident-fixtures.js';
 import { requireTools } from '../../../helpers/system-tools.js';
 import { waitFor } from '../../../helpers/wait.js';
@@ -161,3 +162,38 @@ t.test('Alertmanager accepts every kind of alert as pingmon sends it, hostile an
   const group = list.find((a) => a.labels.incident === INCIDENT_FIXTURES.missed_group.incidentKey)!;
   t.equal(group.annotations.description.split('\n').length, 100, 'a grouped alert of 100 monitors, whole');
 });
+
+t.test(
+  'through a pingmon server: a monitor that fails shows in Alertmanager, and its recovery resolves it',
+  async (t) => {
+    if (!requireTools(t, 'alertmanager')) return;
+    const am = await startAlertmanager(t);
+    // Real time: Alertmanager reads startsAt and endsAt against its own clock.
+    const api = await TestServer.start(t, 'sqlite', { alertPollMs: 50, publicUrl: 'https://pingmon.example.com' });
+    const account = await api.account();
+    const channel = await api.request('/channels', {
+      token: account.token,
+      body: { type: 'alertmanager', name: 'alertmanager', url: am.url },
+    });
+    t.equal(channel.status, 201, channel.text);
+    t.match(channel.body, { repeatEvery: null, hasSecret: false });
+    const monitor = await api.request<{ monitorId: string }>('/monitors', {
+      token: account.token,
+      body: { name: 'nightly backup' },
+    });
+    const { monitorId } = monitor.body;
+    await api.ping(account, monitorId, 'fail', { errorMessage: 'pg_dump: connection refused', host: 'db-1' });
+    const [alert, ...others] = await activeOnce(am.url, (list) => list.length > 0);
+    t.strictSame(others, [], 'one alert');
+    t.match(alert, {
+      labels: { alertname: 'PingmonIncident', monitor: 'nightly backup', slug: 'nightly-backup', cause: 'fail' },
+      annotations: { error_message: 'pg_dump: connection refused' },
+      generatorURL: 'https://pingmon.example.com/monitors/nightly-backup',
+      status: { state: 'active' },
+    });
+    t.match(alert!.labels.incident, new RegExp(`^${monitorId}:\\d+$`), 'the incident names the monitor');
+    await api.ping(account, monitorId, 'success', {});
+    await activeOnce(am.url, (list) => list.length === 0);
+    t.pass('resolved on recovery');
+  },
+);
