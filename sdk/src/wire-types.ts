@@ -150,7 +150,7 @@ export interface CreateApiKeyRequest {
 export interface CreateChannelRequest {
   name?: string;
   type: ChannelType;
-  /** http(s) for most kinds; for e-mail, its recipients: mailto:ops@example.com,b@example.com; left out: the vendor's API (PagerDuty, Opsgenie, Telegram, Pushover) */
+  /** http(s) for most; e-mail: mailto:ops@example.com,b@example.com; left out: the vendor API (PagerDuty…) */
   url?: string;
   /** The kind's credential (a routing key, a bot token, a webhook's signing secret); never shown again */
   secret?: string;

@@ -89,8 +89,7 @@ export const createBody = Joi.object({
   // Checked by the channel's kind (alerts/channels/): an http(s) URL, an e-mail channel's recipients, or left out
   // for the vendor's API.
   url: Joi.string().description(
-    'http(s) for most kinds; for e-mail, its recipients: mailto:ops@example.com,b@example.com; left out: the ' +
-      "vendor's API (PagerDuty, Opsgenie, Telegram, Pushover)",
+    'http(s) for most; e-mail: mailto:ops@example.com,b@example.com; left out: the vendor API (PagerDuty…)',
   ),
   secret: secret.description(
     "The kind's credential (a routing key, a bot token, a webhook's signing secret); never shown again",
