@@ -10,6 +10,15 @@ export {
   webhookPayload,
   type AlertContent,
 } from './alerts/payloads.js';
+export { googlechat } from './alerts/channels/googlechat.js';
+export { matrix } from './alerts/channels/matrix.js';
+export { mattermost } from './alerts/channels/mattermost.js';
+export { msteams } from './alerts/channels/msteams.js';
+export { ntfy } from './alerts/channels/ntfy.js';
+export { pushover } from './alerts/channels/pushover.js';
+export { rocketchat } from './alerts/channels/rocketchat.js';
+export { telegram } from './alerts/channels/telegram.js';
+export type { ChannelKind, ChannelTarget } from './alerts/channels/kind.js';
 export { send } from './alerts/deliver.js';
 export { SMTP_NOT_CONFIGURED, domainOf, emailMessage, sendEmail, withoutRelay } from './alerts/email.js';
 export { DeliveryWorker } from './alerts/worker.js';

@@ -14,7 +14,8 @@ import { describeMatch } from '../domain/rules.js';
 import { iso } from '../presenter.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
-const USER_AGENT = `pingmon/${version}`;
+/** Every request pingmon sends to a channel names itself so. */
+export const USER_AGENT = `pingmon/${version}`;
 
 const DISCORD_MAX_CHARS = 2_000;
 const SLACK_SECTION_MAX_CHARS = 3_000;

@@ -1,0 +1,24 @@
+import type { ChannelKind } from './kind.js';
+import { markdownMessage } from './markdown.js';
+import { jsonHeaders } from './message.js';
+
+/** A post's limit since Mattermost 5.0 (runes, fewer than UTF-16 units: counting these keeps within it). */
+const MATTERMOST_MAX_CHARS = 16_383;
+
+export const mattermost: ChannelKind = {
+  type: 'mattermost',
+  label: 'Mattermost',
+  url: {
+    describe:
+      'the incoming webhook URL: Product menu → Integrations → Incoming Webhooks → Add (https://mattermost.example.com/hooks/…)',
+  },
+  secret: { need: 'none' },
+  request(channel, content) {
+    const text = markdownMessage(content, {
+      bold: (name) => `**${name}**`,
+      maxChars: MATTERMOST_MAX_CHARS,
+      mentionsInCode: false,
+    });
+    return { method: 'POST', url: channel.url, headers: jsonHeaders(), body: JSON.stringify({ text }) };
+  },
+};
