@@ -1,4 +1,4 @@
-import { END_OF_LOG, breakFences, footer, headline } from '../payloads.js';
+import { END_OF_LOG, breakFences, headline } from '../payloads.js';
 import type { ChannelKind } from './kind.js';
 import { bodyOf, emoji, jsonHeaders, linksOf, safeUrl, shrink } from './message.js';
 
@@ -29,7 +29,6 @@ export const googlechat: ChannelKind = {
   request(channel, c) {
     const code = (text: string) => `\`\`\`\n${quietAngles(breakFences(text))}\n\`\`\``;
     const title = `${emoji(c)} ${headline(c, (name) => `*${escapeText(name)}*`)}`;
-    const foot = footer(c);
     const links = linksOf(c)
       .map((link) => `<${safeUrl(link.url)}|${link.title}>`)
       .join(' · ');
@@ -40,7 +39,7 @@ export const googlechat: ChannelKind = {
         b.snippet && code(b.snippet),
         b.end && `${END_OF_LOG}\n${code(b.end)}`,
         // Ids and times, shown as code: copied as they are, and never formatted.
-        foot && `\`${foot}\``,
+        b.footer && `\`${b.footer}\``,
         links,
       ]
         .filter(Boolean)

@@ -1,4 +1,4 @@
-import { END_OF_LOG, breakFences, footer, headline } from '../payloads.js';
+import { END_OF_LOG, breakFences, headline } from '../payloads.js';
 import type { AlertContent } from '../payloads.js';
 import { bodyOf, emoji, linksOf, quietMentions, safeUrl, shrink } from './message.js';
 
@@ -31,7 +31,6 @@ export function markdownMessage(c: AlertContent, dialect: MarkdownDialect): stri
     return `\`\`\`\n${dialect.mentionsInCode ? quietMentions(safe) : safe}\n\`\`\``;
   };
   const title = `${emoji(c)} ${headline(c, (name) => dialect.bold(escapeMarkdown(name)))}`;
-  const foot = footer(c);
   const links = linksOf(c)
     .map((link) => `[${link.title}](${safeUrl(link.url)})`)
     .join(' · ');
@@ -41,7 +40,7 @@ export function markdownMessage(c: AlertContent, dialect: MarkdownDialect): stri
       b.details && escapeMarkdown(b.details),
       b.snippet && code(b.snippet),
       b.end && `${END_OF_LOG}\n${code(b.end)}`,
-      foot && escapeMarkdown(foot),
+      b.footer && escapeMarkdown(b.footer),
       links,
     ]
       .filter(Boolean)

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { END_OF_LOG, footer, headline } from '../payloads.js';
+import { END_OF_LOG, escapeMarkup, headline } from '../payloads.js';
 import type { ChannelKind } from './kind.js';
 import { bodyOf, emoji, escapeHtml, jsonHeaders, linksOf, shrink, utf8Bytes } from './message.js';
 
@@ -37,17 +37,16 @@ export const matrix: ChannelKind = {
   },
   options,
   request(channel, c, context) {
-    const code = (raw: string) => `<pre><code>${escapeHtml(raw)}</code></pre>`;
-    const title = `${emoji(c)} ${headline(c, (name) => `<b>${escapeHtml(name)}</b>`)}`;
+    const code = (raw: string) => `<pre><code>${escapeMarkup(raw)}</code></pre>`;
+    const title = `${emoji(c)} ${headline(c, (name) => `<b>${escapeMarkup(name)}</b>`)}`;
     const plainTitle = `${emoji(c)} ${headline(c)}`;
-    const foot = footer(c);
     const links = linksOf(c);
     const html = (b: ReturnType<typeof bodyOf>) =>
       [
-        `<p>${[title, ...(b.details ? b.details.split('\n').map(escapeHtml) : [])].join('<br>')}</p>`,
+        `<p>${[title, ...(b.details ? b.details.split('\n').map((line) => escapeMarkup(line)) : [])].join('<br>')}</p>`,
         b.snippet && code(b.snippet),
         b.end && `<p>${END_OF_LOG}</p>${code(b.end)}`,
-        foot && `<p>${escapeHtml(foot)}</p>`,
+        b.footer && `<p>${escapeMarkup(b.footer)}</p>`,
         links.length > 0 &&
           `<p>${links.map((link) => `<a href="${escapeHtml(link.url)}">${link.title}</a>`).join(' · ')}</p>`,
       ]
@@ -59,7 +58,7 @@ export const matrix: ChannelKind = {
         b.details,
         b.snippet && `\`\`\`\n${b.snippet}\n\`\`\``,
         b.end && `${END_OF_LOG}\n\`\`\`\n${b.end}\n\`\`\``,
-        foot,
+        b.footer,
         ...links.map((link) => `${link.title}: ${link.url}`),
       ]
         .filter(Boolean)

@@ -1,5 +1,5 @@
 import { iso } from '../../presenter.js';
-import { ICONS, USER_AGENT, details, endOfLog, escapeMarkup, fit, fitEnd } from '../payloads.js';
+import { ICONS, USER_AGENT, details, endOfLog, escapeMarkup, fit, fitEnd, footer } from '../payloads.js';
 import type { AlertContent } from '../payloads.js';
 
 // What the chat and phone kinds (msteams, googlechat, mattermost, rocketchat, telegram, ntfy, pushover, matrix) build
@@ -21,11 +21,15 @@ export function toneOf(c: AlertContent): Tone {
   return c.event === 'recovered' || c.event === 'test' ? 'good' : 'down';
 }
 
-/** The parts of a message that give way when it is too long for its medium, raw (escaped once cut). */
+/** A grouped alert's footer lists every monitor: past this, the ids are cut (the details name them). */
+const FOOTER_MAX_CHARS = 300;
+
+/** A message's parts, raw (escaped once cut); all but the footer give way when it is too long for its medium. */
 export interface Body {
   details: string;
   snippet: string;
   end: string;
+  footer: string;
 }
 
 export function bodyOf(c: AlertContent): Body {
@@ -34,6 +38,7 @@ export function bodyOf(c: AlertContent): Body {
     // The snippet's last newline would show as an empty line at the end of its block.
     snippet: (c.logSnippet ?? '').replace(/\n+$/, ''),
     end: endOfLog(c) ?? '',
+    footer: fit(footer(c) ?? '', FOOTER_MAX_CHARS),
   };
 }
 
@@ -71,7 +76,8 @@ export function linksOf(c: AlertContent): Link[] {
 /** What identifies the alert, as label and value (a Teams FactSet). */
 export function factsOf(c: AlertContent): Array<[string, string]> {
   const facts: Array<[string, string]> = [];
-  if ((c.monitors?.length ?? 0) > 1) facts.push(['Monitors', c.monitors!.map((m) => m.monitorId).join(', ')]);
+  const group = c.monitors ?? [];
+  if (group.length > 1) facts.push(['Monitors', fit(group.map((m) => m.monitorId).join(', '), FOOTER_MAX_CHARS)]);
   else if (c.monitorId !== null) facts.push(['Monitor', c.monitorId]);
   if (c.runId !== null) facts.push(['Run', c.runId]);
   if (c.expectedAt !== null) facts.push(['Expected at', iso(c.expectedAt)]);

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { END_OF_LOG, fit, footer, headline } from '../payloads.js';
+import { END_OF_LOG, fit, headline } from '../payloads.js';
 import type { AlertContent } from '../payloads.js';
 import type { ChannelKind } from './kind.js';
 import { bodyOf, jsonHeaders, shrink, toneOf, utf8Bytes } from './message.js';
@@ -60,9 +60,8 @@ export const ntfy: ChannelKind = {
   },
   request(channel, c) {
     const { root, topic } = topicOf(channel.url)!;
-    const foot = footer(c);
     const render = (b: ReturnType<typeof bodyOf>) =>
-      [b.details, b.snippet, b.end && `${END_OF_LOG}\n${b.end}`, foot].filter(Boolean).join('\n\n');
+      [b.details, b.snippet, b.end && `${END_OF_LOG}\n${b.end}`, b.footer].filter(Boolean).join('\n\n');
     const message = render(shrink(bodyOf(c), (b) => utf8Bytes(render(b)) - NTFY_MAX_BYTES));
     const click = c.links?.run ?? c.links?.monitor;
     const body = {

@@ -1,8 +1,8 @@
 import Joi from 'joi';
-import { END_OF_LOG, fit, footer, headline } from '../payloads.js';
+import { END_OF_LOG, escapeMarkup, fit, headline } from '../payloads.js';
 import type { AlertContent } from '../payloads.js';
 import type { ChannelKind } from './kind.js';
-import { bodyOf, emoji, escapeHtml, jsonHeaders, shrink, toneOf } from './message.js';
+import { bodyOf, emoji, jsonHeaders, shrink, toneOf } from './message.js';
 
 // Pushover's limits (https://pushover.net/api#limits), counted in characters: UTF-16 units are never fewer.
 const MESSAGE_MAX_CHARS = 1_024;
@@ -58,13 +58,12 @@ export const pushover: ChannelKind = {
     return null;
   },
   request(channel, c) {
-    const foot = footer(c);
     const render = (b: ReturnType<typeof bodyOf>) =>
       [
-        b.details && escapeHtml(b.details),
-        b.snippet && escapeHtml(b.snippet),
-        b.end && `<i>${END_OF_LOG}</i>\n${escapeHtml(b.end)}`,
-        foot && `<font color="#888888">${escapeHtml(foot)}</font>`,
+        b.details && escapeMarkup(b.details),
+        b.snippet && escapeMarkup(b.snippet),
+        b.end && `<i>${END_OF_LOG}</i>\n${escapeMarkup(b.end)}`,
+        b.footer && `<font color="#888888">${escapeMarkup(b.footer)}</font>`,
       ]
         .filter(Boolean)
         .join('\n\n');

@@ -1,5 +1,5 @@
 import Joi from 'joi';
-import { END_OF_LOG, footer, headline } from '../payloads.js';
+import { END_OF_LOG, escapeMarkup, headline } from '../payloads.js';
 import type { ChannelKind } from './kind.js';
 import { bodyOf, emoji, escapeHtml, jsonHeaders, linksOf, quietMentions, shrink } from './message.js';
 
@@ -11,11 +11,21 @@ const CHAT_ID_HELP =
   "chatId: the chat's numeric id (a group's starts with -100) or a public channel's @username; add the bot to " +
   'the group or channel first (or send /start to it, for a private chat)';
 
+const help = Object.fromEntries(
+  ['number.integer', 'number.unsafe', 'string.pattern.base', 'string.empty', 'alternatives.types', 'any.required'].map(
+    (code) => [code, CHAT_ID_HELP],
+  ),
+);
 const options = Joi.object({
   chatId: Joi.alternatives()
-    .try(Joi.number().integer(), Joi.string().pattern(/^-?\d{1,20}$/), Joi.string().pattern(/^@[A-Za-z]\w{3,31}$/))
+    .try(
+      Joi.number().integer().messages(help),
+      Joi.string()
+        .pattern(/^(-?\d{1,20}|@[A-Za-z]\w{3,31})$/)
+        .messages(help),
+    )
     .required()
-    .messages({ 'alternatives.match': CHAT_ID_HELP, 'any.required': CHAT_ID_HELP }),
+    .messages(help),
 });
 
 /** The text as Telegram shows it: what its length limit counts. */
@@ -40,10 +50,9 @@ export const telegram: ChannelKind = {
   },
   request(channel, c) {
     // Outside <pre>: an @username in a group would notify that user.
-    const text = (raw: string) => quietMentions(escapeHtml(raw));
-    const pre = (raw: string) => `<pre>${escapeHtml(raw)}</pre>`;
+    const text = (raw: string) => quietMentions(escapeMarkup(raw));
+    const pre = (raw: string) => `<pre>${escapeMarkup(raw)}</pre>`;
     const title = `${emoji(c)} ${headline(c, (name) => `<b>${text(name)}</b>`)}`;
-    const foot = footer(c);
     const links = linksOf(c)
       .map((link) => `<a href="${escapeHtml(link.url)}">${link.title}</a>`)
       .join(' · ');
@@ -53,7 +62,7 @@ export const telegram: ChannelKind = {
         b.details && text(b.details),
         b.snippet && pre(b.snippet),
         b.end && `${END_OF_LOG}\n${pre(b.end)}`,
-        foot && `<code>${escapeHtml(foot)}</code>`,
+        b.footer && `<code>${escapeMarkup(b.footer)}</code>`,
         links,
       ]
         .filter(Boolean)
