@@ -1,6 +1,6 @@
 import type { ChannelKind } from './kind.js';
-import { markdownMessage } from './markdown.js';
-import { jsonHeaders } from './message.js';
+import { escapeMarkdown, markdownMessage } from './markdown.js';
+import { jsonHeaders, safeUrl } from './message.js';
 
 /** A post's limit since Mattermost 5.0 (runes, fewer than UTF-16 units: counting these keeps within it). */
 const MATTERMOST_MAX_CHARS = 16_383;
@@ -15,9 +15,12 @@ export const mattermost: ChannelKind = {
   secret: { need: 'none' },
   request(channel, content) {
     const text = markdownMessage(content, {
-      bold: (name) => `**${name}**`,
+      name: (name) => `**${escapeMarkdown(name)}**`,
+      escape: escapeMarkdown,
       maxChars: MATTERMOST_MAX_CHARS,
-      mentionsInCode: false,
+      // Its server reads no mention in code.
+      code: (text) => text,
+      link: (link) => `[${link.title}](${safeUrl(link.url)})`,
     });
     return { method: 'POST', url: channel.url, headers: jsonHeaders(), body: JSON.stringify({ text }) };
   },

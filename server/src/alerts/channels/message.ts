@@ -44,17 +44,25 @@ export function bodyOf(c: AlertContent): Body {
 
 /**
  * The body cut until `over` (how far the message it makes is past the medium's limit) is 0 or less: the snippet
- * first, then the end of the log from its start (its last line is the cause), then the details. Cut before escaping,
- * so no cut falls inside an escape, an entity or a tag.
+ * first, then the end of the log from its start (its last line is the cause), then the details; each kept as long
+ * as the limit allows. Cut before escaping, so no cut falls inside an escape, an entity or a tag.
  */
 export function shrink(body: Body, over: (body: Body) => number): Body {
   let b = body;
   for (const key of ['snippet', 'end', 'details'] as const) {
-    const cut = key === 'end' ? fitEnd : fit;
-    for (let excess = over(b); excess > 0 && b[key] !== ''; excess = over(b)) {
-      const shorter = cut(b[key], Math.max(0, b[key].length - excess));
-      b = { ...b, [key]: shorter === '…' ? '' : shorter };
+    if (over(b) <= 0) return b;
+    const cut = (length: number): Body => {
+      const text = (key === 'end' ? fitEnd : fit)(body[key], length);
+      return { ...b, [key]: text === '…' ? '' : text };
+    };
+    // The longest that fits, found by halving (escapes make a message grow faster than its text).
+    let [fits, tooLong] = [0, body[key].length];
+    while (tooLong - fits > 1) {
+      const mid = Math.floor((fits + tooLong) / 2);
+      if (over(cut(mid)) <= 0) fits = mid;
+      else tooLong = mid;
     }
+    b = cut(fits);
   }
   return b;
 }
