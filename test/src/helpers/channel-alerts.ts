@@ -49,7 +49,12 @@ const EMOJI = '😀🚀🔥';
 
 /** A fail alert at every field's limit, each cut after half a surrogate pair would split. */
 export function hugeFail(): AlertContent {
-  const fill = (n: number, text: string) => text.repeat(Math.ceil(n / text.length)).slice(0, n);
+  // n UTF-16 units of text repeated, its last character dropped if it would be cut in half (as stored text is).
+  const fill = (n: number, text: string) =>
+    text
+      .repeat(n)
+      .slice(0, n)
+      .replace(/[\ud800-\udbff]$/, ' ');
   return {
     ...EVENTS.fail!,
     monitorName: fill(200, `n&<*${EMOJI}`),
