@@ -12,6 +12,14 @@ export {
 export { alertmanager } from './alerts/channels/alertmanager.js';
 export { opsgenie } from './alerts/channels/opsgenie.js';
 export { pagerduty } from './alerts/channels/pagerduty.js';
+export { googlechat } from './alerts/channels/googlechat.js';
+export { matrix } from './alerts/channels/matrix.js';
+export { mattermost } from './alerts/channels/mattermost.js';
+export { msteams } from './alerts/channels/msteams.js';
+export { ntfy } from './alerts/channels/ntfy.js';
+export { pushover } from './alerts/channels/pushover.js';
+export { rocketchat } from './alerts/channels/rocketchat.js';
+export { telegram } from './alerts/channels/telegram.js';
 export { send } from './alerts/deliver.js';
 export { CHANNEL_TYPES, kindOf } from './alerts/channels/index.js';
 export type {

@@ -7,6 +7,7 @@ import type { OutgoingRequest } from './channels/kind.js';
 import { iso } from '../presenter.js';
 
 const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+/** Every request pingmon sends to a channel names itself so. */
 export const USER_AGENT = `pingmon/${version}`;
 
 const DISCORD_MAX_CHARS = 2_000;
