@@ -90,3 +90,42 @@ export function requestOf(
 ): VendorRequest & { headers: Record<string, string> } {
   return kind.request({ channelId: 'ch_0mwrm8k2vJd0SxQ5Tb1', type: kind.type, ...target }, content, CONTEXT);
 }
+
+/** The alert the examples of docs/channels.md show: docs/alerts.md's fail alert, on a server with a public URL. */
+export const DOC_ALERT: AlertContent = { ...ALERT_FIXTURES.fail, links: LINKS };
+
+/** The channels of those examples. */
+export const DOC_TARGETS: Record<string, Target> = {
+  msteams: {
+    url: 'https://prod-42.westeurope.logic.azure.com:443/workflows/0f6c1d2e3a4b/triggers/manual/paths/invoke',
+    secret: null,
+    options: {},
+  },
+  googlechat: {
+    url: 'https://chat.googleapis.com/v1/spaces/AAAAx1y2z3w/messages?key=AIzaSyDdI0hCZtE6vySjMm&token=tK9f3-Xq',
+    secret: null,
+    options: {},
+  },
+  mattermost: { url: 'https://mattermost.example.com/hooks/xq7bpu3shjrz8k1wd9nyf5m6ca', secret: null, options: {} },
+  rocketchat: {
+    url: 'https://chat.example.com/hooks/6KFXgoPHdB3d7Qs5K/Zn8s2dXkqQv9t4wRbJ7yLmE3cAh5NpUx',
+    secret: null,
+    options: {},
+  },
+  telegram: {
+    url: 'https://api.telegram.org',
+    secret: '123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw',
+    options: { chatId: -1001234567890 },
+  },
+  ntfy: { url: 'https://ntfy.sh/pingmon-alerts-7f3k', secret: 'tk_AgQdq7mVBoFD37zQVN29RhuMzNIz2', options: {} },
+  pushover: {
+    url: 'https://api.pushover.net/1/messages.json',
+    secret: 'azGDORePK8gMaC0QOYAMyEEuzJnyUi',
+    options: { userKey: 'uQiRzpo4DXghDmr9QzzfQu27cmVRsG' },
+  },
+  matrix: {
+    url: 'https://matrix.example.org',
+    secret: 'syt_cGluZ21vbg_JNfSbMuTqGQoXVsdEzVH_1ALdVx',
+    options: { roomId: '!OGEhHVWSdvArJzumhm:matrix.example.org', msgtype: 'm.text' },
+  },
+};

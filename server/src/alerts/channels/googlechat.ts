@@ -1,6 +1,7 @@
 import { END_OF_LOG, breakFences, headline } from '../payloads.js';
 import type { HttpChannelKind } from './kind.js';
 import { bodyOf, emoji, jsonHeaders, linksOf, safeUrl, shrink } from './message.js';
+import type { Body } from './message.js';
 
 /** A text message's length Google Chat shows whole (its API takes 32,000 bytes: 4,096 characters keep well within). */
 const GOOGLECHAT_MAX_CHARS = 4_096;
@@ -32,7 +33,7 @@ export const googlechat: HttpChannelKind = {
     const links = linksOf(c)
       .map((link) => `<${safeUrl(link.url)}|${link.title}>`)
       .join(' · ');
-    const render = (b: ReturnType<typeof bodyOf>) =>
+    const render = (b: Body) =>
       [
         title,
         b.details && escapeText(b.details),

@@ -1,7 +1,7 @@
 import { END_OF_LOG, breakFences, headline } from '../payloads.js';
 import type { AlertContent } from '../payloads.js';
 import { bodyOf, emoji, linksOf, quietMentions, shrink } from './message.js';
-import type { Link } from './message.js';
+import type { Body, Link } from './message.js';
 
 // Markdown messages of the Slack-compatible incoming webhooks (Mattermost, Rocket.Chat), which read Markdown, not
 // Slack's mrkdwn: each escapes names, messages and logs in its own way.
@@ -34,7 +34,7 @@ export function markdownMessage(c: AlertContent, dialect: MarkdownDialect): stri
   const code = (text: string) => `\`\`\`\n${dialect.code(breakFences(text))}\n\`\`\``;
   const title = `${emoji(c)} ${headline(c, dialect.name)}`;
   const links = linksOf(c).map(dialect.link).join(' · ');
-  const render = (b: ReturnType<typeof bodyOf>) =>
+  const render = (b: Body) =>
     [
       title,
       b.details && dialect.escape(b.details),

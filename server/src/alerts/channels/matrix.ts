@@ -1,7 +1,9 @@
 import Joi from 'joi';
 import { END_OF_LOG, escapeMarkup, headline } from '../payloads.js';
+import type { AlertContent } from '../payloads.js';
 import type { HttpChannelKind } from './kind.js';
 import { bodyOf, emoji, escapeHtml, jsonHeaders, linksOf, shrink, utf8Bytes } from './message.js';
+import type { Body } from './message.js';
 
 /**
  * An event may have 65,536 bytes, the homeserver's envelope (ids, hashes, signatures) included: the content keeps
@@ -27,6 +29,37 @@ const options = Joi.object({
     .messages({ 'any.only': 'msgtype: m.text (the default) or m.notice (shown as from a bot)' }),
 });
 
+/** The message as HTML: the name in <b>, the log in <pre><code>, text escaped. */
+function formatted(c: AlertContent, b: Body): string {
+  const code = (raw: string) => `<pre><code>${escapeMarkup(raw)}</code></pre>`;
+  const title = `${emoji(c)} ${headline(c, (name) => `<b>${escapeMarkup(name)}</b>`)}`;
+  const lines = b.details ? b.details.split('\n').map((line) => escapeMarkup(line)) : [];
+  const links = linksOf(c).map((link) => `<a href="${escapeHtml(link.url)}">${link.title}</a>`);
+  return [
+    `<p>${[title, ...lines].join('<br>')}</p>`,
+    b.snippet && code(b.snippet),
+    b.end && `<p>${END_OF_LOG}</p>${code(b.end)}`,
+    b.footer && `<p>${escapeMarkup(b.footer)}</p>`,
+    links.length > 0 && `<p>${links.join(' · ')}</p>`,
+  ]
+    .filter(Boolean)
+    .join('');
+}
+
+/** The same as plain text, for clients without HTML (and notifications). */
+function plain(c: AlertContent, b: Body): string {
+  return [
+    `${emoji(c)} ${headline(c)}`,
+    b.details,
+    b.snippet && `\`\`\`\n${b.snippet}\n\`\`\``,
+    b.end && `${END_OF_LOG}\n\`\`\`\n${b.end}\n\`\`\``,
+    b.footer,
+    ...linksOf(c).map((link) => `${link.title}: ${link.url}`),
+  ]
+    .filter(Boolean)
+    .join('\n');
+}
+
 export const matrix: HttpChannelKind = {
   type: 'matrix',
   label: 'Matrix',
@@ -37,37 +70,11 @@ export const matrix: HttpChannelKind = {
   },
   options,
   request(channel, c, context) {
-    const code = (raw: string) => `<pre><code>${escapeMarkup(raw)}</code></pre>`;
-    const title = `${emoji(c)} ${headline(c, (name) => `<b>${escapeMarkup(name)}</b>`)}`;
-    const plainTitle = `${emoji(c)} ${headline(c)}`;
-    const links = linksOf(c);
-    const html = (b: ReturnType<typeof bodyOf>) =>
-      [
-        `<p>${[title, ...(b.details ? b.details.split('\n').map((line) => escapeMarkup(line)) : [])].join('<br>')}</p>`,
-        b.snippet && code(b.snippet),
-        b.end && `<p>${END_OF_LOG}</p>${code(b.end)}`,
-        b.footer && `<p>${escapeMarkup(b.footer)}</p>`,
-        links.length > 0 &&
-          `<p>${links.map((link) => `<a href="${escapeHtml(link.url)}">${link.title}</a>`).join(' · ')}</p>`,
-      ]
-        .filter(Boolean)
-        .join('');
-    const plain = (b: ReturnType<typeof bodyOf>) =>
-      [
-        plainTitle,
-        b.details,
-        b.snippet && `\`\`\`\n${b.snippet}\n\`\`\``,
-        b.end && `${END_OF_LOG}\n\`\`\`\n${b.end}\n\`\`\``,
-        b.footer,
-        ...links.map((link) => `${link.title}: ${link.url}`),
-      ]
-        .filter(Boolean)
-        .join('\n');
-    const content = (b: ReturnType<typeof bodyOf>) => ({
+    const content = (b: Body) => ({
       msgtype: (channel.options.msgtype as string | undefined) ?? 'm.text',
-      body: plain(b),
+      body: plain(c, b),
       format: 'org.matrix.custom.html',
-      formatted_body: html(b),
+      formatted_body: formatted(c, b),
       // Intentional mentions: this message mentions nobody, whatever its text says (@room included).
       'm.mentions': {},
     });

@@ -3,6 +3,7 @@ import { END_OF_LOG, fit, headline } from '../payloads.js';
 import type { AlertContent } from '../payloads.js';
 import type { HttpChannelKind } from './kind.js';
 import { bodyOf, jsonHeaders, shrink, toneOf, utf8Bytes } from './message.js';
+import type { Body } from './message.js';
 
 /** ntfy's default message-size-limit: a longer message becomes an attachment. */
 const NTFY_MAX_BYTES = 4_096;
@@ -60,7 +61,7 @@ export const ntfy: HttpChannelKind = {
   },
   request(channel, c) {
     const { root, topic } = topicOf(channel.url)!;
-    const render = (b: ReturnType<typeof bodyOf>) =>
+    const render = (b: Body) =>
       [b.details, b.snippet, b.end && `${END_OF_LOG}\n${b.end}`, b.footer].filter(Boolean).join('\n\n');
     const message = render(shrink(bodyOf(c), (b) => utf8Bytes(render(b)) - NTFY_MAX_BYTES));
     const click = c.links?.run ?? c.links?.monitor;

@@ -3,6 +3,7 @@ import { END_OF_LOG, escapeMarkup, fit, headline } from '../payloads.js';
 import type { AlertContent } from '../payloads.js';
 import type { HttpChannelKind } from './kind.js';
 import { bodyOf, emoji, jsonHeaders, shrink, toneOf } from './message.js';
+import type { Body } from './message.js';
 
 // Pushover's limits (https://pushover.net/api#limits), counted in characters: UTF-16 units are never fewer.
 const MESSAGE_MAX_CHARS = 1_024;
@@ -58,7 +59,7 @@ export const pushover: HttpChannelKind = {
     return null;
   },
   request(channel, c) {
-    const render = (b: ReturnType<typeof bodyOf>) =>
+    const render = (b: Body) =>
       [
         b.details && escapeMarkup(b.details),
         b.snippet && escapeMarkup(b.snippet),

@@ -2,6 +2,7 @@ import Joi from 'joi';
 import { END_OF_LOG, escapeMarkup, headline } from '../payloads.js';
 import type { HttpChannelKind } from './kind.js';
 import { bodyOf, emoji, escapeHtml, jsonHeaders, linksOf, quietMentions, shrink } from './message.js';
+import type { Body } from './message.js';
 
 /** sendMessage's limit, counted on the text as shown (tags and entities parsed), in UTF-16 units as Telegram does. */
 const TELEGRAM_MAX_CHARS = 4_096;
@@ -56,7 +57,7 @@ export const telegram: HttpChannelKind = {
     const links = linksOf(c)
       .map((link) => `<a href="${escapeHtml(link.url)}">${link.title}</a>`)
       .join(' · ');
-    const render = (b: ReturnType<typeof bodyOf>) =>
+    const render = (b: Body) =>
       [
         title,
         b.details && text(b.details),

@@ -1,4 +1,4 @@
-import { header, jsonBody, optionalString, urlOf, utf8Bytes } from './common.js';
+import { jsonBody, optionalString, urlOf, utf8Bytes } from './common.js';
 import type { VendorRequest } from './common.js';
 
 /** The whole message (spaces.messages.create). */
@@ -30,7 +30,6 @@ export function checkGooglechat(req: VendorRequest): string[] {
   if (!/^\/v1\/spaces\/[^/]+\/messages$/.test(url.pathname))
     problems.push(`path ${url.pathname} is no space's messages`);
   if (!url.searchParams.get('key') || !url.searchParams.get('token')) problems.push('the URL has no key and token');
-  if (!header(req, 'user-agent')) problems.push('no user-agent');
   const bytes = utf8Bytes(req.body);
   if (bytes > GOOGLECHAT_MAX_BYTES) problems.push(`${bytes} bytes, over ${GOOGLECHAT_MAX_BYTES}`);
   const body = jsonBody(req, problems);

@@ -69,7 +69,6 @@ export function checkMatrix(req: VendorRequest): string[] {
     if (type !== 'm.room.message') problems.push(`event type ${type}`);
   }
   if (!/^Bearer \S+$/.test(header(req, 'authorization') ?? '')) problems.push('no Authorization: Bearer token');
-  if (!header(req, 'user-agent')) problems.push('no user-agent');
   const bytes = utf8Bytes(req.body);
   if (bytes >= MATRIX_EVENT_MAX_BYTES) problems.push(`content of ${bytes} bytes, not below ${MATRIX_EVENT_MAX_BYTES}`);
   const body = jsonBody(req, problems);

@@ -1,4 +1,4 @@
-import { codePoints, header, jsonBody, optionalString, urlOf } from './common.js';
+import { codePoints, jsonBody, optionalString, urlOf } from './common.js';
 import type { VendorRequest } from './common.js';
 
 /** A post's message, in runes (Mattermost 5.0 and later; older servers took 4,000). */
@@ -11,7 +11,6 @@ export function checkMattermost(req: VendorRequest): string[] {
   if (req.method !== 'POST') problems.push(`method ${req.method}, not POST`);
   const path = urlOf(req).pathname;
   if (!/^\/hooks\/[a-z0-9]+$/.test(path)) problems.push(`path ${path} is no /hooks/KEY`);
-  if (!header(req, 'user-agent')) problems.push('no user-agent');
   const body = jsonBody(req, problems);
   if (body === null) return problems;
   for (const field of STRING_FIELDS) optionalString(body, field, problems);

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as AdaptiveCardsModule from 'adaptivecards';
-import { header, isHttpUrl, jsonBody, utf8Bytes } from './common.js';
+import { isHttpUrl, jsonBody, utf8Bytes } from './common.js';
 import type { Json, VendorRequest } from './common.js';
 
 // The package's ES build imports its own files without extensions, which Node refuses: its bundle loads as one file.
@@ -20,7 +20,6 @@ const TEAMS_MAX_VERSION = 1.5;
 export function checkMsteams(req: VendorRequest): string[] {
   const problems: string[] = [];
   if (req.method !== 'POST') problems.push(`method ${req.method}, not POST`);
-  if (!header(req, 'user-agent')) problems.push('no user-agent');
   const bytes = utf8Bytes(req.body);
   if (bytes > TEAMS_MAX_BYTES) problems.push(`${bytes} bytes, over Teams' ${TEAMS_MAX_BYTES}`);
   const body = jsonBody(req, problems);

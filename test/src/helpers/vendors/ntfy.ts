@@ -13,7 +13,6 @@ export function checkNtfy(req: VendorRequest): string[] {
   if (req.method !== 'POST' && req.method !== 'PUT') problems.push(`method ${req.method}, not POST or PUT`);
   const path = urlOf(req).pathname;
   if (path !== '/') problems.push(`path ${path}: JSON is published to the root URL`);
-  if (!header(req, 'user-agent')) problems.push('no user-agent');
   const auth = header(req, 'authorization');
   if (auth !== undefined && !/^(Bearer \S+|Basic [A-Za-z0-9+/]+=*)$/.test(auth)) {
     problems.push('authorization is neither Bearer nor Basic');

@@ -1,4 +1,4 @@
-import { header, htmlProblems, isHttpUrl, jsonBody, optionalString, urlOf } from './common.js';
+import { htmlProblems, isHttpUrl, jsonBody, optionalString, urlOf } from './common.js';
 import type { VendorRequest } from './common.js';
 
 const KEY = /^[A-Za-z0-9]{30}$/;
@@ -14,7 +14,6 @@ export function checkPushover(req: VendorRequest): string[] {
   if (req.method !== 'POST') problems.push(`method ${req.method}, not POST`);
   const path = urlOf(req).pathname;
   if (path !== '/1/messages.json') problems.push(`path ${path}, not /1/messages.json`);
-  if (!header(req, 'user-agent')) problems.push('no user-agent');
   const body = jsonBody(req, problems);
   if (body === null) return problems;
   if (typeof body.token !== 'string' || !KEY.test(body.token)) problems.push('token is no application token');

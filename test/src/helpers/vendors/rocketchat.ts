@@ -1,4 +1,4 @@
-import { header, jsonBody, optionalString, urlOf } from './common.js';
+import { jsonBody, optionalString, urlOf } from './common.js';
 import type { VendorRequest } from './common.js';
 
 /** Message_MaxAllowedSize as Rocket.Chat ships it (its server counts UTF-16 units). */
@@ -11,7 +11,6 @@ export function checkRocketchat(req: VendorRequest): string[] {
   if (req.method !== 'POST') problems.push(`method ${req.method}, not POST`);
   const path = urlOf(req).pathname;
   if (!/^\/hooks\/[^/]+\/[^/]+$/.test(path)) problems.push(`path ${path} is no /hooks/INTEGRATION/TOKEN`);
-  if (!header(req, 'user-agent')) problems.push('no user-agent');
   const body = jsonBody(req, problems);
   if (body === null) return problems;
   for (const field of STRING_FIELDS) optionalString(body, field, problems);

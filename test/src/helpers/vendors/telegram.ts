@@ -1,4 +1,4 @@
-import { header, htmlProblems, jsonBody, shownText, urlOf } from './common.js';
+import { htmlProblems, jsonBody, shownText, urlOf } from './common.js';
 import type { VendorRequest } from './common.js';
 
 /** sendMessage's text: 1 to 4,096 characters after entities parsing. */
@@ -33,7 +33,6 @@ export function checkTelegram(req: VendorRequest): string[] {
   if (req.method !== 'POST') problems.push(`method ${req.method}, not POST`);
   const path = urlOf(req).pathname;
   if (!/^\/bot\d+:[A-Za-z0-9_-]+\/sendMessage$/.test(path)) problems.push(`path ${path} is no /bot<token>/sendMessage`);
-  if (!header(req, 'user-agent')) problems.push('no user-agent');
   const body = jsonBody(req, problems);
   if (body === null) return problems;
   const chat = body.chat_id;
