@@ -57,7 +57,7 @@ async function post(
     const { method, url, headers, body } = request;
     const response = await fetch(url, { method, headers, body, redirect: 'manual', signal, dispatcher });
     const ok = response.status >= 200 && response.status < 300;
-    const excerpt = ok ? await discard(response) : await readExcerpt(response).catch(() => null);
+    const excerpt = ok ? await discard(response) : await readExcerpt(response, url).catch(() => null);
     // Retry-After comes with 429 (rate limited) and 503 (down for a while): both are honoured.
     const retryAfterMs =
       response.status === 429 || response.status === 503
@@ -73,10 +73,9 @@ async function post(
     if (options.stop?.aborted) throw new AttemptAbortedError('the server is stopping', { cause: err });
     const cause = (err as { cause?: unknown }).cause;
     if (cause instanceof NotPublicAddressError) return refused(cause, took());
-    // The URL is a credential (a bot token in its path): an error that quotes it shows its origin only.
     const error = timeout.aborted
       ? `no answer within ${options.timeoutMs} ms`
-      : describeNetworkError(err).replaceAll(request.url, maskUrl(request.url));
+      : withoutUrl(describeNetworkError(err), request.url);
     return { statusCode: null, error, durationMs: took(), retryAfterMs: null };
   }
 }
@@ -99,8 +98,20 @@ async function discard(response: Response): Promise<null> {
   return null;
 }
 
-/** The start of a refusal's body; the rest is never read. */
-async function readExcerpt(response: Response): Promise<string | null> {
+/**
+ * The URL is a credential (a bot token in its path, a webhook's key): shown as its origin only, wherever an error
+ * quotes it. A refusal may quote its path alone (a framework's 404 page: "Cannot POST /bot<token>/sendMessage").
+ */
+function withoutUrl(text: string, url: string): string {
+  let shown = text.replaceAll(url, maskUrl(url));
+  if (!URL.canParse(url)) return shown;
+  const { pathname, search } = new URL(url);
+  for (const part of [pathname + search, pathname]) if (part.length > 1) shown = shown.replaceAll(part, '/…');
+  return shown;
+}
+
+/** The start of a refusal's body, without the URL it was sent to; the rest is never read. */
+async function readExcerpt(response: Response, url: string): Promise<string | null> {
   if (!response.body) return null;
   const reader = response.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -115,6 +126,7 @@ async function readExcerpt(response: Response): Promise<string | null> {
   } finally {
     await reader.cancel().catch(() => undefined);
   }
-  const text = Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim().slice(0, EXCERPT_CHARS);
+  const read = Buffer.concat(chunks).toString('utf8').replace(/\s+/g, ' ').trim();
+  const text = withoutUrl(read, url).slice(0, EXCERPT_CHARS);
   return text === '' ? null : text;
 }
