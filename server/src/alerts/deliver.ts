@@ -58,10 +58,11 @@ async function post(
     const response = await fetch(url, { method, headers, body, redirect: 'manual', signal, dispatcher });
     const ok = response.status >= 200 && response.status < 300;
     const excerpt = ok ? await discard(response) : await readExcerpt(response, url).catch(() => null);
-    // Retry-After comes with 429 (rate limited) and 503 (down for a while): both are honoured.
+    // Retry-After comes with 429 (rate limited) and 503 (down for a while): both are honoured; Telegram and Discord
+    // give the wait in the body instead (or as well).
     const retryAfterMs =
       response.status === 429 || response.status === 503
-        ? parseRetryAfter(response.headers.get('retry-after'), Date.now())
+        ? (parseRetryAfter(response.headers.get('retry-after'), Date.now()) ?? retryAfterInBody(excerpt))
         : null;
     return {
       statusCode: response.status,
@@ -77,6 +78,17 @@ async function post(
       ? `no answer within ${options.timeoutMs} ms`
       : withoutUrl(describeNetworkError(err), request.url);
     return { statusCode: null, error, durationMs: took(), retryAfterMs: null };
+  }
+}
+
+/** `{"retry_after": 35}` (Discord) or `{"parameters": {"retry_after": 35}}` (Telegram): seconds, as ms. */
+function retryAfterInBody(excerpt: string | null): number | null {
+  try {
+    const body = JSON.parse(excerpt ?? '') as { retry_after?: unknown; parameters?: { retry_after?: unknown } };
+    const seconds = body.retry_after ?? body.parameters?.retry_after;
+    return typeof seconds === 'number' && seconds >= 0 && seconds < 86_400 ? Math.ceil(seconds * 1000) : null;
+  } catch {
+    return null;
   }
 }
 

@@ -355,6 +355,29 @@ const NON_PUBLIC = /a private, loopback or otherwise non-public address.*PINGMON
 const UNPARSABLE_URL = 'http://localhost%00:18999/';
 const UNPARSABLE = /^"url" cannot be parsed as a URL/;
 
+t.test('a 429 without Retry-After but with the wait in its body (Telegram, Discord) waits that long', async (t) => {
+  const bodies: Record<string, unknown> = {
+    '/telegram': {
+      ok: false,
+      error_code: 429,
+      description: 'Too Many Requests: retry after 35',
+      parameters: { retry_after: 35 },
+    },
+    '/discord': { message: 'You are being rate limited.', retry_after: 1.5, global: false },
+    '/header': { retry_after: 99 },
+    '/nothing': { error: 'slow down' },
+  };
+  const receiver = await startReceiver(t, (req, _n, res) =>
+    json(res, 429, bodies[req.url], req.url === '/header' ? { 'retry-after': '7' } : {}),
+  );
+  const waits: Record<string, number | null> = {};
+  for (const path of Object.keys(bodies)) {
+    const request = { method: 'POST' as const, url: `${receiver.url}${path}`, headers: {}, body: '{}' };
+    waits[path] = (await send(request, { timeoutMs: 5000, publicOnly: false })).retryAfterMs;
+  }
+  t.same(waits, { '/telegram': 35_000, '/discord': 1_500, '/header': 7_000, '/nothing': null }, 'the header wins');
+});
+
 t.test('with the setting on, sending to an IPv6 address carrying a loopback IPv4 one fails for good', async (t) => {
   const request = { method: 'POST' as const, headers: { 'content-type': 'application/json' }, body: '{}' };
   // No connection is tried: the address is refused before one could be (nothing here would answer it).
