@@ -76,7 +76,7 @@ export function ChannelForm(props: {
   return (
     <form ref={form} className="channel-form" aria-label={label} onSubmit={(e) => void submit(e)} noValidate>
       {!saved && (
-        <Field id={`${prefix}type`} label="Type">
+        <Field id={`${prefix}type`} label="Type" hint={kind.incidents ? incidentsHint(kind.label) : undefined}>
           {(input) => (
             <select {...input} value={type} onChange={(e) => choose(e.currentTarget.value)}>
               {kinds.map((k) => (
@@ -141,4 +141,8 @@ export function ChannelForm(props: {
       </div>
     </form>
   );
+}
+
+function incidentsHint(label: string): string {
+  return `Opens an incident in ${label} for each of pingmon's, and resolves it on recovery.`;
 }

@@ -80,6 +80,8 @@ if (requireTools(t, 'chromium'))
 
     t.test('a PagerDuty channel with no URL: the default', async (t) => {
       await form.getByLabel('Type').selectOption('pagerduty');
+      await form.getByText('Opens an incident in PagerDuty for each of pingmon', { exact: false }).waitFor();
+      t.equal(await form.getByLabel(/^URL/).getAttribute('placeholder'), 'https://events.pagerduty.com/v2/enqueue');
       await form.getByLabel(/^Name/).fill('on-call');
       await form.getByLabel(/^Secret/).fill(ROUTING_KEY);
       t.same(
