@@ -4,6 +4,7 @@ import type {
   AlertList,
   ApiKeyList,
   Channel,
+  ChannelKindList,
   ChannelList,
   ChannelTestResult,
   CreateApiKeyRequest,
@@ -101,6 +102,8 @@ export interface Client {
   deleteChannel(channelId: string): Promise<void>;
   /** Sends a test message to the channel now (one attempt, never repeated by the client). */
   testChannel(channelId: string): Promise<ChannelTestResult>;
+  /** What each kind of channel needs: its URL (or the vendor's default), its secret, its options. */
+  listChannelKinds(): Promise<ChannelKindList>;
   listAlerts(query?: ListAlertsQuery): Promise<AlertList>;
   listMaintenanceWindows(): Promise<MaintenanceWindowList>;
   createMaintenanceWindow(window: CreateMaintenanceWindowRequest): Promise<MaintenanceWindow>;
@@ -181,6 +184,7 @@ export function createClient(options: ClientOptions = {}): Client {
     updateChannel: (channelId, changes) => http<Channel>('PATCH', `channels/${id(channelId)}`, changes),
     deleteChannel: async (channelId) => void (await http('DELETE', `channels/${id(channelId)}`)),
     testChannel: (channelId) => http<ChannelTestResult>('POST', `channels/${id(channelId)}/test`),
+    listChannelKinds: () => http<ChannelKindList>('GET', 'channel-kinds'),
     listAlerts: (query = {}) => http<AlertList>('GET', `alerts${queryString(query)}`),
     listMaintenanceWindows: () => http<MaintenanceWindowList>('GET', 'maintenance-windows'),
     createMaintenanceWindow: (window) => http<MaintenanceWindow>('POST', 'maintenance-windows', window),

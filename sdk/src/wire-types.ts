@@ -126,6 +126,54 @@ export interface Channel {
   createdAt: string;
 }
 
+export interface ChannelKindInfo {
+  type: ChannelType;
+  /** Its name in forms and messages: "PagerDuty", "Microsoft Teams" */
+  label: string;
+  url: ChannelKindUrl;
+  secret: ChannelKindSecret;
+  options: ChannelKindOption[];
+  /** Seconds between repeats of an open incident's alert by default */
+  repeatEvery: number | null;
+  /** Opens and closes an incident in the vendor's tool, not only messages */
+  incidents: boolean;
+}
+
+export interface ChannelKindList {
+  kinds: ChannelKindInfo[];
+}
+
+export interface ChannelKindOption {
+  /** Its key in the channel's "options" */
+  name: string;
+  /** integer: a whole number; object: a JSON object */
+  type: 'string' | 'number' | 'integer' | 'boolean' | 'object';
+  required: boolean;
+  /** The values it takes; null: any */
+  values: Array<string | number | boolean> | null;
+  /** What it is when left out, where the kind says */
+  default?: string | number | boolean;
+  /** The most characters a string takes; null: no limit of its own */
+  maxLength: number | null;
+  /** What to give and where to find it */
+  describe: string | null;
+  /** A value it takes */
+  example?: unknown;
+}
+
+export interface ChannelKindSecret {
+  need: 'required' | 'optional' | 'none';
+  /** What the secret is; null when the kind takes none */
+  describe: string | null;
+}
+
+export interface ChannelKindUrl {
+  /** The vendor's API, used when the channel gives no URL */
+  default: string | null;
+  /** What URL to give and where to find it */
+  describe: string;
+}
+
 export interface ChannelList {
   channels: Channel[];
   /** Pass as ?cursor= for the next page; null on the last page */

@@ -17,6 +17,7 @@ import { registerMetrics } from './metrics-route.js';
 import { registerDepthGuard, registerTextGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
 import { authRoutes } from './routes/auth.js';
+import { channelKindRoutes } from './routes/channel-kinds.js';
 import { channelRoutes } from './routes/channels.js';
 import { eventRoutes } from './routes/events.js';
 import type { RouteContext } from './routes/context.js';
@@ -119,6 +120,7 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...ruleRoutes(ctx),
     ...previewRoutes(ctx),
     ...channelRoutes(ctx),
+    ...channelKindRoutes(),
     ...alertRoutes(ctx),
     ...maintenanceWindowRoutes(ctx),
     ...openApiRoutes(),

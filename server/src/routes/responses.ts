@@ -292,6 +292,38 @@ export const Channel = shape('Channel', {
   createdAt: time,
 });
 export const ChannelList = shape('ChannelList', { channels: Joi.array().items(Channel), nextCursor });
+const OPTION_TYPES = ['string', 'number', 'integer', 'boolean', 'object'];
+const optionValue = Joi.alternatives().try(Joi.string(), Joi.number(), Joi.boolean());
+export const ChannelKindList = shape('ChannelKindList', {
+  kinds: Joi.array().items(
+    shape('ChannelKindInfo', {
+      type: oneOf(CHANNEL_TYPES, 'ChannelType'),
+      label: Joi.string().description('Its name in forms and messages: "PagerDuty", "Microsoft Teams"'),
+      url: shape('ChannelKindUrl', {
+        default: Joi.string().allow(null).description("The vendor's API, used when the channel gives no URL"),
+        describe: Joi.string().description('What URL to give and where to find it'),
+      }),
+      secret: shape('ChannelKindSecret', {
+        need: oneOf(['required', 'optional', 'none']),
+        describe: Joi.string().allow(null).description('What the secret is; null when the kind takes none'),
+      }),
+      options: Joi.array().items(
+        shape('ChannelKindOption', {
+          name: Joi.string().description('Its key in the channel\'s "options"'),
+          type: oneOf(OPTION_TYPES).description('integer: a whole number; object: a JSON object'),
+          required: Joi.boolean(),
+          values: Joi.array().items(optionValue).allow(null).description('The values it takes; null: any'),
+          default: optionValue.optional().description('What it is when left out, where the kind says'),
+          maxLength: count.allow(null).description('The most characters a string takes; null: no limit of its own'),
+          describe: Joi.string().allow(null).description('What to give and where to find it'),
+          example: Joi.any().optional().description('A value it takes'),
+        }),
+      ),
+      repeatEvery: count.allow(null).description("Seconds between repeats of an open incident's alert by default"),
+      incidents: Joi.boolean().description("Opens and closes an incident in the vendor's tool, not only messages"),
+    }),
+  ),
+});
 const attempt = {
   statusCode: Joi.number()
     .integer()

@@ -11,14 +11,16 @@ export function Field(props: {
   label: ReactNode;
   hint?: ReactNode;
   error?: string;
+  /** The id of a message shown elsewhere (under the form) that refuses this field. */
+  refusal?: string;
   children: (input: { id: string; 'aria-invalid': boolean; 'aria-describedby': string | undefined }) => ReactNode;
 }) {
-  const { id, label, hint, error } = props;
-  const described = [hint !== undefined && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ');
+  const { id, label, hint, error, refusal } = props;
+  const described = [hint !== undefined && `${id}-hint`, error && `${id}-error`, refusal].filter(Boolean).join(' ');
   return (
     <div className="field">
       <label htmlFor={id}>{label}</label>
-      {props.children({ id, 'aria-invalid': Boolean(error), 'aria-describedby': described || undefined })}
+      {props.children({ id, 'aria-invalid': Boolean(error || refusal), 'aria-describedby': described || undefined })}
       {hint !== undefined && (
         <span id={`${id}-hint`} className="hint muted">
           {hint}
@@ -40,6 +42,7 @@ export function DurationField(props: {
   value: string;
   onChange: (value: string) => void;
   error?: string;
+  refusal?: string;
   /** What leaving it empty means ("no limit"); required when not given. */
   empty?: string;
 }) {
@@ -56,6 +59,7 @@ export function DurationField(props: {
       }
       hint={reading ?? (typeof read === 'object' && read !== null ? read.error : undefined)}
       error={props.error}
+      refusal={props.refusal}
     >
       {(input) => (
         <input

@@ -160,6 +160,7 @@ for (const kind of DATABASE_KINDS) {
       const ch = channel.body.channelId as string;
       t.equal((await call('PATCH', `/channels/${ch}`, as({ body: { name: 'ops', monitorIds: [m] } }))).status, 200);
       t.equal((await call('GET', '/channels', as())).status, 200);
+      t.equal((await call('GET', '/channel-kinds', as())).status, 200);
       t.match((await call('POST', `/channels/${ch}/test`, as())).body, { delivered: true });
       t.equal((await call('POST', '/channels/ch_nope/test', as())).status, 404);
 

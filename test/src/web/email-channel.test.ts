@@ -19,7 +19,7 @@ if (requireTools(t, 'chromium'))
     await page.getByLabel('Password').fill(account.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
 
-    const form = page.getByRole('form', { name: 'Add a channel' });
+    const form = page.getByRole('form', { name: 'New channel' });
     await form.getByLabel('Type').selectOption('email');
     await form.getByLabel('Name').fill('ops mail');
     await form.getByLabel(/Recipients/).fill('ops@example.com, oncall@example.com');

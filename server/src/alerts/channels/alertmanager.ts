@@ -19,7 +19,8 @@ const options = Joi.object({
   severity: Joi.string()
     .min(1)
     .max(100)
-    .messages({ '*': '{{#label}} must be the severity label of every alert, 1 to 100 characters, such as "page"' }),
+    .messages({ '*': '{{#label}} must be the severity label of every alert, 1 to 100 characters, such as "page"' })
+    .description('The "severity" label of every alert, for your routes to match: page, critical, warning…'),
   labels: Joi.object()
     .pattern(
       Joi.string()
@@ -34,7 +35,9 @@ const options = Joi.object({
         `digit or "__", and not one pingmon sets (${OWN_LABELS.join(', ')}; give "severity" as options.severity)`,
       'object.max': '{{#label}} can add at most 20 labels',
       'object.base': '{{#label}} must be an object of label names to values (team: data, env: prod)',
-    }),
+    })
+    .description('More labels on every alert, name → value, for your routes to match')
+    .example({ team: 'data', env: 'prod' }),
 }).messages({
   'object.unknown': '{{#label}} is not an option of an Alertmanager channel: it takes severity and labels',
 });

@@ -22,11 +22,14 @@ const options = Joi.object({
       'string.pattern.name': ROOM_ID_HELP,
       'any.required': ROOM_ID_HELP,
       'string.empty': ROOM_ID_HELP,
-    }),
+    })
+    .description("The room's internal id: Room settings → Advanced → Internal room ID (not its #alias)")
+    .example('!AbCdEfGhIjKlMnOp:example.org'),
   msgtype: Joi.string()
     .valid('m.text', 'm.notice')
     .default('m.text')
-    .messages({ 'any.only': 'msgtype: m.text (the default) or m.notice (shown as from a bot)' }),
+    .messages({ 'any.only': 'msgtype: m.text (the default) or m.notice (shown as from a bot)' })
+    .description('m.notice: shown as from a bot, and other bots do not answer it'),
 });
 
 /** The message as HTML: the name in <b>, the log in <pre><code>, text escaped. */

@@ -12,12 +12,17 @@ const TOPIC = /^[-_A-Za-z0-9]{1,64}$/;
 const TAGS = { down: 'rotating_light', warning: 'warning', good: 'white_check_mark' } as const;
 
 const options = Joi.object({
-  priority: Joi.number().integer().min(1).max(5).messages({
-    'number.base': 'priority: 1 (min) to 5 (max), for alerts of a problem',
-    'number.integer': 'priority: 1 (min) to 5 (max), for alerts of a problem',
-    'number.min': 'priority: 1 (min) to 5 (max), for alerts of a problem',
-    'number.max': 'priority: 1 (min) to 5 (max), for alerts of a problem',
-  }),
+  priority: Joi.number()
+    .integer()
+    .min(1)
+    .max(5)
+    .messages({
+      'number.base': 'priority: 1 (min) to 5 (max), for alerts of a problem',
+      'number.integer': 'priority: 1 (min) to 5 (max), for alerts of a problem',
+      'number.min': 'priority: 1 (min) to 5 (max), for alerts of a problem',
+      'number.max': 'priority: 1 (min) to 5 (max), for alerts of a problem',
+    })
+    .description('1 (min) to 5 (max), for alerts of a problem; left out: 5, and 4 for a silent failure'),
 });
 
 /** The topic and the server's root (where ntfy takes JSON) of a topic's URL, or null when it names no topic. */

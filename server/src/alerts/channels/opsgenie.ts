@@ -19,7 +19,8 @@ const PRIORITIES = ['P1', 'P2', 'P3', 'P4', 'P5'] as const;
 const options = Joi.object({
   priority: Joi.string()
     .valid(...PRIORITIES)
-    .messages({ '*': `{{#label}} must be an Opsgenie priority: ${PRIORITIES.join(', ')} (P1 the highest)` }),
+    .messages({ '*': `{{#label}} must be an Opsgenie priority: ${PRIORITIES.join(', ')} (P1 the highest)` })
+    .description("The alert's priority, P1 the highest; left out: P1 for an incident, P3 for a silent failure"),
 }).messages({ 'object.unknown': '{{#label}} is not an option of an Opsgenie channel: it takes priority' });
 
 export const opsgenie: HttpChannelKind = {

@@ -14,7 +14,8 @@ const ROUTING_KEY = /^[A-Za-z0-9]{32}$/;
 const options = Joi.object({
   severity: Joi.string()
     .valid(...SEVERITIES)
-    .messages({ '*': `{{#label}} must be one of PagerDuty's severities: ${SEVERITIES.join(', ')}` }),
+    .messages({ '*': `{{#label}} must be one of PagerDuty's severities: ${SEVERITIES.join(', ')}` })
+    .description("The incident's severity; left out: critical for an incident, warning for a silent failure"),
 }).messages({ 'object.unknown': '{{#label}} is not an option of a PagerDuty channel: it takes severity' });
 
 export const pagerduty: HttpChannelKind = {

@@ -16,23 +16,38 @@ const EMERGENCY = { retry: 60, expire: 3_600 };
 const PRIORITY_HELP =
   'priority: -2 (no notification) to 2 (emergency, repeated until acknowledged), for alerts of a problem';
 const options = Joi.object({
-  userKey: Joi.string().pattern(KEY).required().messages({
-    'string.pattern.base': "userKey: the user or group key from Pushover's dashboard (30 letters and digits)",
-    'any.required': "userKey: the user or group key from Pushover's dashboard (30 letters and digits)",
-    'string.empty': "userKey: the user or group key from Pushover's dashboard (30 letters and digits)",
-  }),
-  priority: Joi.number().integer().min(-2).max(2).messages({
-    'number.base': PRIORITY_HELP,
-    'number.integer': PRIORITY_HELP,
-    'number.min': PRIORITY_HELP,
-    'number.max': PRIORITY_HELP,
-  }),
+  userKey: Joi.string()
+    .pattern(KEY)
+    .required()
+    .messages({
+      'string.pattern.base': "userKey: the user or group key from Pushover's dashboard (30 letters and digits)",
+      'any.required': "userKey: the user or group key from Pushover's dashboard (30 letters and digits)",
+      'string.empty': "userKey: the user or group key from Pushover's dashboard (30 letters and digits)",
+    })
+    .description("Who is told: your user key (Pushover's dashboard, top right) or a delivery group's key")
+    .example('uQiRzpo4DXghDmr9QzzfQu27cmVRsG'),
+  priority: Joi.number()
+    .integer()
+    .min(-2)
+    .max(2)
+    .messages({
+      'number.base': PRIORITY_HELP,
+      'number.integer': PRIORITY_HELP,
+      'number.min': PRIORITY_HELP,
+      'number.max': PRIORITY_HELP,
+    })
+    .description(
+      '-2 (no notification) to 2 (emergency), for alerts of a problem; left out: 1 (high), and 0 for a silent failure',
+    ),
   sound: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,32}$/)
-    .messages({ 'string.pattern.base': 'sound: the name of a Pushover sound (pushover, siren, none…) or of your own' }),
+    .messages({ 'string.pattern.base': 'sound: the name of a Pushover sound (pushover, siren, none…) or of your own' })
+    .description('A Pushover sound (pushover, siren, none…) or one of your own; left out: your default')
+    .example('siren'),
   device: Joi.string()
     .pattern(/^[A-Za-z0-9_-]{1,25}(,[A-Za-z0-9_-]{1,25})*$/)
-    .messages({ 'string.pattern.base': "device: a device's name, or several separated by commas" }),
+    .messages({ 'string.pattern.base': "device: a device's name, or several separated by commas" })
+    .description("Only these devices, by name, separated by commas; left out: all the user's devices"),
 });
 
 /** Problems at the channel's priority (high, 1, unless set), silent failures and good news at normal, 0. */

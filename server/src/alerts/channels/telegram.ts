@@ -26,7 +26,12 @@ const options = Joi.object({
         .messages(help),
     )
     .required()
-    .messages(help),
+    .messages(help)
+    .description(
+      "The chat's id: add the bot to the chat (or send it a message), then open " +
+        "https://api.telegram.org/bot<token>/getUpdates and take message.chat.id; or a public channel's @username",
+    )
+    .example('-1001234567890'),
 });
 
 /** The text as Telegram shows it: what its length limit counts. */

@@ -48,15 +48,22 @@ const OPTIONS = Joi.object({
       'string.empty': "body: the request's body, with \\{{placeholders}} for the alert's fields",
       'string.base': 'body: a string (a JSON body is written as text, placeholders and all)',
       'string.max': `body: at most ${TEMPLATE_MAX_CHARS} characters`,
-    }),
-  contentType: Joi.string().valid('json', 'form', 'text').default('json').messages({
-    'any.only': 'contentType: "json", "form" or "text"',
-    'string.base': 'contentType: "json", "form" or "text"',
-  }),
+    })
+    .description("The request's body, with {{placeholders}} for the alert's fields (docs/alerts.md#templated-webhook)")
+    .example('{"text": "{{headline}}", "details": "{{details}}", "incident": "{{incidentKey}}"}'),
+  contentType: Joi.string()
+    .valid('json', 'form', 'text')
+    .default('json')
+    .messages({
+      'any.only': 'contentType: "json", "form" or "text"',
+      'string.base': 'contentType: "json", "form" or "text"',
+    })
+    .description("The body's type: how values are escaped in it, and its Content-Type"),
   method: Joi.string()
     .valid('POST', 'PUT')
     .default('POST')
-    .messages({ 'any.only': 'method: "POST" or "PUT"', 'string.base': 'method: "POST" or "PUT"' }),
+    .messages({ 'any.only': 'method: "POST" or "PUT"', 'string.base': 'method: "POST" or "PUT"' })
+    .description("The request's method"),
   headers: Joi.object()
     .pattern(
       /^/,
@@ -74,7 +81,9 @@ const OPTIONS = Joi.object({
     .messages({
       'object.base': 'headers: an object of header name → value',
       'object.max': `headers: at most ${HEADERS_MAX}`,
-    }),
+    })
+    .description('Headers to send, name → value, with {{placeholders}} if need be; never shown back (a credential)')
+    .example({ Authorization: 'Bearer …' }),
 }).messages({ 'object.unknown': '{#label} is not an option: body, contentType, method, headers' });
 
 export const template: HttpChannelKind = {
