@@ -102,8 +102,8 @@ export const createBody = Joi.object({
 }).options({ stripUnknown: true });
 export const updateBody = Joi.object({
   name,
-  // Checked against the channel's type once it is read (urlOfType).
-  url: Joi.string(),
+  // Checked against the channel's kind; "" goes back to the vendor's API, where the kind has one.
+  url: Joi.string().allow(''),
   secret: secret.allow(null),
   options,
   repeatEvery,
@@ -245,7 +245,7 @@ function ofKind(channel: Pick<ChannelRecord, 'type' | 'url' | 'secret' | 'option
   let options = channel.options;
   if (kind.options) {
     const result = kind.options.validate(options);
-    if (result.error) throw refuse(`options.${result.error.message.replace(/^"/, '"')}.`);
+    if (result.error) throw refuse(`options.${result.error.message.replace(/^"([^"]*)"/, '$1')}.`);
     options = result.value as Record<string, unknown>;
   } else if (Object.keys(options).length > 0) {
     throw refuse(`A ${kind.label} channel takes no options: leave "options" out.`);

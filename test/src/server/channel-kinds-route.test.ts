@@ -109,4 +109,30 @@ t.test('the channel kinds', async (t) => {
     t.equal(withKey.status, channelsWithKey.status, 'a ping key: as GET /channels answers it');
     t.equal(withKey.body.code, channelsWithKey.body.code);
   });
+
+  t.test("an empty url goes back to the vendor's API; refused where the kind has none", async (t) => {
+    const body = {
+      type: 'pagerduty',
+      url: 'https://events.eu.pagerduty.com/v2/enqueue',
+      secret: 'R0123456789abcdef0123456789abcde',
+    };
+    const created = await request(`${api.url}/channels`, { token: alice.token, body });
+    t.equal(created.status, 201, created.text);
+    t.equal(created.body.url, 'https://events.eu.pagerduty.com/…');
+    const path = `${api.url}/channels/${created.body.channelId}`;
+    const reset = await request(path, { token: alice.token, method: 'PATCH', body: { url: '' } });
+    t.equal(reset.status, 200, reset.text);
+    t.equal(reset.body.url, 'https://events.pagerduty.com/…');
+    const hook = await request(`${api.url}/channels`, {
+      token: alice.token,
+      body: { type: 'webhook', url: 'http://127.0.0.1:9/hook' },
+    });
+    const refused = await request(`${api.url}/channels/${hook.body.channelId}`, {
+      token: alice.token,
+      method: 'PATCH',
+      body: { url: '' },
+    });
+    t.equal(refused.status, 400);
+    t.match(refused.body.message, /^A Webhook channel needs "url": /);
+  });
 });
