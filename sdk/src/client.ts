@@ -5,6 +5,8 @@ import type {
   ApiKeyList,
   Channel,
   ChannelList,
+  ChannelPreview,
+  ChannelPreviewRequest,
   ChannelTestResult,
   CreateApiKeyRequest,
   CreateChannelRequest,
@@ -101,6 +103,11 @@ export interface Client {
   deleteChannel(channelId: string): Promise<void>;
   /** Sends a test message to the channel now (one attempt, never repeated by the client). */
   testChannel(channelId: string): Promise<ChannelTestResult>;
+  /**
+   * A template channel's request rendered for a sample alert of every event (nothing is stored or sent): the
+   * `problem` that would refuse it at creation, or the previews. Options its schema refuses are a PingmonError 400.
+   */
+  previewChannel(preview: ChannelPreviewRequest): Promise<ChannelPreview>;
   listAlerts(query?: ListAlertsQuery): Promise<AlertList>;
   listMaintenanceWindows(): Promise<MaintenanceWindowList>;
   createMaintenanceWindow(window: CreateMaintenanceWindowRequest): Promise<MaintenanceWindow>;
@@ -181,6 +188,7 @@ export function createClient(options: ClientOptions = {}): Client {
     updateChannel: (channelId, changes) => http<Channel>('PATCH', `channels/${id(channelId)}`, changes),
     deleteChannel: async (channelId) => void (await http('DELETE', `channels/${id(channelId)}`)),
     testChannel: (channelId) => http<ChannelTestResult>('POST', `channels/${id(channelId)}/test`),
+    previewChannel: (preview) => http<ChannelPreview>('POST', 'channels/preview', preview),
     listAlerts: (query = {}) => http<AlertList>('GET', `alerts${queryString(query)}`),
     listMaintenanceWindows: () => http<MaintenanceWindowList>('GET', 'maintenance-windows'),
     createMaintenanceWindow: (window) => http<MaintenanceWindow>('POST', 'maintenance-windows', window),
