@@ -1,3 +1,4 @@
+import { formatDuration } from '@pingmon/sdk';
 import type { Channel, ChannelTestResult } from '@pingmon/sdk';
 import { duration } from './output.js';
 
@@ -7,9 +8,32 @@ export function channelScope(channel: Pick<Channel, 'monitorIds'>): string {
   return channel.monitorIds.length === 0 ? 'no monitor' : channel.monitorIds.join(', ');
 }
 
-/** "webhook", "webhook, signed" */
+/** "webhook", "webhook, signed": a webhook's or template's secret signs; other kinds' secrets are credentials. */
 export function channelKind(channel: Pick<Channel, 'type' | 'hasSecret'>): string {
-  return channel.hasSecret ? `${channel.type}, signed` : channel.type;
+  const signs = channel.type === 'webhook' || channel.type === 'template';
+  return signs && channel.hasSecret ? `${channel.type}, signed` : channel.type;
+}
+
+/**
+ * Its kind's options and its timing, briefly: "chatId=-1001234567890, repeat every 10m", "body=(312 characters),
+ * headers={Authorization=…}, escalate after 15m"; "" when it has none.
+ */
+export function channelSettings(channel: Pick<Channel, 'options' | 'repeatEvery' | 'escalateAfter'>): string {
+  const parts = Object.entries(channel.options).map(([key, value]) => `${key}=${brief(value)}`);
+  if (channel.repeatEvery !== null) parts.push(`repeat every ${formatDuration(channel.repeatEvery)}`);
+  if (channel.escalateAfter !== null) parts.push(`escalate after ${formatDuration(channel.escalateAfter)}`);
+  return parts.join(', ');
+}
+
+function brief(value: unknown): string {
+  if (typeof value === 'string')
+    return value.length > 40 || value.includes('\n') ? `(${value.length} characters)` : value;
+  if (Array.isArray(value)) return `[${value.map(brief).join(', ')}]`;
+  if (typeof value === 'object' && value !== null)
+    return `{${Object.entries(value)
+      .map(([key, inner]) => `${key}=${brief(inner)}`)
+      .join(', ')}}`;
+  return String(value);
 }
 
 /** The recipients of an e-mail channel: --to ops@example.com --to oncall@example.com */

@@ -6,6 +6,8 @@ import type {
   Channel,
   ChannelKindList,
   ChannelList,
+  ChannelPreview,
+  ChannelPreviewRequest,
   ChannelTestResult,
   CreateApiKeyRequest,
   CreateChannelRequest,
@@ -104,6 +106,11 @@ export interface Client {
   testChannel(channelId: string): Promise<ChannelTestResult>;
   /** What each kind of channel needs: its URL (or the vendor's default), its secret, its options. */
   listChannelKinds(): Promise<ChannelKindList>;
+  /**
+   * A template channel's request rendered for a sample alert of every event (nothing is stored or sent): the
+   * `problem` that would refuse it at creation, or the previews. Options its schema refuses are a PingmonError 400.
+   */
+  previewChannel(preview: ChannelPreviewRequest): Promise<ChannelPreview>;
   listAlerts(query?: ListAlertsQuery): Promise<AlertList>;
   listMaintenanceWindows(): Promise<MaintenanceWindowList>;
   createMaintenanceWindow(window: CreateMaintenanceWindowRequest): Promise<MaintenanceWindow>;
@@ -185,6 +192,7 @@ export function createClient(options: ClientOptions = {}): Client {
     deleteChannel: async (channelId) => void (await http('DELETE', `channels/${id(channelId)}`)),
     testChannel: (channelId) => http<ChannelTestResult>('POST', `channels/${id(channelId)}/test`),
     listChannelKinds: () => http<ChannelKindList>('GET', 'channel-kinds'),
+    previewChannel: (preview) => http<ChannelPreview>('POST', 'channels/preview', preview),
     listAlerts: (query = {}) => http<AlertList>('GET', `alerts${queryString(query)}`),
     listMaintenanceWindows: () => http<MaintenanceWindowList>('GET', 'maintenance-windows'),
     createMaintenanceWindow: (window) => http<MaintenanceWindow>('POST', 'maintenance-windows', window),

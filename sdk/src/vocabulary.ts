@@ -1,5 +1,5 @@
 // Words and symbols the server, the CLI and the dashboard must write alike: defined once, here.
-import type { EventKind, FailAlerts, MonitorSettings, MonitorStatus, Plan, RuleOp } from './types.js';
+import type { ChannelType, EventKind, FailAlerts, MonitorSettings, MonitorStatus, Plan, RuleOp } from './types.js';
 
 /** Every rule operator, in the order the docs and the CLI's messages list them. */
 export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq'];
@@ -52,6 +52,26 @@ export const EVENT_KINDS: readonly EventKind[] = [
   'snoozed',
   'paused',
   'resumed',
+];
+
+/** Every kind of channel (DESIGN §16), in the order docs/alerts.md lists them. */
+export const CHANNEL_TYPES: readonly ChannelType[] = [
+  'slack',
+  'discord',
+  'webhook',
+  'email',
+  'template',
+  'alertmanager',
+  'pagerduty',
+  'opsgenie',
+  'msteams',
+  'googlechat',
+  'mattermost',
+  'rocketchat',
+  'telegram',
+  'ntfy',
+  'pushover',
+  'matrix',
 ];
 
 /** A monitor's `failAlerts` settings (docs/alerts.md#one-alert-per-problem), the default first. */

@@ -180,6 +180,23 @@ export interface ChannelList {
   nextCursor: string | null;
 }
 
+export interface ChannelPreview {
+  /** Why the template cannot render, as creating the channel would refuse it; null: it renders */
+  problem: string | null;
+  /** One request per sample alert; empty when there is a problem */
+  previews: TemplatePreview[];
+}
+
+/** A template channel's url and options, as POST /channels would take them; nothing is stored or sent */
+export interface ChannelPreviewRequest {
+  /** template: the one kind whose requests the user writes */
+  type: ChannelType;
+  /** Optional: checked as on creation when given */
+  url?: string;
+  /** The template's body, contentType, method and headers */
+  options?: Record<string, unknown>;
+}
+
 export interface ChannelTestResult {
   delivered: boolean;
   /** The receiver's HTTP status; null without one (e-mail too) */
@@ -793,6 +810,16 @@ export interface SuccessPingBody {
   monitor?: PingMonitorSettings | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta?: Record<string, number> | null;
+}
+
+export interface TemplatePreview {
+  /** The sample alert: its event, or missed_group (a missed alert of several) */
+  sample: string;
+  event: 'fail' | 'silent_failure' | 'timed_out' | 'missed' | 'still_down' | 'recovered' | 'test';
+  method: 'POST' | 'PUT';
+  /** Names in lower case: the template's, content-type and user-agent (not a signature) */
+  headers: Record<string, string>;
+  body: string;
 }
 
 export interface TimedOutEvent {

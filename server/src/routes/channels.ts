@@ -4,6 +4,8 @@ import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type {
   Channel,
   ChannelList,
+  ChannelPreview,
+  ChannelPreviewRequest,
   ChannelTestResult,
   CreateChannelRequest,
   UpdateChannelRequest,
@@ -11,7 +13,9 @@ import type {
 import { attemptChannel } from '../alerts/attempt.js';
 import { testContent } from '../alerts/payloads.js';
 import { CHANNEL_TYPES, kindOf } from '../alerts/channels/index.js';
-import type { ChannelTarget } from '../alerts/channels/kind.js';
+import type { ChannelKind, ChannelTarget } from '../alerts/channels/kind.js';
+import { previewTemplate } from '../alerts/channels/template-check.js';
+import type { TemplateOptions } from '../alerts/channels/template-fields.js';
 import { userOf } from '../auth.js';
 import { UnknownMonitorsError, countChannelTest, deleteChannel, findChannel, listChannels } from '../db/channels.js';
 import type { ChannelRecord } from '../domain/channels.js';
@@ -26,6 +30,7 @@ import type { RouteContext } from './context.js';
 import {
   Channel as ChannelSchema,
   ChannelList as ChannelListSchema,
+  ChannelPreview as ChannelPreviewSchema,
   ChannelTestResult as ChannelTestSchema,
   replies,
 } from './responses.js';
@@ -125,6 +130,18 @@ export const updateBody = Joi.object({
     'At least one field; secret: null removes the secret; options replace the old ones. The type cannot change',
   );
 
+export const previewBody = Joi.object({
+  type: Joi.string()
+    .valid(...CHANNEL_TYPES)
+    .meta({ type: 'ChannelType' })
+    .required()
+    .description('template: the one kind whose requests the user writes'),
+  url: Joi.string().description('Optional: checked as on creation when given'),
+  options: options.description("The template's body, contentType, method and headers"),
+})
+  .options({ stripUnknown: true })
+  .description("A template channel's url and options, as POST /channels would take them; nothing is stored or sent");
+
 type ChannelRequest = Request<WithParams<'channelId'>>;
 
 export function channelRoutes(ctx: RouteContext): ServerRoute[] {
@@ -192,6 +209,18 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       },
       handler: (request: ChannelRequest) => test(ctx, request),
     },
+    {
+      method: 'POST',
+      path: '/channels/preview',
+      options: {
+        id: 'previewChannel',
+        description: "A template channel's request rendered for a sample alert of every event; nothing is stored",
+        tags: ['channels'],
+        response: replies({ 200: ChannelPreviewSchema }),
+        validate: { payload: previewBody, failAction: invalidRequest },
+      },
+      handler: (request: Request) => preview(request),
+    },
   ];
 }
 
@@ -234,32 +263,41 @@ function ofKind(channel: Pick<ChannelRecord, 'type' | 'url' | 'secret' | 'option
   const refuse = (message: string) => apiError(400, 'invalid_request', message);
   const given = channel.url === '' ? kind.url.default : channel.url;
   if (given === undefined) throw refuse(`A ${kind.label} channel needs "url": ${kind.url.describe}.`);
-  const checked = (kind.url.schema ?? url).validate(given);
-  if (checked.error) throw refuse(`${checked.error.message}.`);
+  const checkedUrl = urlOfKind(kind, given);
   if (kind.secret.need === 'none' && channel.secret !== null) {
     throw apiError(400, 'secret_not_supported', `A ${kind.label} channel cannot have a secret: it has no use for one.`);
   }
   if (kind.secret.need === 'required' && channel.secret === null) {
     throw refuse(`A ${kind.label} channel needs "secret": ${kind.secret.describe}.`);
   }
-  let options = channel.options;
-  if (kind.options) {
-    const result = kind.options.validate(options);
-    if (result.error) throw refuse(`options.${result.error.message.replace(/^"([^"]*)"/, '$1')}.`);
-    options = result.value as Record<string, unknown>;
-  } else if (Object.keys(options).length > 0) {
-    throw refuse(`A ${kind.label} channel takes no options: leave "options" out.`);
-  }
   const target = {
     channelId: channel.channelId,
     type: channel.type,
-    url: checked.value as string,
+    url: checkedUrl,
     secret: channel.secret,
-    options,
+    options: optionsOfKind(kind, channel.options),
   };
   const problem = kind.check?.(target);
   if (problem) throw refuse(problem);
   return target;
+}
+
+function urlOfKind(kind: ChannelKind, given: string): string {
+  const checked = (kind.url.schema ?? url).validate(given);
+  if (checked.error) throw apiError(400, 'invalid_request', `${checked.error.message}.`);
+  return checked.value as string;
+}
+
+function optionsOfKind(kind: ChannelKind, options: Record<string, unknown>): Record<string, unknown> {
+  if (kind.options) {
+    const result = kind.options.validate(options);
+    if (result.error)
+      throw apiError(400, 'invalid_request', `options.${result.error.message.replace(/^"([^"]*)"/, '$1')}.`);
+    return result.value as Record<string, unknown>;
+  }
+  if (Object.keys(options).length > 0)
+    throw apiError(400, 'invalid_request', `A ${kind.label} channel takes no options: leave "options" out.`);
+  return options;
 }
 
 /** Monitor ids that are not the account's make the whole request fail, naming them. */
@@ -354,4 +392,20 @@ async function test(ctx: RouteContext, request: ChannelRequest): Promise<Channel
   const result = await attemptChannel(channel, content, now, `test-${now}`, { ...options, mailer: ctx.mailer });
   const { statusCode, error, durationMs } = result;
   return { delivered: verdictOf(result) === 'delivered', statusCode, error, durationMs };
+}
+
+/** Only a template's request is the user's to write: every other kind's message is pingmon's (docs/alerts.md). */
+function preview(request: Request): ChannelPreview {
+  const input = request.payload as ChannelPreviewRequest;
+  const kind = kindOf(input.type);
+  if (kind.type !== 'template') {
+    throw apiError(
+      400,
+      'invalid_request',
+      `Previews are for template channels, whose requests you write; a ${kind.label} channel's message is ` +
+        "pingmon's own (docs/alerts.md#payloads): send it one with POST /channels/:channelId/test.",
+    );
+  }
+  if (input.url !== undefined) urlOfKind(kind, input.url);
+  return previewTemplate(optionsOfKind(kind, input.options ?? {}) as unknown as TemplateOptions);
 }

@@ -3,7 +3,11 @@
 export { keyBody as CreateApiKeyRequest } from './api-keys.js';
 export { listQuery as ListAlertsQuery } from './alerts.js';
 export { loginBody as LoginRequest } from './auth.js';
-export { createBody as CreateChannelRequest, updateBody as UpdateChannelRequest } from './channels.js';
+export {
+  createBody as CreateChannelRequest,
+  previewBody as ChannelPreviewRequest,
+  updateBody as UpdateChannelRequest,
+} from './channels.js';
 export { windowBody as CreateMaintenanceWindowRequest } from './maintenance-windows.js';
 export {
   CREATE_MONITOR_BODY as CreateMonitorRequest,

@@ -333,6 +333,25 @@ const attempt = {
   durationMs: count,
 };
 export const ChannelTestResult = shape('ChannelTestResult', { delivered: Joi.boolean(), ...attempt });
+// A template channel's requests as they would be sent (POST /channels/preview), for a person writing one.
+export const ChannelPreview = shape('ChannelPreview', {
+  problem: Joi.string()
+    .allow(null)
+    .description('Why the template cannot render, as creating the channel would refuse it; null: it renders'),
+  previews: Joi.array()
+    .items(
+      shape('TemplatePreview', {
+        sample: Joi.string().description('The sample alert: its event, or missed_group (a missed alert of several)'),
+        event: oneOf([...ALERT_EVENTS, 'test']),
+        method: oneOf(['POST', 'PUT']),
+        headers: Joi.object()
+          .pattern(/^/, Joi.string())
+          .description("Names in lower case: the template's, content-type and user-agent (not a signature)"),
+        body: Joi.string(),
+      }),
+    )
+    .description('One request per sample alert; empty when there is a problem'),
+});
 
 const AlertDelivery = shape('AlertDelivery', {
   channelId: Joi.string(),

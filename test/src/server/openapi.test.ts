@@ -163,6 +163,8 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await call('GET', '/channel-kinds', as())).status, 200);
       t.match((await call('POST', `/channels/${ch}/test`, as())).body, { delivered: true });
       t.equal((await call('POST', '/channels/ch_nope/test', as())).status, 404);
+      const template = { type: 'template', options: { body: '{"event": "{{event}}"}' } };
+      t.match((await call('POST', '/channels/preview', as({ body: template }))).body, { problem: null });
 
       const rule = await call('POST', `/monitors/${m}/rules`, as({ body: { metric: 'rows', op: 'lt', value: 1 } }));
       t.equal(rule.status, 201);

@@ -74,7 +74,9 @@ t.test('channels update from the command line against a real server', async (t) 
       t.equal(nothing.code, 2);
       t.equal(
         nothing.stderr,
-        'pingmon: say what to change: --name, --url, --to, --secret, --remove-secret, --monitor or --all-monitors\n',
+        'pingmon: say what to change: --name, --url, --to, --secret, --remove-secret, --option, --options-file, ' +
+          '--body-file, --content-type, --method, --header, --repeat, --no-repeat, --escalate-after, --no-escalate, ' +
+          '--monitor or --all-monitors\n',
       );
       t.equal(both.code, 2);
       t.match(both.stderr, /^pingmon: --remove-secret=true cannot also be provided when using --secret\n$/);
