@@ -16,8 +16,8 @@ export default class ChannelsList extends BaseCommand {
     if (this.jsonEnabled()) return channels;
     if (channels.length === 0)
       return this.log(
-        'No channels yet: add one with `pingmon channels add --type slack|discord|webhook --url URL` ' +
-          'or `pingmon channels add --type email --to ADDRESS`.',
+        'No channels yet: add one with `pingmon channels add --type TYPE` (slack, discord, webhook, email, ' +
+          'pagerduty, telegram and more: `pingmon channels add --help` lists them).',
       );
     // The settings column only when a channel has settings: the table fits a terminal of 120 columns without it.
     const settings = channels.map((c) => channelSettings(c));

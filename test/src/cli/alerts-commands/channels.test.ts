@@ -16,8 +16,8 @@ t.test('channels from the command line against a real server', async (t) => {
     const m = await api.monitor(alice, 'nightly backup');
     t.equal(
       (await cli('channels', 'list')).stdout,
-      'No channels yet: add one with `pingmon channels add --type slack|discord|webhook --url URL` ' +
-        'or `pingmon channels add --type email --to ADDRESS`.\n',
+      'No channels yet: add one with `pingmon channels add --type TYPE` (slack, discord, webhook, email, ' +
+        'pagerduty, telegram and more: `pingmon channels add --help` lists them).\n',
     );
 
     const added = await cli(
