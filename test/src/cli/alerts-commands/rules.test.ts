@@ -74,4 +74,35 @@ t.test('rules from the command line against a real server', async (t) => {
     t.equal(foreign.code, 1);
     t.match(foreign.stderr, /^pingmon: No monitor mon_\w+ in your account\.\n$/);
   });
+
+  t.test('rules test replays a rule over the latest successes, and stores nothing', async (t) => {
+    const alice = await api.account();
+    const { cli, json } = as(alice);
+    const m = await api.monitor(alice, 'export');
+    for (const rows of [40_000, 0, 39_500, 12, undefined]) {
+      const meta = rows === undefined ? {} : { rowsProcessed: rows };
+      const reply = await api.ping(alice, m, 'success', { meta });
+      t.equal(reply.status, 200, reply.text);
+    }
+    const words = await cli('rules', 'test', m, 'rowsProcessed < 100');
+    t.equal(words.code, 0, words.stderr);
+    const lines = words.stdout.split('\n');
+    t.equal(
+      lines[0],
+      'Alert when a success reports rowsProcessed less than 100: would have matched 2 of the 5 latest successful runs.',
+    );
+    t.equal(
+      lines[1],
+      '1 of them do not report rowsProcessed: the rule never matches those (a misspelt metric shows here).',
+    );
+    t.match(lines[2], /^RUN\s+STARTED\s+ROWSPROCESSED$/);
+    t.match(lines[3], /\s12$/, 'newest first');
+    t.match(lines[4], /\s0$/);
+    const few = await json('rules', 'test', m, 'rowsProcessed', 'lt', '100', '--runs', '2');
+    t.match(few, { checked: 2, withoutMetric: 1, matches: [{ actual: 12 }] });
+    const bad = await cli('rules', 'test', m, 'rows => 1');
+    t.equal(bad.code, 2);
+    t.match(bad.stderr, /e\.g\. pingmon rules test /);
+    t.same(await json('rules', 'list', m), [], 'nothing was stored');
+  });
 });
