@@ -40,6 +40,8 @@ export interface Alert {
   logSnippet: string | null;
   /** The log's last lines, at most 500 characters (fail alerts) */
   logTail: string | null;
+  /** Fail alerts: how many failed runs in a row before it failed the same way (0: a new failure) */
+  repeats: number | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta: Meta;
   matchedRules: MatchedRule[];

@@ -185,6 +185,7 @@ export function presentAlert(
     errorMessage: alert.errorMessage,
     logSnippet: alert.logSnippet,
     logTail: alert.logTail,
+    repeats: alert.repeats ?? null,
     meta: alert.meta,
     matchedRules: alert.matchedRules,
     expectedAt: isoOrNull(alert.expectedAt),

@@ -396,6 +396,9 @@ export const AlertList = shape('AlertList', {
       errorMessage: Joi.string().allow(null),
       logSnippet: Joi.string().allow(null).description("The first 500 characters of the run's log (fail alerts)"),
       logTail: Joi.string().allow(null).description("The log's last lines, at most 500 characters (fail alerts)"),
+      repeats: count
+        .allow(null)
+        .description('Fail alerts: how many failed runs in a row before it failed the same way (0: a new failure)'),
       meta: Meta,
       matchedRules: Joi.array().items(MatchedRule),
       host: Joi.string().allow(null).description("A missed alert: the host of the monitor's last run"),

@@ -288,7 +288,7 @@ async function timedOut(
       decisions.set(run.monitorId, { monitorId: run.monitorId, state: { ...monitor, health }, alert: null });
       if (alert === null) continue;
       const fields = { status: 'failed' as const, runId: run.runId, errorMessage, expectedAt: null };
-      const repeats = alert === 'fail' ? await countRepeats(sql, run) : null;
+      const repeats = alert === 'timed_out' ? await countRepeats(sql, run) : null;
       alerts.push({ ...alertOf(monitor, alert, fields, health.incident, now), repeats });
     }
   }

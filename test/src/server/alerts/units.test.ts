@@ -341,6 +341,7 @@ t.test(
       'errorMessage',
       'logSnippet',
       'logTail',
+      'repeats',
       'meta',
       'matchedRules',
       'expectedAt',
