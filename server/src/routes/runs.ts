@@ -10,7 +10,12 @@ import { presentRun, presentRunDetail } from '../presenter.js';
 import type { RouteContext } from './context.js';
 import { requireMonitor } from './monitors.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
-import { LogResult as LogSchema, replies, RunDetail as RunDetailSchema, RunList as RunListSchema } from './responses.js';
+import {
+  LogResult as LogSchema,
+  replies,
+  RunDetail as RunDetailSchema,
+  RunList as RunListSchema,
+} from './responses.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
