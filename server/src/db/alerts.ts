@@ -164,7 +164,8 @@ export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Prom
 const ALERT_COLUMNS =
   'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.log_tail, ' +
   'a.meta, a.matched_rules, a.expected_at, a.last_run_at, a.last_run_status, a.server_gap_from, a.server_gap_to, ' +
-  'a.host, a.group_id, a.incident_key, a.cause, a.repeats, a.created_at, m.name as monitor_name, m.slug as monitor_slug';
+  'a.host, a.group_id, a.incident_key, a.cause, a.repeats, a.created_at, ' +
+  'm.name as monitor_name, m.slug as monitor_slug';
 
 /** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
 export async function listAlerts(
