@@ -42,7 +42,6 @@ export const PLACEHOLDER_NAMES = [
   'errorMessage',
   'logSnippet',
   'logTail',
-  'repeats',
   'meta',
   'matchedRules',
   'cause',

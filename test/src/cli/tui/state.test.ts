@@ -31,7 +31,6 @@ const run = (n: number, fields: Partial<Run> = {}): Run => ({
   silentFailure: false,
   matchedRules: [],
   host: null,
-  fingerprint: null,
   ...fields,
 });
 

@@ -20,7 +20,6 @@ function run(runId: string, status: RunStatus): RunRecord {
     hasLog: false,
     matchedRules: null,
     host: null,
-    fingerprint: null,
   };
 }
 
