@@ -1,3 +1,4 @@
+import type { Test } from 'tap';
 import type { DatabaseKind } from '../helpers/databases.js';
 import { knexOf } from '../helpers/databases.js';
 import { startReceiver } from '../helpers/receiver.js';
@@ -228,4 +229,26 @@ export function falseAlertFigures(result: FalseAlertResult, seed: number): strin
     ),
     `stopped job: ${stopped}`,
   ];
+}
+
+/**
+ * The scenario as the suite runs it, small: a minute of 3 s slots, five faults (each kind once), the stopped job
+ * stopped after them. One file per database (false-alerts-*.test.ts): its slots are real time, about 75 s, and
+ * under a loaded run several times that, so each database has a file's budget of its own.
+ */
+export async function falseAlertTest(t: Test, kind: DatabaseKind): Promise<void> {
+  const seed = Number(process.env.SOAK_SEED ?? Date.now() % 2 ** 31);
+  const result = await falseAlertScenario(kind, {
+    ...{ monitors: 4, everySeconds: 3, startGraceSeconds: 5, maxRuntimeSeconds: 20, sweepSeconds: 0.5 },
+    ...{ faults: 5, shortGapMs: 2_000, longGapMs: 6_000, outageMs: 6_000, stopJob: 'after-faults', seed },
+  });
+  for (const line of falseAlertFigures(result, seed)) t.comment(line);
+  t.equal(result.faults.length, 5, 'every fault happened');
+  t.ok(result.spooledRuns > 0, 'some runs kept their pings in the spool');
+  t.equal(result.failedRuns, 0, 'every job exited 0');
+  t.equal(result.storedRuns, result.runs, 'every run stored in the end');
+  t.same(result.falseAlerts, [], 'no false fail, missed or timed_out alert');
+  const { alert, dueBy } = result.stopped;
+  t.ok(alert, 'the job that stopped is reported missed');
+  t.ok(alert && alert.receivedAt <= dueBy, 'within its grace (or a fresh grace after a fault) and the sweep');
 }
