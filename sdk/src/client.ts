@@ -32,7 +32,7 @@ import type {
   RuleList,
   RulePreview,
   RulePreviewQuery,
-  Run,
+  RunDetail,
   RunList,
   SchedulePreview,
   SchedulePreviewRequest,
@@ -83,7 +83,7 @@ export interface Client {
   previewSchedule(preview: SchedulePreviewRequest): Promise<SchedulePreview>;
   deleteMonitor(monitorId: string): Promise<void>;
   listRuns(monitorId: string, query?: ListRunsQuery): Promise<RunList>;
-  getRun(monitorId: string, runId: string): Promise<Run>;
+  getRun(monitorId: string, runId: string): Promise<RunDetail>;
   getLog(monitorId: string, runId: string): Promise<LogResult>;
   /**
    * The monitor's timeline, newest first: runs started and finished, missed runs, timeouts, incidents opened and
@@ -169,7 +169,7 @@ export function createClient(options: ClientOptions = {}): Client {
     previewSchedule: (preview) => http<SchedulePreview>('POST', 'schedules/preview', preview),
     deleteMonitor: async (monitorId) => void (await http('DELETE', `monitors/${id(monitorId)}`)),
     listRuns: (monitorId, query = {}) => http<RunList>('GET', `monitors/${id(monitorId)}/runs${queryString(query)}`),
-    getRun: (monitorId, runId) => http<Run>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}`),
+    getRun: (monitorId, runId) => http<RunDetail>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}`),
     getLog: (monitorId, runId) => http<LogResult>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}/log`),
     listEvents: (monitorId, { kind, ...page } = {}) => {
       // Several kinds go comma-separated; none named (an empty list) is every kind.

@@ -78,3 +78,10 @@ export function describeRule(rule: { metric: string; op: RuleOp; value: number }
 export function formatMatch(rule: MatchedRule): string {
   return `${formatRule(rule)} (was ${rule.actual})`;
 }
+
+/** A failed run's failure as its monitor has seen it: "first seen 3d ago, 14 times", or "new failure". */
+export function failureSeen(failure: { firstSeenAt: string; count: number } | null, now: number): string | null {
+  if (failure === null) return null;
+  if (failure.count <= 1) return 'new failure';
+  return `first seen ${ago(failure.firstSeenAt, now)}, ${failure.count} times`;
+}

@@ -40,6 +40,8 @@ export interface Alert {
   logSnippet: string | null;
   /** The log's last lines, at most 500 characters (fail alerts) */
   logTail: string | null;
+  /** Fail alerts: how many failed runs in a row before it failed the same way (0: a new failure) */
+  repeats: number | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta: Meta;
   matchedRules: MatchedRule[];
@@ -341,6 +343,13 @@ export interface FailPingBody {
   logOutput?: string | null;
 }
 
+export interface FailureSeen {
+  /** The first start among the monitor's kept runs with this fingerprint */
+  firstSeenAt: string;
+  /** How many of its kept runs have it, this one included */
+  count: number;
+}
+
 export interface Health {
   status: 'ok';
   database: 'sqlite' | 'postgres';
@@ -414,6 +423,8 @@ export interface ListRunsQuery {
   /** The previous page's nextCursor */
   cursor?: string;
   status?: RunStatus;
+  /** Only the failed runs with this fingerprint (a run's `fingerprint`) */
+  fingerprint?: string;
 }
 
 export interface LogResult {
@@ -696,6 +707,33 @@ export interface Run {
   matchedRules: MatchedRule[];
   /** The host of the ping that opened the run; null when it sent none */
   host: string | null;
+  /** A failed run's failure fingerprint (docs/alerts.md#failure-fingerprints); null unless failed */
+  fingerprint: string | null;
+}
+
+export interface RunDetail {
+  runId: string;
+  monitorId: string;
+  status: RunStatus;
+  /** ISO 8601 UTC with milliseconds */
+  startedAt: string;
+  /** ISO 8601 UTC with milliseconds */
+  finishedAt: string | null;
+  durationMs: number | null;
+  /** Numeric metadata: a flat object of finite numbers */
+  meta: Meta;
+  errorMessage: string | null;
+  hasLog: boolean;
+  /** A success whose meta matched alert rules: the run stays success */
+  silentFailure: boolean;
+  /** The rules its meta matched; empty unless silentFailure */
+  matchedRules: MatchedRule[];
+  /** The host of the ping that opened the run; null when it sent none */
+  host: string | null;
+  /** A failed run's failure fingerprint (docs/alerts.md#failure-fingerprints); null unless failed */
+  fingerprint: string | null;
+  /** A failed run: its failure as the monitor has seen it; null unless failed */
+  failure: FailureSeen | null;
 }
 
 export interface RunEvent {

@@ -57,6 +57,7 @@ export {
 } from './domain/delivery.js';
 export { afterOutcome, HEALTHY, incidentSummary, monitorStatus, type Health } from './domain/incidents.js';
 export { logTail } from './domain/log-tail.js';
+export { fingerprint, normalise } from './domain/fingerprint.js';
 export { DEFAULT_SETTINGS } from './domain/monitor-settings.js';
 export { enforcedIntervalMs, pairPing, rateDecision, type Pairing, type PairingState } from './domain/pairing.js';
 export { monitorWrites, planPing, type MonitorFacts, type PingFacts, type PingPlan } from './domain/ping-writes.js';

@@ -12,6 +12,7 @@ import type {
   PingAck,
   Rule,
   Run,
+  RunDetail,
   RunPoint,
   User,
 } from '@pingmon/sdk/wire';
@@ -23,7 +24,7 @@ import type { EventRecord } from './db/events.js';
 import type { MaintenanceWindowRecord } from './db/maintenance-windows.js';
 import type { MonitorRecord } from './db/monitors.js';
 import type { RuleRecord } from './db/rules.js';
-import type { LatestRuns, RunPointRecord } from './db/runs.js';
+import type { FailureSeen, LatestRuns, RunPointRecord } from './db/runs.js';
 import type { UserRecord } from './db/users.js';
 import type { ChannelRecord } from './domain/channels.js';
 import { maskUrl } from './domain/channels.js';
@@ -69,6 +70,14 @@ export function presentRun(run: RunRecord): Run {
     silentFailure: run.matchedRules !== null,
     matchedRules: run.matchedRules ?? [],
     host: run.host,
+    fingerprint: run.fingerprint,
+  };
+}
+
+export function presentRunDetail(run: RunRecord, failure: FailureSeen | undefined): RunDetail {
+  return {
+    ...presentRun(run),
+    failure: failure ? { firstSeenAt: iso(failure.firstSeenAt), count: failure.count } : null,
   };
 }
 
@@ -176,6 +185,7 @@ export function presentAlert(
     errorMessage: alert.errorMessage,
     logSnippet: alert.logSnippet,
     logTail: alert.logTail,
+    repeats: alert.repeats ?? null,
     meta: alert.meta,
     matchedRules: alert.matchedRules,
     expectedAt: isoOrNull(alert.expectedAt),

@@ -47,6 +47,8 @@ export interface AlertContent {
   incidentKey?: string | null;
   /** Why that incident opened. */
   cause?: IncidentCause | null;
+  /** A fail alert: how many failed runs in a row before its run failed the same way (0: a new failure). */
+  repeats?: number | null;
   monitorSlug?: string | null;
   /** The dashboard's pages of the monitor and run, when the server knows its public URL (PINGMON_PUBLIC_URL). */
   links?: { monitor: string; run: string | null } | null;
@@ -108,6 +110,7 @@ export function webhookPayload(c: AlertContent) {
     errorMessage: c.errorMessage,
     logSnippet: c.logSnippet,
     logTail: c.logTail,
+    repeats: c.repeats ?? null,
     meta: c.meta,
     matchedRules: c.matchedRules,
     expectedAt: c.expectedAt === null ? null : iso(c.expectedAt),
@@ -170,7 +173,16 @@ export function headline(c: AlertContent, name: (text: string) => string = (text
 export function details(c: AlertContent): string[] {
   if (c.event === 'silent_failure') return c.matchedRules.map((rule) => `• ${describeMatch(rule)}`);
   if (grouped(c)) return c.monitors.map((m) => `• ${m.monitorName}: ${m.errorMessage ?? 'did not start'}`);
-  return c.errorMessage === null ? [] : [c.errorMessage];
+  const lines = c.errorMessage === null ? [] : [c.errorMessage];
+  const repeated = sameFailure(c.repeats);
+  return repeated === null ? lines : [...lines, repeated];
+}
+
+/** What a fail alert says of its failure's fingerprint (docs/alerts.md#failure-fingerprints). */
+export function sameFailure(repeats: number | null | undefined): string | null {
+  if (repeats === null || repeats === undefined) return null;
+  if (repeats === 0) return 'New failure.';
+  return `Same failure as the last ${repeats === 1 ? 'run' : `${repeats} runs`}.`;
 }
 
 export function footer(c: AlertContent): string | null {

@@ -346,6 +346,7 @@ function contentOf(alert: StoredAlert, publicUrl: string | undefined): AlertCont
     createdAt: alert.createdAt,
     incidentKey: alert.incidentKey ?? null,
     cause: alert.cause ?? null,
+    repeats: alert.repeats ?? null,
     monitorSlug: alert.monitorSlug || null,
     links: monitorPage
       ? { monitor: monitorPage, run: alert.runId && `${monitorPage}/runs/${encodeURIComponent(alert.runId)}` }

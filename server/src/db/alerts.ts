@@ -33,6 +33,8 @@ export interface AlertRecord {
   /** The incident it belongs to (domain/incidents.ts incidentKey), and why that opened; null outside one. */
   incidentKey?: string | null;
   cause?: IncidentCause | null;
+  /** A fail alert: how many failed runs in a row just before its run had the same fingerprint (0: a new failure). */
+  repeats?: number | null;
   /** One of a group of missed alerts sent as one message: the id of the alert whose deliveries carry it. */
   groupId?: string | null;
   createdAt: number;
@@ -62,6 +64,7 @@ interface AlertRow {
   group_id: string | null;
   incident_key: string | null;
   cause: IncidentCause | null;
+  repeats: number | string | null;
   created_at: number | string;
   monitor_name: string;
   monitor_slug: string;
@@ -91,6 +94,7 @@ function toRecord(row: AlertRow): StoredAlert {
     groupId: row.group_id,
     incidentKey: row.incident_key,
     cause: row.cause,
+    repeats: row.repeats === null ? null : Number(row.repeats),
     createdAt: ms(row.created_at),
     monitorName: row.monitor_name,
     monitorSlug: row.monitor_slug,
@@ -100,7 +104,7 @@ function toRecord(row: AlertRow): StoredAlert {
 const INSERTED_COLUMNS =
   'id, account_id, monitor_id, run_id, event, status, error_message, log_snippet, log_tail, meta, matched_rules, ' +
   'expected_at, last_run_at, last_run_status, server_gap_from, server_gap_to, host, group_id, incident_key, cause, ' +
-  'created_at';
+  'repeats, created_at';
 
 /** The values of INSERTED_COLUMNS, in their order. */
 function insertedValues(alert: AlertRecord): SqlParam[] {
@@ -125,6 +129,7 @@ function insertedValues(alert: AlertRecord): SqlParam[] {
     alert.groupId ?? null,
     alert.incidentKey ?? null,
     alert.cause ?? null,
+    alert.repeats ?? null,
     alert.createdAt,
   ];
 }
@@ -159,7 +164,8 @@ export async function insertAlert(sql: TransactionSql, alert: AlertRecord): Prom
 const ALERT_COLUMNS =
   'a.id, a.account_id, a.event, a.monitor_id, a.run_id, a.status, a.error_message, a.log_snippet, a.log_tail, ' +
   'a.meta, a.matched_rules, a.expected_at, a.last_run_at, a.last_run_status, a.server_gap_from, a.server_gap_to, ' +
-  'a.host, a.group_id, a.incident_key, a.cause, a.created_at, m.name as monitor_name, m.slug as monitor_slug';
+  'a.host, a.group_id, a.incident_key, a.cause, a.repeats, a.created_at, ' +
+  'm.name as monitor_name, m.slug as monitor_slug';
 
 /** A page of the account's alerts (optionally of one monitor), newest first, after `after`. */
 export async function listAlerts(

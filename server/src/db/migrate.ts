@@ -12,6 +12,7 @@ import * as quiet from './migrations/010-quiet.js';
 import * as slugs from './migrations/011-slugs.js';
 import * as events from './migrations/012-events.js';
 import * as channelKinds from './migrations/013-channel-kinds.js';
+import * as fingerprints from './migrations/014-fingerprints.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '011-slugs': slugs,
   '012-events': events,
   '013-channel-kinds': channelKinds,
+  '014-fingerprints': fingerprints,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -22,6 +22,7 @@ interface RunRow {
   has_log: boolean | number;
   matched_rules: string | null;
   host: string | null;
+  fingerprint: string | null;
 }
 
 function toRecord(row: RunRow): RunRecord {
@@ -38,6 +39,7 @@ function toRecord(row: RunRow): RunRecord {
     hasLog: Boolean(row.has_log),
     matchedRules: row.matched_rules === null ? null : (JSON.parse(row.matched_rules) as MatchedRule[]),
     host: row.host,
+    fingerprint: row.fingerprint,
   };
 }
 
@@ -55,19 +57,20 @@ function toRow(run: RunRecord): RunRow {
     has_log: run.hasLog,
     matched_rules: run.matchedRules === null ? null : JSON.stringify(run.matchedRules),
     host: run.host,
+    fingerprint: run.fingerprint,
   };
 }
 
 const COLUMNS =
   'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log, ' +
-  'matched_rules, host';
+  'matched_rules, host, fingerprint';
 // Built once: the SQLite statement cache is keyed by the text.
 const FIND_RUN = `select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`;
 const FIND_OPEN_RUN =
   `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' ` +
   'order by started_at desc, id desc limit 1';
 const INSERT_RUN =
-  `insert into runs (${COLUMNS}, timeout_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
+  `insert into runs (${COLUMNS}, timeout_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
   'on conflict (monitor_id, id) do nothing';
 
 export async function findRun(
@@ -124,6 +127,7 @@ function runParams(run: RunRecord): SqlParam[] {
     r.has_log,
     r.matched_rules,
     r.host,
+    r.fingerprint,
   ];
 }
 
@@ -156,7 +160,7 @@ export async function insertRunIf(
 
 const FINISH_RUN =
   'update runs set status = ?, finished_at = ?, duration_ms = ?, meta = ?, error_message = ?, has_log = ?, ' +
-  "matched_rules = ? where monitor_id = ? and id = ? and status = 'running'";
+  "matched_rules = ?, fingerprint = ? where monitor_id = ? and id = ? and status = 'running'";
 
 /**
  * Finishes a run that is still running; false when another ping finished it first. Outside a transaction,
@@ -173,6 +177,7 @@ export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promis
     run.errorMessage,
     run.hasLog,
     run.matchedRules === null ? null : JSON.stringify(run.matchedRules),
+    run.fingerprint,
     run.monitorId,
     run.runId,
     ...(guard?.params ?? []),
@@ -213,7 +218,16 @@ const NOT_TEXT: Record<string, string> = {
   no_open_run: 'boolean',
 };
 const INSERTED = [...COLUMNS.split(', '), 'timeout_at'];
-const FINISHED = ['status', 'finished_at', 'duration_ms', 'meta', 'error_message', 'has_log', 'matched_rules'];
+const FINISHED = [
+  'status',
+  'finished_at',
+  'duration_ms',
+  'meta',
+  'error_message',
+  'has_log',
+  'matched_rules',
+  'fingerprint',
+];
 
 /** unnest's arrays of `columns` and of the guard's values (booleans as such, the rest compared through casts). */
 function arrayed(columns: readonly string[], guard: Guard): { from: string; guard: string } {
@@ -269,8 +283,8 @@ function finishArrayForm(guard: Guard): ArrayForm {
     text,
     row: (params) => [...params],
     touches: (params) => {
-      const key = runKey(params[7], params[8]);
-      return { reads: [key], writes: [key, `open ${String(params[7])}`] };
+      const key = runKey(params[8], params[9]);
+      return { reads: [key], writes: [key, `open ${String(params[8])}`] };
     },
   };
 }
@@ -280,13 +294,17 @@ export async function listRuns(
   sql: Sql,
   accountId: string,
   monitorId: string,
-  page: { limit: number; status?: RunStatus; after?: CursorKey },
+  page: { limit: number; status?: RunStatus; fingerprint?: string; after?: CursorKey },
 ): Promise<RunRecord[]> {
   const where = ['account_id = ?', 'monitor_id = ?'];
   const params: SqlParam[] = [accountId, monitorId];
   if (page.status) {
     where.push('status = ?');
     params.push(page.status);
+  }
+  if (page.fingerprint) {
+    where.push('fingerprint = ?');
+    params.push(page.fingerprint);
   }
   if (page.after) {
     const start = startAfter(page.after, 'started_at', 'id');
@@ -298,6 +316,53 @@ export async function listRuns(
     [...params, page.limit],
   );
   return rows.map(toRecord);
+}
+
+/** A failure as the monitor's kept runs have seen it: the first start among them, and how many. */
+export interface FailureSeen {
+  firstSeenAt: number;
+  count: number;
+}
+
+/** The monitor's kept runs with this fingerprint (read through the runs_fingerprint index). */
+export async function findFailureSeen(
+  sql: Sql,
+  accountId: string,
+  monitorId: string,
+  fingerprint: string,
+): Promise<FailureSeen | undefined> {
+  const [row] = await sql.rows<{ first: number | string | null; count: number | string }>(
+    'select min(started_at) as first, count(*) as count from runs ' +
+      'where monitor_id = ? and fingerprint = ? and account_id = ?',
+    [monitorId, fingerprint, accountId],
+  );
+  return row && row.first !== null ? { firstSeenAt: ms(row.first), count: Number(row.count) } : undefined;
+}
+
+/**
+ * How many failed runs in a row just before `run` (by start; running ones aside) had its fingerprint: those after
+ * the latest finished run before it that did not, found from the end of the (monitor_id, started_at) index.
+ */
+export async function countRepeats(sql: Sql, run: RunRecord): Promise<number> {
+  const before = startAfter({ at: run.startedAt, id: run.runId }, 'started_at', 'id');
+  const [other] = await sql.rows<{ started_at: number | string; id: string }>(
+    `select started_at, id from runs where monitor_id = ? and ${before.sql} and status <> 'running' ` +
+      "and (status <> 'failed' or fingerprint is null or fingerprint <> ?) order by started_at desc, id desc limit 1",
+    [run.monitorId, ...before.params, run.fingerprint],
+  );
+  const where = ['monitor_id = ?', 'fingerprint = ?', "status = 'failed'", before.sql];
+  const params: SqlParam[] = [run.monitorId, run.fingerprint, ...before.params];
+  if (other) {
+    // After `other` in time: what comes before this run but not before `other`.
+    const at = ms(other.started_at);
+    where.push('(started_at > ? or (started_at = ? and id > ?))');
+    params.push(at, at, other.id);
+  }
+  const [row] = await sql.rows<{ count: number | string }>(
+    `select count(*) as count from runs where ${where.join(' and ')}`,
+    params,
+  );
+  return Number(row?.count ?? 0);
 }
 
 /**
@@ -607,14 +672,14 @@ export async function timeOutRuns(
   sql: TransactionSql,
   runs: readonly OverdueRun[],
   now: number,
-  errorMessage: string,
-): Promise<Array<{ monitorId: string; runId: string }>> {
+  failure: { errorMessage: string; fingerprint: string },
+): Promise<RunRecord[]> {
   if (runs.length === 0) return [];
-  const rows = await sql.rows<{ monitor_id: string; id: string }>(
+  const rows = await sql.rows<RunRow>(
     "update runs set status = 'failed', finished_at = ?, duration_ms = cast(? as bigint) - started_at, " +
-      "error_message = ?, timeout_at = null where status = 'running' and timeout_at <= ? and (monitor_id, id) in " +
-      `(values ${runs.map(() => '(?, ?)').join(', ')}) returning monitor_id, id`,
-    [now, now, errorMessage, now, ...runs.flatMap((r) => [r.monitorId, r.runId])],
+      "error_message = ?, fingerprint = ?, timeout_at = null where status = 'running' and timeout_at <= ? and " +
+      `(monitor_id, id) in (values ${runs.map(() => '(?, ?)').join(', ')}) returning ${COLUMNS}`,
+    [now, now, failure.errorMessage, failure.fingerprint, now, ...runs.flatMap((r) => [r.monitorId, r.runId])],
   );
-  return rows.map((r) => ({ monitorId: r.monitor_id, runId: r.id }));
+  return rows.map(toRecord);
 }

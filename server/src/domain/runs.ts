@@ -1,4 +1,5 @@
 import type { MatchedRule, PingKind, RunStatus } from '@pingmon/sdk/wire';
+import { fingerprint } from './fingerprint.js';
 import type { PingInput } from './ping-body.js';
 
 /** A run as the server holds it; times are epoch milliseconds. */
@@ -17,6 +18,8 @@ export interface RunRecord {
   matchedRules: MatchedRule[] | null;
   /** The host of the ping that opened the run, if it named one. */
   host: string | null;
+  /** A failed run's fingerprint (domain/fingerprint.ts); null for any other. */
+  fingerprint: string | null;
 }
 
 export function statusOf(kind: PingKind): RunStatus {
@@ -48,6 +51,7 @@ export function newRun(
     hasLog: failed && Boolean(input.logOutput),
     matchedRules: null,
     host: input.host ?? null,
+    fingerprint: failed ? fingerprint(input.errorMessage ?? null, input.logOutput ?? null) : null,
   };
 }
 
@@ -68,5 +72,6 @@ export function finishedRun(run: RunRecord, kind: PingKind, input: PingInput, no
     hasLog: failed && Boolean(input.logOutput),
     matchedRules: null,
     host: run.host,
+    fingerprint: failed ? fingerprint(input.errorMessage ?? null, input.logOutput ?? null) : null,
   };
 }

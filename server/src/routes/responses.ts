@@ -105,7 +105,7 @@ const MatchedRule = shape('MatchedRule', {
   actual: Joi.number(),
 });
 
-export const Run = shape('Run', {
+const runKeys = {
   runId: Joi.string(),
   monitorId: Joi.string(),
   status: oneOf(RUN_STATUSES, 'RunStatus'),
@@ -118,6 +118,19 @@ export const Run = shape('Run', {
   silentFailure: Joi.boolean().description('A success whose meta matched alert rules: the run stays success'),
   matchedRules: Joi.array().items(MatchedRule).description('The rules its meta matched; empty unless silentFailure'),
   host: Joi.string().allow(null).description('The host of the ping that opened the run; null when it sent none'),
+  fingerprint: Joi.string()
+    .allow(null)
+    .description("A failed run's failure fingerprint (docs/alerts.md#failure-fingerprints); null unless failed"),
+};
+export const Run = shape('Run', runKeys);
+export const RunDetail = shape('RunDetail', {
+  ...runKeys,
+  failure: orNull(
+    shape('FailureSeen', {
+      firstSeenAt: time.description("The first start among the monitor's kept runs with this fingerprint"),
+      count: count.description('How many of its kept runs have it, this one included'),
+    }),
+  ).description('A failed run: its failure as the monitor has seen it; null unless failed'),
 });
 export const RunList = shape('RunList', { runs: Joi.array().items(Run), nextCursor });
 export const LogResult = shape('LogResult', { hasLog: Joi.boolean(), content: Joi.string().allow(null) });
@@ -383,6 +396,9 @@ export const AlertList = shape('AlertList', {
       errorMessage: Joi.string().allow(null),
       logSnippet: Joi.string().allow(null).description("The first 500 characters of the run's log (fail alerts)"),
       logTail: Joi.string().allow(null).description("The log's last lines, at most 500 characters (fail alerts)"),
+      repeats: count
+        .allow(null)
+        .description('Fail alerts: how many failed runs in a row before it failed the same way (0: a new failure)'),
       meta: Meta,
       matchedRules: Joi.array().items(MatchedRule),
       host: Joi.string().allow(null).description("A missed alert: the host of the monitor's last run"),

@@ -1,22 +1,30 @@
 import Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
-import type { LogResult, Run, RunList, RunStatus } from '@pingmon/sdk/wire';
+import type { LogResult, RunDetail, RunList, RunStatus } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import { findRunLog } from '../db/run-logs.js';
-import { findRun, listRuns } from '../db/runs.js';
+import { findFailureSeen, findRun, listRuns } from '../db/runs.js';
 import type { RunRecord } from '../domain/runs.js';
 import { apiError } from '../errors.js';
-import { presentRun } from '../presenter.js';
+import { presentRun, presentRunDetail } from '../presenter.js';
 import type { RouteContext } from './context.js';
 import { requireMonitor } from './monitors.js';
 import { pageOf, pageQuery, pageStart } from './pagination.js';
-import { LogResult as LogSchema, replies, Run as RunSchema, RunList as RunListSchema } from './responses.js';
+import {
+  LogResult as LogSchema,
+  replies,
+  RunDetail as RunDetailSchema,
+  RunList as RunListSchema,
+} from './responses.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
 export const listQuery = Joi.object({
   ...pageQuery,
   status: Joi.string().valid('running', 'success', 'failed').meta({ type: 'RunStatus' }),
+  fingerprint: Joi.string()
+    .pattern(/^[0-9a-f]{16}$/)
+    .description("Only the failed runs with this fingerprint (a run's `fingerprint`)"),
 });
 
 type RunRequest = Request<WithParams<'monitorId' | 'runId'>>;
@@ -46,12 +54,12 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}/runs/{runId}',
       options: {
         id: 'getRun',
-        description: 'One run',
+        description: 'One run, and its failure as the monitor has seen it',
         tags: ['runs'],
-        response: replies({ 200: RunSchema }),
+        response: replies({ 200: RunDetailSchema }),
         validate: { params, failAction: invalidRequest },
       },
-      handler: async (request: RunRequest): Promise<Run> => presentRun(await requireRun(ctx, request)),
+      handler: (request: RunRequest) => detail(ctx, request),
     },
     {
       method: 'GET',
@@ -69,17 +77,31 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
 }
 
 async function list(ctx: RouteContext, request: Request<WithParams<'monitorId'>>): Promise<RunList> {
-  const { limit, cursor, status } = request.query as { limit: number; cursor?: string; status?: RunStatus };
+  const { limit, cursor, status, fingerprint } = request.query as {
+    limit: number;
+    cursor?: string;
+    status?: RunStatus;
+    fingerprint?: string;
+  };
   const { accountId } = userOf(request);
   const { monitorId } = request.params;
   await requireMonitor(ctx, accountId, monitorId);
   const fetched = await listRuns(ctx.db.sql, accountId, monitorId, {
     limit: limit + 1,
     status,
+    fingerprint,
     after: pageStart(cursor),
   });
   const page = pageOf(fetched, limit, (run) => ({ at: run.startedAt, id: run.runId }));
   return { runs: page.items.map(presentRun), nextCursor: page.nextCursor };
+}
+
+async function detail(ctx: RouteContext, request: RunRequest): Promise<RunDetail> {
+  const run = await requireRun(ctx, request);
+  const { fingerprint } = run;
+  const failure =
+    fingerprint === null ? undefined : await findFailureSeen(ctx.db.sql, run.accountId, run.monitorId, fingerprint);
+  return presentRunDetail(run, failure);
 }
 
 async function requireRun(ctx: RouteContext, request: RunRequest): Promise<RunRecord> {

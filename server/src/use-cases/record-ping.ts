@@ -12,7 +12,15 @@ import {
 } from '../db/monitors.js';
 import { findRuleConditions } from '../db/rules.js';
 import { insertRunLog } from '../db/run-logs.js';
-import { findLatestOpenRun, findRun, finishRun, hasRunOpenedNear, insertRun, insertRunIf } from '../db/runs.js';
+import {
+  countRepeats,
+  findLatestOpenRun,
+  findRun,
+  finishRun,
+  hasRunOpenedNear,
+  insertRun,
+  insertRunIf,
+} from '../db/runs.js';
 import type { TransactionSql } from '../db/sql.js';
 import { incidentEvents } from '../domain/events.js';
 import { incidentKey, incidentSummary } from '../domain/incidents.js';
@@ -338,6 +346,7 @@ async function raiseAlerts(
       event: 'fail',
       ...logs,
       ...incidentOf,
+      repeats: run.fingerprint === null ? null : await countRepeats(sql, run),
     });
   }
   if (run.matchedRules !== null) {

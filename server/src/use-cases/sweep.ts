@@ -8,10 +8,11 @@ import { claimMissed, claimMonitors, claimReminders, saveMonitorStates } from '.
 import type { EventRecord } from '../db/events.js';
 import { insertEvents } from '../db/events.js';
 import type { LastRun, OverdueRun } from '../db/runs.js';
-import { findLastRuns, findOverdueRuns, setRunDeadlines, timeOutRuns } from '../db/runs.js';
+import { countRepeats, findLastRuns, findOverdueRuns, setRunDeadlines, timeOutRuns } from '../db/runs.js';
 import { findOutage } from '../db/settings.js';
 import type { TransactionSql } from '../db/sql.js';
 import { groupByHost } from '../domain/alert-groups.js';
+import { fingerprint } from '../domain/fingerprint.js';
 import { incidentEvents } from '../domain/events.js';
 import { afterOutcome, incidentKey, incidentSummary, reminderAfter } from '../domain/incidents.js';
 import type { Incident } from '../domain/incidents.js';
@@ -270,7 +271,8 @@ async function timedOut(
   let handled = 0;
   for (const [limit, runs] of byLimit) {
     const errorMessage = `no result within maxRuntime (${formatDuration(limit)})`;
-    for (const run of await timeOutRuns(sql, runs, now, errorMessage)) {
+    const failure = { errorMessage, fingerprint: fingerprint(errorMessage, null) };
+    for (const run of await timeOutRuns(sql, runs, now, failure)) {
       handled++;
       const monitor = monitors.get(run.monitorId)!;
       const before = decisions.get(run.monitorId)?.state.health ?? monitor.health;
@@ -286,7 +288,8 @@ async function timedOut(
       decisions.set(run.monitorId, { monitorId: run.monitorId, state: { ...monitor, health }, alert: null });
       if (alert === null) continue;
       const fields = { status: 'failed' as const, runId: run.runId, errorMessage, expectedAt: null };
-      alerts.push(alertOf(monitor, alert, fields, health.incident, now));
+      const repeats = alert === 'timed_out' ? await countRepeats(sql, run) : null;
+      alerts.push({ ...alertOf(monitor, alert, fields, health.incident, now), repeats });
     }
   }
   await saveMonitorStates(sql, [...decisions.values()]);

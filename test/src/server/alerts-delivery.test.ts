@@ -104,6 +104,7 @@ for (const kind of DATABASE_KINDS) {
           'errorMessage',
           'logSnippet',
           'logTail',
+          'repeats',
           'meta',
           'matchedRules',
           'expectedAt',
@@ -244,7 +245,7 @@ for (const kind of DATABASE_KINDS) {
         t.ok(shown.endsWith('…') && snippet.startsWith(shown.slice(0, -1)), 'discord: the snippet, cut at its end');
         t.match(d.content, /\n```\n…end of the log:\n```\n/, 'discord: the end under the snippet, headed');
         t.equal(dEnd!.replace(ZWSP, ''), end, 'discord: the end, whole');
-        t.match(d.content, /^🔴 \*\*etl \\`prod\\` <job>\*\* failed\n@everyone e+\n```/);
+        t.match(d.content, /^🔴 \*\*etl \\`prod\\` <job>\*\* failed\n@everyone e+\nNew failure\.\n```/);
       },
     );
 

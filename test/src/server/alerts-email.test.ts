@@ -85,10 +85,10 @@ for (const kind of DATABASE_KINDS) {
       t.match(mail.headers.from, /pingmon alerts.*<alerts@example\.com>/);
       t.equal(mail.subject, '[pingmon] etl <prod> & co failed');
       t.match(mail.headers['content-type'], /^multipart\/alternative/);
-      t.match(mail.text, 'etl <prod> & co failed\nexit code 2 <b>not bold</b>\n');
+      t.match(mail.text, 'etl <prod> & co failed\nexit code 2 <b>not bold</b>\nNew failure.\n');
       t.match(mail.text, `----\n${log.trimEnd()}\n----`, 'the text part has the log as written');
       t.match(mail.html, '<p><strong>etl &lt;prod&gt; &amp; co</strong> failed</p>');
-      t.match(mail.html, '<p>exit code 2 &lt;b&gt;not bold&lt;/b&gt;</p>');
+      t.match(mail.html, '<p>exit code 2 &lt;b&gt;not bold&lt;/b&gt;<br>\nNew failure.</p>');
       const pre = /<pre style="([^"]*)">([\s\S]*?)<\/pre>/.exec(mail.html);
       t.ok(pre, 'the log is in a <pre> block');
       t.match(pre![1], /font-family:[^;]*monospace/);

@@ -42,6 +42,7 @@ export const PLACEHOLDER_NAMES = [
   'errorMessage',
   'logSnippet',
   'logTail',
+  'repeats',
   'meta',
   'matchedRules',
   'cause',

@@ -31,6 +31,7 @@ const run = (n: number, fields: Partial<Run> = {}): Run => ({
   silentFailure: false,
   matchedRules: [],
   host: null,
+  fingerprint: null,
   ...fields,
 });
 

@@ -341,6 +341,7 @@ t.test(
       'errorMessage',
       'logSnippet',
       'logTail',
+      'repeats',
       'meta',
       'matchedRules',
       'expectedAt',
@@ -375,4 +376,23 @@ t.test('alert delivery settings come from PINGMON_ALERT_* in seconds', async (t)
   );
   t.throws(() => loadConfig({ PINGMON_ALERT_RETRY_BASE: 'soon' }), /PINGMON_ALERT_RETRY_BASE/);
   t.throws(() => loadConfig({ PINGMON_ALERT_MAX_ATTEMPTS: '0' }), /PINGMON_ALERT_MAX_ATTEMPTS/);
+});
+
+t.test('a fail alert says whether its failure is new or the same as the runs before it', async (t) => {
+  const text = (repeats: number | null) => slackPayload(failAlert({ errorMessage: 'exit code 2', repeats })).blocks;
+  const said = (repeats: number | null) => JSON.stringify(text(repeats));
+  t.match(said(0), 'exit code 2\\nNew failure.');
+  t.match(said(1), 'exit code 2\\nSame failure as the last run.');
+  t.match(said(4), 'exit code 2\\nSame failure as the last 4 runs.');
+  t.notMatch(said(null), /failure/i, 'nothing when it has no fingerprint (not a fail alert)');
+  const hook = (repeats: number | null) =>
+    JSON.parse(
+      kindOf('webhook').request!(
+        { channelId: 'ch_1', type: 'webhook', url: 'http://127.0.0.1:9/hook', options: {}, secret: null },
+        failAlert({ repeats }),
+        { nowSeconds: 1, messageKey: 'm1' },
+      ).body,
+    ) as { repeats: unknown };
+  t.equal(hook(3).repeats, 3);
+  t.equal(hook(null).repeats, null);
 });

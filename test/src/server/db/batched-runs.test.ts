@@ -34,6 +34,7 @@ for (const kind of DATABASE_KINDS) {
       hasLog: false,
       matchedRules: null,
       host: null,
+      fingerprint: null,
     });
 
     t.test('openings: written, refused by their guard, or in conflict on their run id', async (t) => {

@@ -20,6 +20,7 @@ function run(runId: string, status: RunStatus): RunRecord {
     hasLog: false,
     matchedRules: null,
     host: null,
+    fingerprint: null,
   };
 }
 
