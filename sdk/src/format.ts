@@ -1,5 +1,5 @@
 // How runs, durations and rules are written for people: the CLI's tables, the TUI and the dashboard alike.
-import type { MatchedRule, RuleOp, RunStatus } from './types.js';
+import type { MatchedRule, RuleOp, RuleWindow, RunStatus } from './types.js';
 import { RULE_OP_SYMBOLS, RULE_OP_WORDS } from './vocabulary.js';
 
 /** "3m 20s", "850ms", "—" */
@@ -64,19 +64,56 @@ export function until(iso: string | null, now: number): string {
   return `in ${Math.floor(seconds / 86_400)}d`;
 }
 
-/** "rowsProcessed < 1" */
-export function formatRule(rule: { metric: string; op: RuleOp; value: number }): string {
-  return `${rule.metric} ${RULE_OP_SYMBOLS[rule.op]} ${rule.value}`;
+/** A rule as stored, or as asked for (a baseline's minRuns defaults to its runs). */
+type RuleText = {
+  metric: string;
+  op: RuleOp;
+  value: number;
+  baseline?: { runs: number; minRuns?: number } | null;
+  window?: RuleWindow | null;
+};
+
+/** "rowsProcessed < 1", "durationMs > 3 × median(20)", "rowsProcessed < 0.5 × median(20, min 5) in 3 of the last 5". */
+export function formatRule(rule: RuleText): string {
+  const { baseline, window } = rule;
+  const least = baseline?.minRuns ?? baseline?.runs;
+  const minText = least === baseline?.runs ? '' : `, min ${least}`;
+  const median = baseline ? ` × median(${baseline.runs}${minText})` : '';
+  return `${rule.metric} ${RULE_OP_SYMBOLS[rule.op]} ${rule.value}${median}${window ? ` ${windowText(window)}` : ''}`;
 }
 
-/** "Alert when a success reports rowsProcessed less than 1": what a rule does, in words. */
-export function describeRule(rule: { metric: string; op: RuleOp; value: number }): string {
-  return `Alert when a success reports ${rule.metric} ${RULE_OP_WORDS[rule.op]} ${rule.value}`;
+/** "for 3 runs", "in 3 of the last 5". */
+function windowText(window: RuleWindow): string {
+  return window.atLeast === window.runs ? `for ${window.runs} runs` : `in ${window.atLeast} of the last ${window.runs}`;
 }
 
-/** "rowsProcessed < 1 (was 0)": a rule as a run matched it. */
+/**
+ * What a rule does, in words: "Alert when a success reports rowsProcessed less than 1"; "… durationMs more than 3
+ * × the median of the 20 successes before it, once 20 earlier successes report it"; "…, in 3 of the last 5 successes".
+ */
+export function describeRule(rule: RuleText): string {
+  const { baseline, window } = rule;
+  let text = `Alert when a success reports ${rule.metric} ${RULE_OP_WORDS[rule.op]} ${rule.value}`;
+  if (baseline) {
+    const runs = baseline.runs === 1 ? 'the success' : `the ${baseline.runs} successes`;
+    text += ` × the median of ${runs} before it, once ${baseline.minRuns ?? baseline.runs} earlier successes report it`;
+  }
+  if (window) {
+    text +=
+      window.atLeast === window.runs
+        ? `, ${window.runs} successes in a row`
+        : `, in ${window.atLeast} of the last ${window.runs} successes`;
+  }
+  return text;
+}
+
+/**
+ * "rowsProcessed < 1 (was 0)", "rowsProcessed < 0.5 × median(20) (was 200; median 40000)": a rule as a run
+ * matched it.
+ */
 export function formatMatch(rule: MatchedRule): string {
-  return `${formatRule(rule)} (was ${rule.actual})`;
+  const median = rule.baseline === null || rule.baseline === undefined ? '' : `; median ${rule.baseline}`;
+  return `${formatRule(rule)} (was ${rule.actual}${median})`;
 }
 
 /** A failed run's failure as its monitor has seen it: "first seen 3d ago, 14 times", or "new failure". */

@@ -268,6 +268,14 @@ export interface CreateRuleRequest {
   metric: string;
   op: RuleOp;
   value: number;
+  baseline?: {
+    runs: number;
+    minRuns?: number;
+  } | null;
+  window?: {
+    runs: number;
+    atLeast: number;
+  } | null;
 }
 
 export interface CreatedApiKey {
@@ -472,7 +480,13 @@ export interface MatchedRule {
   metric: string;
   op: RuleOp;
   value: number;
+  /** Compare with `value` × the median of the runs before (null: with `value` itself) */
+  baseline: RuleBaseline | null;
+  /** Match when the condition held in `atLeast` of the last `runs` successes (null: on one run) */
+  window: RuleWindow | null;
   actual: number;
+  /** The baseline's median when the run was judged (null: no baseline) */
+  median: number | null;
 }
 
 export interface MeResponse {
@@ -655,8 +669,24 @@ export interface Rule {
   metric: string;
   op: RuleOp;
   value: number;
+  /** Compare with `value` × the median of the runs before (null: with `value` itself) */
+  baseline: RuleBaseline | null;
+  /** Match when the condition held in `atLeast` of the last `runs` successes (null: on one run) */
+  window: RuleWindow | null;
+  /** The rule as `pingmon rules add` takes it: `durationMs > 3 × median(20)` */
+  expression: string;
+  /** The rule in words */
+  description: string;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
+}
+
+/** Compare with `value` × the median of the runs before (null: with `value` itself) */
+export interface RuleBaseline {
+  /** The median of the metric over the successful runs before the one judged, this many */
+  runs: number;
+  /** No verdict while fewer of those runs report the metric */
+  minRuns: number;
 }
 
 export interface RuleList {
@@ -668,6 +698,8 @@ export interface RuleList {
 export interface RulePreview {
   /** The rule in words */
   description: string;
+  /** The rule as `pingmon rules add` takes it */
+  expression: string;
   /** Successful runs replayed: the latest ones, at most `runs` */
   checked: number;
   /** Of those, how many do not report the metric (a rule never matches them) */
@@ -681,11 +713,21 @@ export interface RulePreviewMatch {
   /** ISO 8601 UTC with milliseconds */
   startedAt: string;
   actual: number;
+  /** The baseline's median then (null: no baseline) */
+  median: number | null;
 }
 
 export interface RulePreviewQuery {
   /** How many of the latest successful runs to replay; 20 unless given */
   runs?: number;
+}
+
+/** Match when the condition held in `atLeast` of the last `runs` successes (null: on one run) */
+export interface RuleWindow {
+  /** The last this many successful runs, the one judged included */
+  runs: number;
+  /** In how many of them the condition must hold (the one judged among them) */
+  atLeast: number;
 }
 
 export interface Run {

@@ -4,6 +4,7 @@ export * from './limits.js';
 export * from './vocabulary.js';
 export * from './durations.js';
 export * from './format.js';
+export * from './rules.js';
 export * from './text.js';
 export * from './slugs.js';
 export * from './event-text.js';

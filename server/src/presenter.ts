@@ -1,4 +1,5 @@
 import { kindOf } from './alerts/channels/index.js';
+import { describeRule, formatRule } from '@pingmon/sdk/wire';
 import type {
   Account,
   Alert,
@@ -137,8 +138,9 @@ export function presentMaintenanceWindow(window: MaintenanceWindowRecord, now: n
 }
 
 export function presentRule(rule: RuleRecord): Rule {
-  const { ruleId, monitorId, metric, op, value } = rule;
-  return { ruleId, monitorId, metric, op, value, createdAt: iso(rule.createdAt) };
+  const { ruleId, monitorId, metric, op, value, baseline, window } = rule;
+  const shown = { ruleId, monitorId, metric, op, value, baseline, window };
+  return { ...shown, expression: formatRule(rule), description: describeRule(rule), createdAt: iso(rule.createdAt) };
 }
 
 /** The URL shows its origin only and the secret is never shown (see maskUrl). */

@@ -1,6 +1,7 @@
 import type { AlertEvent, IncidentCause, MatchedRule, Meta, MonitorStatus, RunStatus } from '@pingmon/sdk/wire';
 import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';
+import { storedMatch } from '../domain/rules.js';
 import type { ServerGap } from '../domain/server-gaps.js';
 import { ms } from './index.js';
 import type { Sql, SqlParam, TransactionSql } from './sql.js';
@@ -82,7 +83,7 @@ function toRecord(row: AlertRow): StoredAlert {
     logSnippet: row.log_snippet,
     logTail: row.log_tail,
     meta: JSON.parse(row.meta) as Meta,
-    matchedRules: JSON.parse(row.matched_rules) as MatchedRule[],
+    matchedRules: (JSON.parse(row.matched_rules) as MatchedRule[]).map(storedMatch),
     expectedAt: ms(row.expected_at),
     lastRunAt: ms(row.last_run_at),
     lastRunStatus: row.last_run_status,

@@ -13,6 +13,7 @@ import * as slugs from './migrations/011-slugs.js';
 import * as events from './migrations/012-events.js';
 import * as channelKinds from './migrations/013-channel-kinds.js';
 import * as fingerprints from './migrations/014-fingerprints.js';
+import * as relativeRules from './migrations/015-relative-rules.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '012-events': events,
   '013-channel-kinds': channelKinds,
   '014-fingerprints': fingerprints,
+  '015-relative-rules': relativeRules,
 };
 
 const source: Knex.MigrationSource<string> = {

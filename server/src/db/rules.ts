@@ -1,4 +1,4 @@
-import type { RuleOp } from '@pingmon/sdk/wire';
+import type { RuleBaseline, RuleOp, RuleWindow } from '@pingmon/sdk/wire';
 import type { RuleCondition } from '../domain/rules.js';
 import { ms } from './index.js';
 import type { Sql, TransactionSql } from './sql.js';
@@ -9,6 +9,10 @@ interface RuleRow {
   metric: string;
   op: RuleOp;
   value: number | string;
+  baseline_runs: number | null;
+  baseline_min_runs: number | null;
+  window_runs: number | null;
+  window_at_least: number | null;
   created_at: number | string;
 }
 
@@ -19,15 +23,27 @@ export interface RuleRecord {
   metric: string;
   op: RuleOp;
   value: number;
+  baseline: RuleBaseline | null;
+  window: RuleWindow | null;
   createdAt: number;
+}
+
+type LookBack = Pick<RuleRow, 'baseline_runs' | 'baseline_min_runs' | 'window_runs' | 'window_at_least'>;
+
+function lookBack(row: LookBack): Pick<RuleRecord, 'baseline' | 'window'> {
+  return {
+    baseline: row.baseline_runs === null ? null : { runs: row.baseline_runs, minRuns: row.baseline_min_runs! },
+    window: row.window_runs === null ? null : { runs: row.window_runs, atLeast: row.window_at_least! },
+  };
 }
 
 function toRecord(row: RuleRow): RuleRecord {
   const { id: ruleId, monitor_id: monitorId, metric, op } = row;
-  return { ruleId, monitorId, metric, op, value: Number(row.value), createdAt: ms(row.created_at) };
+  return { ruleId, monitorId, metric, op, value: Number(row.value), ...lookBack(row), createdAt: ms(row.created_at) };
 }
 
-const COLUMNS = 'id, monitor_id, metric, op, value, created_at';
+const LOOK_BACK = 'baseline_runs, baseline_min_runs, window_runs, window_at_least';
+const COLUMNS = `id, monitor_id, metric, op, value, ${LOOK_BACK}, created_at`;
 
 /** A monitor's rules in the order they were added, for the rules list. */
 export async function listRules(sql: Sql, accountId: string, monitorId: string): Promise<RuleRecord[]> {
@@ -38,14 +54,14 @@ export async function listRules(sql: Sql, accountId: string, monitorId: string):
   return rows.map(toRecord);
 }
 
-const FIND_CONDITIONS = 'select id, metric, op, value from rules where monitor_id = ? order by created_at, id';
+const FIND_CONDITIONS =
+  `select id, metric, op, value, ${LOOK_BACK} from rules where monitor_id = ? ` + 'order by created_at, id';
 
 /** What the success pings of a monitor are matched against (read only when the monitor counts rules). */
 export async function findRuleConditions(sql: Sql, monitorId: string): Promise<RuleCondition[]> {
-  const rows = await sql.rows<{ id: string; metric: string; op: RuleOp; value: number | string }>(FIND_CONDITIONS, [
-    monitorId,
-  ]);
-  return rows.map((r) => ({ ruleId: r.id, metric: r.metric, op: r.op, value: Number(r.value) }));
+  type Row = LookBack & { id: string; metric: string; op: RuleOp; value: number | string };
+  const rows = await sql.rows<Row>(FIND_CONDITIONS, [monitorId]);
+  return rows.map((r) => ({ ruleId: r.id, metric: r.metric, op: r.op, value: Number(r.value), ...lookBack(r) }));
 }
 
 export type InsertRuleOutcome =
@@ -72,12 +88,16 @@ export async function insertRule(
     ]);
     return monitor ? { kind: 'limit_reached' } : { kind: 'monitor_not_found' };
   }
-  await sql.changes(`insert into rules (${COLUMNS}, account_id) values (?, ?, ?, ?, ?, ?, ?)`, [
+  await sql.changes(`insert into rules (${COLUMNS}, account_id) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, [
     rule.ruleId,
     rule.monitorId,
     rule.metric,
     rule.op,
     rule.value,
+    rule.baseline?.runs ?? null,
+    rule.baseline?.minRuns ?? null,
+    rule.window?.runs ?? null,
+    rule.window?.atLeast ?? null,
     rule.createdAt,
     accountId,
   ]);

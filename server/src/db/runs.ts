@@ -1,5 +1,7 @@
 import { RECENT_RUNS } from '@pingmon/sdk/wire';
 import type { MatchedRule, RecentRuns, RunStatus } from '@pingmon/sdk/wire';
+import type { RuleInput } from '../domain/rules.js';
+import { ruleInput, storedMatch } from '../domain/rules.js';
 import type { RunRecord } from '../domain/runs.js';
 import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';
@@ -37,10 +39,29 @@ function toRecord(row: RunRow): RunRecord {
     meta: JSON.parse(row.meta) as Record<string, number>,
     errorMessage: row.error_message,
     hasLog: Boolean(row.has_log),
-    matchedRules: row.matched_rules === null ? null : (JSON.parse(row.matched_rules) as MatchedRule[]),
+    matchedRules: row.matched_rules === null ? null : (JSON.parse(row.matched_rules) as MatchedRule[]).map(storedMatch),
     host: row.host,
     fingerprint: row.fingerprint,
   };
+}
+
+const EARLIER_SUCCESSES =
+  "select meta, duration_ms from runs where monitor_id = ? and status = 'success' and started_at <= ? and id <> ? " +
+  'order by started_at desc, id desc limit ?';
+
+/**
+ * What look-back rules judge `run` against: the monitor's `limit` latest successes started before it, newest first,
+ * as rules see them. One read of the runs_successes index, however many failed runs lie between.
+ */
+export async function findEarlierSuccesses(
+  sql: Sql,
+  run: Pick<RunRecord, 'monitorId' | 'runId' | 'startedAt'>,
+  limit: number,
+): Promise<RuleInput[]> {
+  const rows = await sql.rows<Pick<RunRow, 'meta' | 'duration_ms'>>(EARLIER_SUCCESSES, [
+    ...[run.monitorId, run.startedAt, run.runId, limit],
+  ]);
+  return rows.map((row) => ruleInput(JSON.parse(row.meta) as Record<string, number>, ms(row.duration_ms)));
 }
 
 function toRow(run: RunRecord): RunRow {

@@ -1,58 +1,69 @@
-import { RULE_OP_SYMBOLS } from '@pingmon/sdk/wire';
-import type { MatchedRule, Meta, RuleOp } from '@pingmon/sdk/wire';
+import { formatMatch, ruleLookback, ruleVerdicts } from '@pingmon/sdk/wire';
+import type { MatchedRule, Meta, RuleSpec } from '@pingmon/sdk/wire';
 
 export const MAX_RULES_PER_MONITOR = 20;
 
 /** What matching needs of a rule. */
-export interface RuleCondition {
+export interface RuleCondition extends RuleSpec {
   ruleId: string;
-  metric: string;
-  op: RuleOp;
-  value: number;
 }
 
-function holds(actual: number, op: RuleOp, value: number): boolean {
-  switch (op) {
-    case 'lt':
-      return actual < value;
-    case 'lte':
-      return actual <= value;
-    case 'gt':
-      return actual > value;
-    case 'gte':
-      return actual >= value;
-    case 'eq':
-      return actual === value;
-    case 'neq':
-      return actual !== value;
-  }
+/** A success as rules see it: its input (see ruleInput). */
+export type RuleInput = Meta;
+
+/** How many earlier successes the rules read, newest first: 0 when none looks back (no read). */
+export function lookbackOf(rules: readonly RuleCondition[]): number {
+  return Math.max(0, ...rules.map(ruleLookback));
 }
 
 /**
- * The rules that `meta` matches, in the order given, or null when none does. A rule whose metric
- * the meta does not report never matches: a missing number is not a zero.
+ * The rules that `input` matches, in the order given, or null when none does. `earlier` are the monitor's
+ * successes before it, newest first, at least `lookbackOf(rules)` of them when there are that many. A rule
+ * whose metric the input does not report never matches: a missing number is not a zero.
  */
-export function matchRules(rules: readonly RuleCondition[], meta: Meta): MatchedRule[] | null {
+export function matchRules(
+  rules: readonly RuleCondition[],
+  input: RuleInput,
+  earlier: readonly RuleInput[] = [],
+): MatchedRule[] | null {
   let matched: MatchedRule[] | null = null;
   for (const rule of rules) {
-    if (!Object.hasOwn(meta, rule.metric)) continue;
-    const actual = meta[rule.metric]!;
-    if (!holds(actual, rule.op, rule.value)) continue;
-    (matched ??= []).push({ ruleId: rule.ruleId, metric: rule.metric, op: rule.op, value: rule.value, actual });
+    if (!Object.hasOwn(input, rule.metric)) continue;
+    const series = [...earlier.slice(0, ruleLookback(rule))].reverse().map((e) => e[rule.metric]);
+    const verdict = ruleVerdicts(rule, [...series, input[rule.metric]]).at(-1)!;
+    if (!verdict.matched) continue;
+    const { ruleId, metric, op, value, baseline, window } = rule;
+    (matched ??= []).push({
+      ruleId,
+      metric,
+      op,
+      value,
+      baseline,
+      window,
+      actual: verdict.actual!,
+      median: verdict.baseline,
+    });
   }
   return matched;
 }
 
 /** "rowsProcessed < 1 (was 0)". */
 export function describeMatch(rule: MatchedRule): string {
-  return `${rule.metric} ${RULE_OP_SYMBOLS[rule.op]} ${rule.value} (was ${rule.actual})`;
+  return formatMatch(rule);
+}
+
+/** A matched rule as stored before rules looked back (no baseline, window or median): as it is read now. */
+export function storedMatch(
+  rule: Partial<MatchedRule> & Omit<MatchedRule, 'baseline' | 'window' | 'median'>,
+): MatchedRule {
+  return { ...rule, baseline: rule.baseline ?? null, window: rule.window ?? null, median: rule.median ?? null };
 }
 
 /**
  * What rules are matched against: the run's meta, and its measured `durationMs` when it has one (a run opened
  * by its start ping), which wins over a meta key of that name. A slow-run rule is `durationMs > 3600000`.
  */
-export function ruleInput(meta: Meta, durationMs: number | null): Meta {
+export function ruleInput(meta: Meta, durationMs: number | null): RuleInput {
   return durationMs === null ? meta : { ...meta, durationMs };
 }
 
@@ -61,20 +72,29 @@ export interface RuleReplay<R> {
   checked: number;
   /** Runs whose input lacks the metric: a misspelt metric shows here, not as "matched none". */
   withoutMetric: number;
-  matches: Array<{ run: R; actual: number }>;
+  matches: Array<{ run: R; actual: number; median: number | null }>;
 }
 
-/** Replays `rule` over `runs` as a success ping would have matched it then, in the order given. */
+/**
+ * Replays `rule` over the latest `checked` of `runs` (newest first) as success pings would have matched it then;
+ * the runs past those are what a look-back rule saw before the oldest checked one.
+ */
 export function replayRule<R extends { meta: Meta; durationMs: number | null }>(
-  rule: Omit<RuleCondition, 'ruleId'>,
+  rule: RuleSpec,
   runs: readonly R[],
+  checked: number,
 ): RuleReplay<R> {
-  const replay: RuleReplay<R> = { checked: runs.length, withoutMetric: 0, matches: [] };
-  for (const run of runs) {
-    const input = ruleInput(run.meta, run.durationMs);
-    if (!Object.hasOwn(input, rule.metric)) replay.withoutMetric++;
-    const matched = matchRules([{ ruleId: '', ...rule }], input);
-    if (matched) replay.matches.push({ run, actual: matched[0]!.actual });
+  const oldestFirst = [...runs].reverse();
+  const verdicts = ruleVerdicts(
+    rule,
+    oldestFirst.map((run) => ruleInput(run.meta, run.durationMs)[rule.metric]),
+  );
+  const replay: RuleReplay<R> = { checked: Math.min(checked, runs.length), withoutMetric: 0, matches: [] };
+  for (let i = oldestFirst.length - 1; i >= oldestFirst.length - replay.checked; i--) {
+    const verdict = verdicts[i]!;
+    if (verdict.actual === undefined) replay.withoutMetric++;
+    if (verdict.matched)
+      replay.matches.push({ run: oldestFirst[i]!, actual: verdict.actual!, median: verdict.baseline });
   }
   return replay;
 }

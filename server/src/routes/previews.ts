@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { describeRule, MONITOR_DEFAULTS } from '@pingmon/sdk/wire';
+import { describeRule, formatRule, MONITOR_DEFAULTS, ruleLookback } from '@pingmon/sdk/wire';
 import type { CreateRuleRequest, RulePreview, SchedulePreview, SchedulePreviewRequest } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import { listRuns } from '../db/runs.js';
@@ -13,7 +13,7 @@ import type { RouteContext } from './context.js';
 import { monitorRefusal, SCHEDULE_FIELDS, settingsGiven } from './monitor-bodies.js';
 import { requireMonitor } from './monitors.js';
 import { replies, RulePreview as RulePreviewSchema, SchedulePreview as SchedulePreviewSchema } from './responses.js';
-import { ruleBody } from './rules.js';
+import { ruleBody, ruleOf } from './rules.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
 
@@ -110,15 +110,20 @@ function previewSchedule(ctx: RouteContext, request: Request): SchedulePreview {
 async function previewRule(ctx: RouteContext, request: MonitorRequest): Promise<RulePreview> {
   const { accountId } = userOf(request);
   const { monitorId } = request.params;
-  const rule = request.payload as CreateRuleRequest;
+  const rule = ruleOf(request.payload as CreateRuleRequest);
   const { runs: limit } = request.query as { runs: number };
   await requireMonitor(ctx, accountId, monitorId);
-  const runs = await listRuns(ctx.db.sql, accountId, monitorId, { limit, status: 'success' });
-  const replay = replayRule(rule, runs);
+  // The runs a look-back rule saw before the oldest replayed one come too, as a success ping would read them.
+  const lookback = ruleLookback(rule);
+  const runs = await listRuns(ctx.db.sql, accountId, monitorId, { limit: limit + lookback, status: 'success' });
+  const replay = replayRule(rule, runs, limit);
   return {
     description: describeRule(rule),
+    expression: formatRule(rule),
     checked: replay.checked,
     withoutMetric: replay.withoutMetric,
-    matches: replay.matches.map(({ run, actual }) => ({ runId: run.runId, startedAt: iso(run.startedAt), actual })),
+    matches: replay.matches.map(({ run, actual, median }) => ({
+      ...{ runId: run.runId, startedAt: iso(run.startedAt), actual, median },
+    })),
   };
 }

@@ -97,12 +97,32 @@ export const LoginResponse = shape('LoginResponse', {
   account: Account,
 });
 
-const MatchedRule = shape('MatchedRule', {
-  ruleId: Joi.string(),
+export const RuleBaseline = shape('RuleBaseline', {
+  runs: count.description('The median of the metric over the successful runs before the one judged, this many'),
+  minRuns: count.description('No verdict while fewer of those runs report the metric'),
+})
+  .allow(null)
+  .description('Compare with `value` × the median of the runs before (null: with `value` itself)');
+export const RuleWindow = shape('RuleWindow', {
+  runs: count.description('The last this many successful runs, the one judged included'),
+  atLeast: count.description('In how many of them the condition must hold (the one judged among them)'),
+})
+  .allow(null)
+  .description('Match when the condition held in `atLeast` of the last `runs` successes (null: on one run)');
+
+const ruleKeys = {
   metric: Joi.string(),
   op: oneOf(RULE_OPS, 'RuleOp'),
   value: Joi.number(),
+  baseline: RuleBaseline,
+  window: RuleWindow,
+};
+
+const MatchedRule = shape('MatchedRule', {
+  ruleId: Joi.string(),
+  ...ruleKeys,
   actual: Joi.number(),
+  median: Joi.number().allow(null).description("The baseline's median when the run was judged (null: no baseline)"),
 });
 
 const runKeys = {
@@ -246,10 +266,18 @@ export const SchedulePreview = shape('SchedulePreview', {
 });
 export const RulePreview = shape('RulePreview', {
   description: Joi.string().description('The rule in words'),
+  expression: Joi.string().description('The rule as `pingmon rules add` takes it'),
   checked: count.description('Successful runs replayed: the latest ones, at most `runs`'),
   withoutMetric: count.description('Of those, how many do not report the metric (a rule never matches them)'),
   matches: Joi.array()
-    .items(shape('RulePreviewMatch', { runId: Joi.string(), startedAt: time, actual: Joi.number() }))
+    .items(
+      shape('RulePreviewMatch', {
+        runId: Joi.string(),
+        startedAt: time,
+        actual: Joi.number(),
+        median: Joi.number().allow(null).description("The baseline's median then (null: no baseline)"),
+      }),
+    )
     .description('The runs it would have matched, newest first, with the value each reported'),
 });
 
@@ -282,9 +310,9 @@ export const CreatedApiKey = ApiKey.keys({ key: Joi.string().description('Shown 
 export const Rule = shape('Rule', {
   ruleId: Joi.string(),
   monitorId: Joi.string(),
-  metric: Joi.string(),
-  op: oneOf(RULE_OPS, 'RuleOp'),
-  value: Joi.number(),
+  ...ruleKeys,
+  expression: Joi.string().description('The rule as `pingmon rules add` takes it: `durationMs > 3 × median(20)`'),
+  description: Joi.string().description('The rule in words'),
   createdAt: time,
 });
 export const RuleList = shape('RuleList', { rules: Joi.array().items(Rule), nextCursor });

@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import { META_KEY_MAX_CHARS, RULE_OPS } from '@pingmon/sdk/wire';
-import type { CreateRuleRequest, RuleList } from '@pingmon/sdk/wire';
+import { BASELINE_MAX_RUNS, META_KEY_MAX_CHARS, RULE_OPS, WINDOW_MAX_RUNS } from '@pingmon/sdk/wire';
+import type { CreateRuleRequest, RuleList, RuleSpec } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import { listRules } from '../db/rules.js';
 import { MAX_RULES_PER_MONITOR } from '../domain/rules.js';
@@ -24,7 +24,49 @@ export const ruleBody = Joi.object({
     .required(),
   // unsafe(): any finite number, as in meta (Joi refuses integers beyond 2^53 by default).
   value: Joi.number().strict().unsafe().required(),
-}).options({ stripUnknown: true });
+  baseline: Joi.object({
+    runs: Joi.number().strict().integer().min(1).max(BASELINE_MAX_RUNS).required(),
+    // Default: `runs` (every run before must report the metric). At most `runs`: checked by ruleOf.
+    minRuns: Joi.number().strict().integer().min(1).max(BASELINE_MAX_RUNS),
+  })
+    .allow(null)
+    .default(null),
+  window: Joi.object({
+    runs: Joi.number().strict().integer().min(1).max(WINDOW_MAX_RUNS).required(),
+    // At most `runs`: checked by ruleOf.
+    atLeast: Joi.number().strict().integer().min(1).max(WINDOW_MAX_RUNS).required(),
+  })
+    .allow(null)
+    .default(null),
+})
+  .options({ stripUnknown: true })
+  // With a baseline the value multiplies the median: 0 or less would compare with nothing a metric reports.
+  .when(Joi.object({ baseline: Joi.object().required() }).unknown(), {
+    then: Joi.object({ value: Joi.number().greater(0) }),
+  });
+
+/** The rule a validated body asks for, minRuns given its default; a count beyond its `runs` is refused. */
+export function ruleOf(body: CreateRuleRequest): RuleSpec {
+  const { metric, op, value } = body;
+  const baseline = body.baseline
+    ? { runs: body.baseline.runs, minRuns: body.baseline.minRuns ?? body.baseline.runs }
+    : null;
+  const window = body.window ?? null;
+  if (baseline && baseline.minRuns > baseline.runs)
+    throw apiError(
+      400,
+      'invalid_request',
+      `"baseline.minRuns" (${baseline.minRuns}) must be at most "baseline.runs" (${baseline.runs}).`,
+    );
+  if (window && window.atLeast > window.runs)
+    throw apiError(
+      400,
+      'invalid_request',
+      `"window.atLeast" (${window.atLeast}) must be at most "window.runs" (${window.runs}): ` +
+        'it cannot hold in more runs than the window has.',
+    );
+  return { metric, op, value, baseline, window };
+}
 
 type MonitorRequest = Request<WithParams<'monitorId'>>;
 type RuleRequest = Request<WithParams<'monitorId' | 'ruleId'>>;
@@ -81,9 +123,13 @@ async function list(ctx: RouteContext, request: MonitorRequest): Promise<RuleLis
 async function create(ctx: RouteContext, request: MonitorRequest, h: ResponseToolkit) {
   const { accountId } = userOf(request);
   const { monitorId } = request.params;
-  const { metric, op, value } = request.payload as CreateRuleRequest;
   const now = Date.now();
-  const rule = { ruleId: newId('rule', now), monitorId, metric, op, value, createdAt: now };
+  const rule = {
+    ruleId: newId('rule', now),
+    monitorId,
+    ...ruleOf(request.payload as CreateRuleRequest),
+    createdAt: now,
+  };
   const outcome = await addRule(ctx.db, accountId, rule);
   if (outcome.kind === 'monitor_not_found') throw monitorNotFound(monitorId);
   if (outcome.kind === 'limit_reached') {

@@ -14,6 +14,7 @@ import { findRuleConditions } from '../db/rules.js';
 import { insertRunLog } from '../db/run-logs.js';
 import {
   countRepeats,
+  findEarlierSuccesses,
   findLatestOpenRun,
   findRun,
   finishRun,
@@ -31,7 +32,7 @@ import type { PingInput } from '../domain/ping-body.js';
 import type { MonitorWrites, PingFacts, PingPlan } from '../domain/ping-writes.js';
 import { monitorWrites, planPing } from '../domain/ping-writes.js';
 import { logTail } from '../domain/log-tail.js';
-import { matchRules, ruleInput } from '../domain/rules.js';
+import { lookbackOf, matchRules, ruleInput } from '../domain/rules.js';
 import type { RunRecord } from '../domain/runs.js';
 import { finishedRun, newRun } from '../domain/runs.js';
 import { newId } from '../ids.js';
@@ -193,12 +194,7 @@ async function apply(sql: TransactionSql, ping: Ping, monitor: PingMonitor, pair
 
 async function finish(sql: TransactionSql, run: RunRecord, ping: Ping, monitor: PingMonitor): Promise<PingOutcome> {
   const finished = finishedRun(run, ping.kind, ping.input, ping.at);
-  if (ping.kind === 'success' && monitor.ruleCount > 0) {
-    finished.matchedRules = matchRules(
-      await findRuleConditions(sql, run.monitorId),
-      ruleInput(finished.meta, finished.durationMs),
-    );
-  }
+  if (ping.kind === 'success' && monitor.ruleCount > 0) finished.matchedRules = await judgeSuccess(sql, finished);
   // A conditional update: a ping that finished the run since it was read wins, and this one is a replay.
   if (!(await finishRun(sql, finished))) {
     const current = await findRun(sql, ping.accountId, ping.monitorId, run.runId);
@@ -224,9 +220,7 @@ async function openRun(sql: TransactionSql, ping: Ping, monitor: PingMonitor): P
     }
   }
   const run = newRun({ accountId, monitorId, runId: input.runId ?? newId('run') }, kind, input, at);
-  if (kind === 'success' && monitor.ruleCount > 0) {
-    run.matchedRules = matchRules(await findRuleConditions(sql, monitorId), run.meta);
-  }
+  if (kind === 'success' && monitor.ruleCount > 0) run.matchedRules = await judgeSuccess(sql, run);
   if (!(await insertRun(sql, run, runTimeout(ping, monitor)))) {
     // A concurrent ping created this very run first: decided again with it, this one finishes it or is a replay.
     const existing = await findRun(sql, accountId, monitorId, run.runId);
@@ -236,6 +230,14 @@ async function openRun(sql: TransactionSql, ping: Ping, monitor: PingMonitor): P
   if (run.hasLog) await insertRunLog(sql, { monitorId, runId: run.runId, content: input.logOutput! });
   const settled = await settleMonitor(sql, monitor, run, ping, 'opened');
   return { kind: 'recorded', run, queued: await raiseAlerts(sql, run, ping, monitor, settled) };
+}
+
+/** The monitor's rules on a success, with the earlier successes those that look back compare it with. */
+async function judgeSuccess(sql: TransactionSql, run: RunRecord): Promise<RunRecord['matchedRules']> {
+  const rules = await findRuleConditions(sql, run.monitorId);
+  const lookback = lookbackOf(rules);
+  const earlier = lookback > 0 ? await findEarlierSuccesses(sql, run, lookback) : [];
+  return matchRules(rules, ruleInput(run.meta, run.durationMs), earlier);
 }
 
 /** A ping whose run turned out to exist after all: as pairing decides, it finishes the run or is a replay. */

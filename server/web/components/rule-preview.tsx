@@ -46,6 +46,7 @@ function Replayed({ monitorId, replay, metric }: { monitorId: string; replay: Re
               <Link to={runPath(monitorId, match.runId)}>{when(match.startedAt)}</Link>{' '}
               <span className="muted">
                 {nameText(metric)} was {match.actual}
+                {match.median !== null && `, the median before ${match.median}`}
               </span>
             </li>
           ))}

@@ -1,5 +1,8 @@
 import type { AlertContent } from '@pingmon/server/internal';
 
+/** What a matched rule without a baseline or a window holds beside its comparison. */
+export const FIXED_RULE = { baseline: null, window: null, median: null };
+
 /** A job's log as it usually is: a banner and progress first, the cause at the end. */
 const LONG_LOG = [
   '=== nightly backup 2.4.1 on db1 ===',
@@ -46,8 +49,15 @@ export const ALERT_FIXTURES = {
     logTail: null,
     meta: { rowsProcessed: 0, durationSeconds: 4210, exitCode: 0 },
     matchedRules: [
-      { ruleId: 'rule_0mwrltq0islLxFVKxio', metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0 },
-      { ruleId: 'rule_0mwrltqzhjiRbP0gOiX', metric: 'durationSeconds', op: 'gt', value: 3600, actual: 4210 },
+      { ruleId: 'rule_0mwrltq0islLxFVKxio', metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0, ...FIXED_RULE },
+      {
+        ruleId: 'rule_0mwrltqzhjiRbP0gOiX',
+        metric: 'durationSeconds',
+        op: 'gt',
+        value: 3600,
+        actual: 4210,
+        ...FIXED_RULE,
+      },
     ],
     expectedAt: null,
     lastRunAt: null,

@@ -60,7 +60,8 @@ export async function checkSignature(
 }
 
 export const USAGE_HINT = new RegExp(
-  String.raw`^pingmon: .* expected METRIC OP NUMBER \(OP: < <= > >= == != or lt lte gt gte eq neq\), ` +
+  String.raw`^pingmon: .* expected METRIC OP NUMBER \[× median\(RUNS\)\] \[for RUNS runs \| in K of the last RUNS\] ` +
+    String.raw`\(OP: < <= > >= == != or lt lte gt gte eq neq\), ` +
     String.raw`e\.g\. pingmon rules add mon_\w+ 'rowsProcessed < 1'\n$`,
 );
 

@@ -4,6 +4,7 @@ import { createClient, createPinger } from '@pingmon/sdk';
 import type { Alert, RuleOp, PingmonError } from '@pingmon/sdk';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { json, startReceiver } from '../helpers/receiver.js';
+import { FIXED_RULE } from '../helpers/alert-fixtures.js';
 import { TestServer } from '../helpers/server.js';
 import { waitFor } from '../helpers/wait.js';
 
@@ -69,8 +70,8 @@ for (const kind of DATABASE_KINDS) {
       t.same(
         run.matchedRules,
         [
-          { ruleId: low.ruleId, metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0 },
-          { ruleId: zero.ruleId, metric: 'rowsProcessed', op: 'eq', value: 0, actual: 0 },
+          { ruleId: low.ruleId, metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0, ...FIXED_RULE },
+          { ruleId: zero.ruleId, metric: 'rowsProcessed', op: 'eq', value: 0, actual: 0, ...FIXED_RULE },
         ],
         'a rule whose metric is missing never matches',
       );

@@ -1,5 +1,6 @@
 import t from 'tap';
 import { DATABASE_KINDS } from '../helpers/databases.js';
+import { FIXED_RULE } from '../helpers/alert-fixtures.js';
 import { TestServer } from '../helpers/server.js';
 
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -17,8 +18,18 @@ for (const kind of DATABASE_KINDS) {
         body: { metric: 'rowsProcessed', op: 'lt', value: 1, extra: 'ignored' },
       });
       t.equal(created.status, 201);
-      t.same(Object.keys(created.body).sort(), ['createdAt', 'metric', 'monitorId', 'op', 'ruleId', 'value']);
-      t.match(created.body, { monitorId: m, metric: 'rowsProcessed', op: 'lt', value: 1 });
+      const keys = ['baseline', 'createdAt', 'description', 'expression', 'metric', 'monitorId', 'op', 'ruleId'];
+      t.same(Object.keys(created.body).sort(), [...keys, 'value', 'window']);
+      t.match(created.body, {
+        monitorId: m,
+        metric: 'rowsProcessed',
+        op: 'lt',
+        value: 1,
+        baseline: null,
+        window: null,
+      });
+      t.equal(created.body.expression, 'rowsProcessed < 1');
+      t.equal(created.body.description, 'Alert when a success reports rowsProcessed less than 1');
       t.match(created.body.ruleId, /^rule_/);
       t.match(created.body.createdAt, ISO_MS);
       const second = (
@@ -149,9 +160,9 @@ for (const kind of DATABASE_KINDS) {
         t.equal(below.status, 'success', 'the run stays a success');
         t.equal(below.silentFailure, true);
         t.same(below.matchedRules, [
-          { ruleId: ids.a, metric: 'a', op: 'lt', value: 1, actual: 0 },
-          { ruleId: ids.b, metric: 'b', op: 'lte', value: 1, actual: 0 },
-          { ruleId: ids.f, metric: 'f', op: 'neq', value: 1, actual: 0 },
+          { ruleId: ids.a, metric: 'a', op: 'lt', value: 1, actual: 0, ...FIXED_RULE },
+          { ruleId: ids.b, metric: 'b', op: 'lte', value: 1, actual: 0, ...FIXED_RULE },
+          { ruleId: ids.f, metric: 'f', op: 'neq', value: 1, actual: 0, ...FIXED_RULE },
         ]);
         const equal = await check({ a: 1, b: 1, c: 1, d: 1, e: 1, f: 1 });
         t.same(

@@ -124,11 +124,12 @@ for (const kind of DATABASE_KINDS) {
       t.equal(reply.status, 200, reply.text);
       t.same(reply.body, {
         description: 'Alert when a success reports rowsProcessed less than 1',
+        expression: 'rowsProcessed < 1',
         checked: 4,
         withoutMetric: 1,
         matches: [
-          { runId: 'run-4-abcdef', startedAt: new Date(start + 4 * MINUTE).toISOString(), actual: 0.5 },
-          { runId: 'run-0-abcdef', startedAt: new Date(start).toISOString(), actual: 0 },
+          { runId: 'run-4-abcdef', startedAt: new Date(start + 4 * MINUTE).toISOString(), actual: 0.5, median: null },
+          { runId: 'run-0-abcdef', startedAt: new Date(start).toISOString(), actual: 0, median: null },
         ],
       });
       const two = await call(`/monitors/${m.monitorId}/rules/preview?runs=2`, { body: rule });
@@ -191,6 +192,7 @@ for (const kind of DATABASE_KINDS) {
       const replay = await client.previewRule(m, { metric: 'rows', op: 'gt', value: 10 }, { runs: 5 });
       t.same(replay, {
         description: 'Alert when a success reports rows more than 10',
+        expression: 'rows > 10',
         checked: 0,
         withoutMetric: 0,
         matches: [],

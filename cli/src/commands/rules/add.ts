@@ -8,10 +8,14 @@ export default class RulesAdd extends BaseCommand {
   static override summary =
     'Add an alert rule to a monitor: a success whose meta matches it raises a silent_failure alert';
   static override description =
-    `The rule is ${RULE_FORM}, in one argument or several. ` + 'A metric the run does not report never matches.';
+    `The rule is ${RULE_FORM}, in one argument or several. A metric the run does not report never matches. ` +
+    'A median is over the successes before the run judged, and judges nothing until that many report the metric ' +
+    '(or min); a window counts the last successes, the run judged among them. Try one first: pingmon rules test.';
   static override examples = [
     "<%= config.bin %> rules add mon_0mwrksujegHscDsv5wx 'rowsProcessed < 1'",
     '<%= config.bin %> rules add mon_0mwrksujegHscDsv5wx durationSeconds gt 3600',
+    "<%= config.bin %> rules add nightly-export 'rowsProcessed < 0.5 × median(20)'",
+    "<%= config.bin %> rules add nightly-backup 'durationMs < 0.1 × median(20, min 5) for 2 runs'",
   ];
   // The rule may come as several words (`rowsProcessed lt 1`): they are joined.
   static override strict = false;
@@ -30,8 +34,7 @@ export default class RulesAdd extends BaseCommand {
       this.error(`${parsed.error}, e.g. pingmon rules add ${args.monitor} 'rowsProcessed < 1'`, { exit: 2 });
     const rule = await loggedInClient(flags).createRule(args.monitor, parsed.rule);
     if (this.jsonEnabled()) return rule;
-    this.log(
-      `Added ${rule.ruleId} to ${rule.monitorId}: a success with ${formatRule(rule)} raises a silent_failure alert.`,
-    );
+    this.log(`Added ${rule.ruleId} to ${rule.monitorId}: ${formatRule(rule)}.`);
+    this.log(`${rule.description}: a silent_failure alert.`);
   }
 }

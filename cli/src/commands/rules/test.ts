@@ -9,10 +9,13 @@ export default class RulesTest extends BaseCommand {
   static override summary = "Try a rule on a monitor's latest successful runs before adding it: which would it match?";
   static override description =
     `The rule is ${RULE_FORM}, in one argument or several. Nothing is stored or sent: the server replays the rule ` +
-    'over the stored runs, as a success ping would have matched it. Exits 0 whatever it matches.';
+    'over the stored runs, as a success ping would have matched it (a median or a window with the runs before ' +
+    'them). Exits 0 whatever it matches.';
   static override examples = [
     "<%= config.bin %> rules test nightly-export 'rowsProcessed < 1'",
     "<%= config.bin %> rules test nightly-export 'durationMs > 3600000' --runs 100",
+    "<%= config.bin %> rules test nightly-export 'rowsProcessed < 0.5 × median(20)'",
+    "<%= config.bin %> rules test nightly-export 'durationMs > 3 × median(20) in 3 of the last 5'",
   ];
   // The rule may come as several words (`rowsProcessed lt 1`): they are joined.
   static override strict = false;
@@ -49,9 +52,10 @@ export default class RulesTest extends BaseCommand {
       );
     }
     if (matches.length === 0) return;
+    const withMedian = parsed.rule.baseline !== null;
     printTable(
-      ['RUN', 'STARTED', parsed.rule.metric.toUpperCase()],
-      matches.map((m) => [m.runId, when(m.startedAt), String(m.actual)]),
+      ['RUN', 'STARTED', parsed.rule.metric.toUpperCase(), ...(withMedian ? ['MEDIAN BEFORE'] : [])],
+      matches.map((m) => [m.runId, when(m.startedAt), String(m.actual), ...(withMedian ? [String(m.median)] : [])]),
       (line) => this.log(line),
     );
   }

@@ -4,6 +4,9 @@ import type { AlertContent } from '../payloads.js';
 // Made-up alerts of every event, one each (a missed alert also grouped): what a channel's message is checked against
 // before any real alert exists, and what a preview shows.
 
+/** A matched rule that compares with its value alone, and on one run. */
+const FIXED = { baseline: null, window: null, median: null };
+
 const BASE = {
   monitorId: 'mon_0mwrksujegHscDsv5wx',
   monitorName: 'nightly backup',
@@ -113,8 +116,8 @@ export const SAMPLE_ALERTS: Record<string, AlertContent> = {
     errorMessage: null,
     meta: { rowsProcessed: 0, durationSeconds: 4210, exitCode: 0 },
     matchedRules: [
-      { ruleId: 'rule_0mwrltq0islLxFVKxio', metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0 },
-      { ruleId: 'rule_0mwrltqzhjiRbP0gOiX', metric: 'durationSeconds', op: 'gt', value: 3600, actual: 4210 },
+      { ruleId: 'rule_0mwrltq0islLxFVKxio', metric: 'rowsProcessed', op: 'lt', value: 1, actual: 0, ...FIXED },
+      { ruleId: 'rule_0mwrltqzhjiRbP0gOiX', metric: 'durationSeconds', op: 'gt', value: 3600, actual: 4210, ...FIXED },
     ],
     createdAt: Date.parse('2027-03-27T03:10:45.893Z'),
     incidentKey: null,

@@ -24,8 +24,8 @@ t.test('rules from the command line against a real server', async (t) => {
       t.match(
         result.stdout,
         new RegExp(
-          `^Added rule_\\w+ to ${m}: a success with rowsProcessed \\S+ ${forms[i]![2]} ` +
-            'raises a silent_failure alert\\.\\n$',
+          `^Added rule_\\w+ to ${m}: rowsProcessed \\S+ ${forms[i]![2]}\\.\\n` +
+            `Alert when a success reports rowsProcessed [a-z ]+ ${forms[i]![2]}: a silent_failure alert\\.\\n$`,
         ),
       );
     }

@@ -1,4 +1,5 @@
 import t from 'tap';
+import { FIXED_RULE } from '../../helpers/alert-fixtures.js';
 import { PingmonError } from '@pingmon/sdk';
 import {
   ago,
@@ -111,7 +112,7 @@ t.test('statuses read without colour; times are relative to when the data was fe
     ].map((at) => ago(at, now)),
     ['just now', '1m ago', '1h ago', '2d ago', 'never'],
   );
-  const matched = { ruleId: 'rule_1', metric: 'rows', op: 'lt', value: 1, actual: 0 } as const;
+  const matched = { ruleId: 'rule_1', metric: 'rows', op: 'lt', value: 1, actual: 0, ...FIXED_RULE } as const;
   t.same(matchedRules({ matchedRules: [matched] }), ['rows < 1 (was 0)']);
 });
 

@@ -13,7 +13,7 @@ import {
   withoutRelay,
 } from '@pingmon/server/internal';
 import type { AlertContent } from '@pingmon/server/internal';
-import { ALERT_FIXTURES } from '../../helpers/alert-fixtures.js';
+import { ALERT_FIXTURES, FIXED_RULE } from '../../helpers/alert-fixtures.js';
 
 const docs = readFileSync(new URL('../../../../docs/alerts.md', import.meta.url), 'utf8');
 
@@ -60,7 +60,7 @@ t.test('whatever a job or a user wrote is escaped in the HTML part, and kept as 
   const message = emailMessage({
     ...SILENT,
     monitorName: `<img src=x onerror="alert('name')">`,
-    matchedRules: [{ ruleId: 'rule_x', metric: '<b>rows</b>', op: 'lt', value: 1, actual: 0 }],
+    matchedRules: [{ ruleId: 'rule_x', metric: '<b>rows</b>', op: 'lt', value: 1, actual: 0, ...FIXED_RULE }],
   });
   t.notMatch(message.html, '<img');
   t.notMatch(message.html, '<b>');

@@ -16,6 +16,7 @@ import {
   verdictOf,
 } from '@pingmon/server/internal';
 import type { AlertContent, AttemptResult, RetryPolicy, RuleCondition } from '@pingmon/server/internal';
+import { FIXED_RULE } from '../../helpers/alert-fixtures.js';
 import type { RuleOp } from '@pingmon/sdk';
 
 const rule = (op: RuleOp, value: number, metric = 'rows'): RuleCondition => ({
@@ -23,6 +24,8 @@ const rule = (op: RuleOp, value: number, metric = 'rows'): RuleCondition => ({
   metric,
   op,
   value,
+  baseline: null,
+  window: null,
 });
 
 t.test('every operator matches exactly when its comparison holds', async (t) => {
@@ -50,7 +53,7 @@ t.test('every operator matches exactly when its comparison holds', async (t) => 
     const matched = matchRules([rule(op, value)], { rows: actual });
     t.same(
       matched,
-      matches ? [{ ruleId: `rule_${op}`, metric: 'rows', op, value, actual }] : null,
+      matches ? [{ ruleId: `rule_${op}`, metric: 'rows', op, value, actual, ...FIXED_RULE }] : null,
       `${actual} ${op} ${value}`,
     );
   }
@@ -228,6 +231,7 @@ t.test(
       op: 'lt' as const,
       value: 1e20,
       actual: -1e20,
+      ...FIXED_RULE,
     }));
     const cases: AlertContent[] = [
       failAlert({ monitorName: 'n'.repeat(200), errorMessage: '*'.repeat(500), logSnippet: '`'.repeat(500) }),

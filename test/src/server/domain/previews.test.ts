@@ -1,6 +1,9 @@
 import t from 'tap';
 import { describeSchedule, replayRule } from '@pingmon/server/internal';
 
+/** A rule that compares with its value alone, on one run. */
+const ONE = { baseline: null, window: null };
+
 t.test('a schedule in words: cronstrue in 24-hour English, an every schedule in the duration grammar', async (t) => {
   const cases: Array<[Parameters<typeof describeSchedule>[0], string]> = [
     [{ cron: '0 3 * * *', timezone: 'Europe/Berlin' }, 'At 03:00, every day'],
@@ -29,18 +32,18 @@ t.test('a rule replayed over runs as their success pings were matched', async (t
   const ids = (replay: ReturnType<typeof replayRule<(typeof runs)[number]>>) =>
     replay.matches.map((m) => `${m.run.id}=${m.actual}`);
   const cases: Array<[string, Parameters<typeof replayRule>[0], string[], number]> = [
-    ['less than', { metric: 'rows', op: 'lt', value: 1 }, ['a=0', 'd=0'], 2],
-    ['not equal never matches a run without the metric', { metric: 'rows', op: 'neq', value: 0 }, ['b=3'], 2],
+    ['less than', { metric: 'rows', op: 'lt', value: 1, ...ONE }, ['a=0', 'd=0'], 2],
+    ['not equal never matches a run without the metric', { metric: 'rows', op: 'neq', value: 0, ...ONE }, ['b=3'], 2],
     [
       'the measured duration wins over a meta key of that name',
-      { metric: 'durationMs', op: 'gt', value: 6 },
+      { metric: 'durationMs', op: 'gt', value: 6, ...ONE },
       ['d=9000', 'e=7'],
       3,
     ],
-    ['a metric no run reports', { metric: 'nope', op: 'gte', value: 0 }, [], 5],
+    ['a metric no run reports', { metric: 'nope', op: 'gte', value: 0, ...ONE }, [], 5],
   ];
   for (const [name, rule, matched, without] of cases) {
-    const replay = replayRule(rule, runs);
+    const replay = replayRule(rule, runs, runs.length);
     t.same(ids(replay), matched, name);
     t.equal(replay.withoutMetric, without, `${name}: runs without the metric`);
     t.equal(replay.checked, 5);
