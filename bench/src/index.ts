@@ -13,6 +13,7 @@ import type { Figures } from './load.js';
 import { postgresCeiling } from './pg-ceiling.js';
 import { startPingmon } from './pingmon.js';
 import { pruneBench } from './prune.js';
+import { rulesBench } from './rules.js';
 import { spoolRecoveryBench } from './spool-recovery.js';
 import { sqliteAlternated } from './sqlite-alternate.js';
 import { sweepBench } from './sweep.js';
@@ -171,6 +172,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_ROUNDS !== '0') await sqliteAlternated();
   if (process.env.BENCH_SWEEP !== '0') await sweepBench(POSTGRES_URL);
   if (process.env.BENCH_PRUNE !== '0') await pruneBench(POSTGRES_URL);
+  if (process.env.BENCH_RULES !== '0') await rulesBench(POSTGRES_URL);
   if (process.env.BENCH_DASHBOARD !== '0') await dashboardBench();
 }
 
