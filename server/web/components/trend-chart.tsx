@@ -43,48 +43,64 @@ export function TrendChart({ metric, runs, rules }: { metric: string; runs: Run[
   const g = geometryOf(times, [...reported.map((p) => p.value), ...known], metric, width);
   const line = points.map((p, i) => (p ? `${points[i - 1] ? 'L' : 'M'}${g.x(p.at)} ${g.y(p.value)}` : '')).join('');
   return (
-    <div ref={ref} className="trend-frame">
-      <svg className="trend-plot" width={g.width} height={HEIGHT} role="img" aria-label={label}>
-        <title>{label}</title>
-        <g className="chart-axis">
-          <text x={4} y={12}>
-            {metric}
-          </text>
-          {g.axis.ticks.map((tick) => (
-            <g key={tick} className="trend-tick" data-value={tick}>
-              <path className="chart-grid" d={`M${M.left} ${g.y(tick)}H${g.width - M.right}`} />
-              <text x={M.left - 6} y={g.y(tick) + 4} textAnchor="end">
-                {g.axis.label(tick)}
-              </text>
-            </g>
+    <>
+      <div ref={ref} className="trend-frame">
+        <svg className="trend-plot" width={g.width} height={HEIGHT} role="img" aria-label={label}>
+          <title>{label}</title>
+          <g className="chart-axis">
+            <text x={4} y={12}>
+              {metric}
+            </text>
+            {g.axis.ticks.map((tick) => (
+              <g key={tick} className="trend-tick" data-value={tick}>
+                <path className="chart-grid" d={`M${M.left} ${g.y(tick)}H${g.width - M.right}`} />
+                <text x={M.left - 6} y={g.y(tick) + 4} textAnchor="end">
+                  {g.axis.label(tick)}
+                </text>
+              </g>
+            ))}
+          </g>
+          <TimeTicks g={g} />
+          {rules.map((rule, r) => (
+            <path
+              key={rule.ruleId}
+              className="trend-threshold"
+              data-rule-id={rule.ruleId}
+              d={thresholdPath(thresholds[r]!, times, rule.baseline === null, g)}
+            />
           ))}
-        </g>
-        <TimeTicks g={g} />
-        {rules.map((rule, r) => (
-          <path
-            key={rule.ruleId}
-            className="trend-threshold"
-            data-rule-id={rule.ruleId}
-            d={thresholdPath(thresholds[r]!, times, rule.baseline === null, g)}
-          />
+          <path className="trend-line" d={line} />
+          {reported.map((p) => (
+            <circle
+              key={p.runId}
+              className={p.matched ? 'trend-point trend-matched' : 'trend-point'}
+              cx={g.x(p.at)}
+              cy={g.y(p.value)}
+              r={p.matched ? 5 : 3.5}
+            >
+              <title>
+                {`${when(new Date(p.at).toISOString())}: ${valueText(metric, p.value)}`}
+                {p.matched && ', matched a rule'}
+              </title>
+            </circle>
+          ))}
+        </svg>
+      </div>
+      <ul className="chart-legend" aria-hidden="true">
+        {rules.map((rule) => (
+          <li key={rule.ruleId}>
+            <span className="swatch swatch-threshold" />
+            {rule.expression}
+          </li>
         ))}
-        <path className="trend-line" d={line} />
-        {reported.map((p) => (
-          <circle
-            key={p.runId}
-            className={p.matched ? 'trend-point trend-matched' : 'trend-point'}
-            cx={g.x(p.at)}
-            cy={g.y(p.value)}
-            r={p.matched ? 5 : 3.5}
-          >
-            <title>
-              {`${when(new Date(p.at).toISOString())}: ${valueText(metric, p.value)}`}
-              {p.matched && ', matched a rule'}
-            </title>
-          </circle>
-        ))}
-      </svg>
-    </div>
+        {rules.length > 0 && (
+          <li>
+            <span className="swatch swatch-matched" />
+            matched
+          </li>
+        )}
+      </ul>
+    </>
   );
 }
 

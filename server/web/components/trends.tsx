@@ -35,7 +35,7 @@ function Trend({ monitorId, rules }: { monitorId: string; rules: Rule[] }) {
       <div className="section-head">
         <h2 id="trends-title">Trend</h2>
         <label className="check">
-          Metric{' '}
+          Trend of{' '}
           <select value={metric} onChange={(e) => setChosen(e.currentTarget.value)}>
             {metrics.map((m) => (
               <option key={m} value={m}>
