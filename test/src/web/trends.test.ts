@@ -16,7 +16,8 @@ async function tickY(page: Page, value: number): Promise<number> {
 
 /** An attribute of each point, oldest first. */
 async function pointAttr(page: Page, name: 'cx' | 'cy'): Promise<number[]> {
-  const script = `[...document.querySelectorAll('.trend-plot circle.trend-point')].map((c) => c.getAttribute('${name}'))`;
+  const points = "document.querySelectorAll('.trend-plot circle.trend-point')";
+  const script = `[...${points}].map((c) => c.getAttribute('${name}'))`;
   return ((await page.evaluate(script)) as string[]).map(Number);
 }
 
@@ -60,7 +61,10 @@ if (requireTools(t, 'chromium'))
       const label = (await plot.getAttribute('aria-label'))!;
       t.match(
         label,
-        /^rows of the last 6 successful runs, .*: 6 reported it, 3 to 12, latest 4; rule rows < 5: threshold 5, matched 2$/,
+        new RegExp(
+          '^rows of the last 6 successful runs, .*: 6 reported it, 3 to 12, latest 4; ' +
+            'rule rows < 5: threshold 5, matched 2$',
+        ),
       );
     });
 
