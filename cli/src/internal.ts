@@ -19,6 +19,7 @@ export { problemOf } from './tui/problem.js';
 export { createSource, type BrowseSource, type MonitorRow } from './tui/source.js';
 export { initialState, nextSnooze, reduce, type Action, type State } from './tui/state.js';
 export { capRows, clean, firstLine, wrap } from './tui/text.js';
+export { sparkline } from './sparkline.js';
 export { fit, textWidth } from './width.js';
 export { cutAtPercent, hostZone, isSystemCrontab, jobsOf, readCrontab } from './discover/crontab.js';
 export { candidates, diffText, planOf, type Candidate } from './discover/plan.js';

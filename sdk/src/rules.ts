@@ -1,4 +1,4 @@
-import type { RuleBaseline, RuleOp, RuleWindow } from './types.js';
+import type { Meta, RuleBaseline, RuleOp, RuleWindow } from './types.js';
 
 // How a rule judges a monitor's successful runs, shared by the server (pings, previews), the dashboard (a chart's
 // threshold line) and the CLI. A rule compares a metric with a fixed value, or with `value × the median` of the
@@ -84,4 +84,27 @@ export function ruleVerdicts(rule: RuleSpec, series: ReadonlyArray<number | unde
     });
   }
   return verdicts;
+}
+
+/**
+ * What rules are matched against: the run's meta, and its measured `durationMs` when it has one (a run opened
+ * by its start ping), which wins over a meta key of that name. A slow-run rule is `durationMs > 3600000`.
+ */
+export function ruleInput(meta: Meta, durationMs: number | null): Meta {
+  return durationMs === null ? meta : { ...meta, durationMs };
+}
+
+/** A run's metrics, as a trend draws them: what its rules would be matched against. */
+type Measured = { meta: Meta; durationMs: number | null };
+
+/** `metric` on each of `runs` (give them oldest first, as ruleVerdicts wants): undefined where not reported. */
+export function metricSeries(runs: readonly Measured[], metric: string): Array<number | undefined> {
+  return runs.map((run) => ruleInput(run.meta, run.durationMs)[metric]);
+}
+
+/** The metrics a trend can draw of `runs`: durationMs first, then every meta key one of them reports, sorted. */
+export function trendMetrics(runs: readonly Measured[]): string[] {
+  const keys = new Set(runs.flatMap((run) => Object.keys(run.meta)));
+  keys.delete('durationMs');
+  return ['durationMs', ...[...keys].sort()];
 }

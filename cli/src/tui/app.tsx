@@ -17,6 +17,7 @@ import { cell } from '../width.js';
 import { clean } from './text.js';
 import { useBrowse } from './use-browse.js';
 import { useKeys } from './use-keys.js';
+import { runsTrend } from './trend.js';
 
 export interface AppProps {
   source: BrowseSource;
@@ -48,7 +49,7 @@ export function App({ source, url, refreshMs = 5000, now }: AppProps) {
       <Text bold wrap="truncate-end">
         {title(state)}
       </Text>
-      <Notice state={state} refreshSeconds={refreshMs / 1000} />
+      <Notice state={state} refreshSeconds={refreshMs / 1000} width={width} />
       <Box flexDirection="column" flexGrow={1} overflow="hidden">
         <Body state={state} now={state.updatedAt ?? Date.now()} refreshSeconds={refreshMs / 1000} />
       </Box>
@@ -91,11 +92,13 @@ function problemTakesBody(state: State): boolean {
   return !hasData || state.problem?.kind === 'gone';
 }
 
-/** One line under the title: a problem while the last data stays on screen, or nothing. */
-function Notice({ state, refreshSeconds }: { state: State; refreshSeconds: number }) {
+/** One line under the title: a problem while the last data stays on screen, a schedule hint, a trend, or nothing. */
+function Notice({ state, refreshSeconds, width }: { state: State; refreshSeconds: number; width: number }) {
   const problem = state.problem;
   const hint = state.screen === 'runs' && !state.help ? state.runs?.hint : null;
   if (!problem && hint) return <Text color="yellow" wrap="truncate-end">{`△ ${hint}`}</Text>;
+  const trend = state.screen === 'runs' && !state.help ? runsTrend(state.runs?.runs ?? [], width) : '';
+  if (!problem && trend) return <Text wrap="truncate-end">{trend}</Text>;
   if (!problem || state.help || problemTakesBody(state)) return <Text> </Text>;
   const since = state.updatedAt ? ` Showing data from ${clock(state.updatedAt)} UTC.` : '';
   const retry = problem.kind === 'unreachable' ? ` Trying again every ${refreshSeconds} s.` : '';

@@ -1,7 +1,7 @@
-import { RECENT_RUNS } from '@pingmon/sdk/wire';
+import { RECENT_RUNS, ruleInput } from '@pingmon/sdk/wire';
 import type { MatchedRule, RecentRuns, RunStatus } from '@pingmon/sdk/wire';
 import type { RuleInput } from '../domain/rules.js';
-import { ruleInput, storedMatch } from '../domain/rules.js';
+import { storedMatch } from '../domain/rules.js';
 import type { RunRecord } from '../domain/runs.js';
 import type { CursorKey } from './cursor.js';
 import { startAfter } from './cursor.js';

@@ -1,4 +1,4 @@
-import { formatMatch, ruleLookback, ruleVerdicts } from '@pingmon/sdk/wire';
+import { formatMatch, metricSeries, ruleLookback, ruleVerdicts } from '@pingmon/sdk/wire';
 import type { MatchedRule, Meta, RuleSpec } from '@pingmon/sdk/wire';
 
 export const MAX_RULES_PER_MONITOR = 20;
@@ -8,7 +8,7 @@ export interface RuleCondition extends RuleSpec {
   ruleId: string;
 }
 
-/** A success as rules see it: its input (see ruleInput). */
+/** A success as rules see it: its input (see ruleInput in @pingmon/sdk/wire). */
 export type RuleInput = Meta;
 
 /** How many earlier successes the rules read, newest first: 0 when none looks back (no read). */
@@ -59,14 +59,6 @@ export function storedMatch(
   return { ...rule, baseline: rule.baseline ?? null, window: rule.window ?? null, median: rule.median ?? null };
 }
 
-/**
- * What rules are matched against: the run's meta, and its measured `durationMs` when it has one (a run opened
- * by its start ping), which wins over a meta key of that name. A slow-run rule is `durationMs > 3600000`.
- */
-export function ruleInput(meta: Meta, durationMs: number | null): RuleInput {
-  return durationMs === null ? meta : { ...meta, durationMs };
-}
-
 /** What a rule would have done to some stored successes (POST /monitors/:monitorId/rules/preview). */
 export interface RuleReplay<R> {
   checked: number;
@@ -85,10 +77,7 @@ export function replayRule<R extends { meta: Meta; durationMs: number | null }>(
   checked: number,
 ): RuleReplay<R> {
   const oldestFirst = [...runs].reverse();
-  const verdicts = ruleVerdicts(
-    rule,
-    oldestFirst.map((run) => ruleInput(run.meta, run.durationMs)[rule.metric]),
-  );
+  const verdicts = ruleVerdicts(rule, metricSeries(oldestFirst, rule.metric));
   const replay: RuleReplay<R> = { checked: Math.min(checked, runs.length), withoutMetric: 0, matches: [] };
   for (let i = oldestFirst.length - 1; i >= oldestFirst.length - replay.checked; i--) {
     const verdict = verdicts[i]!;

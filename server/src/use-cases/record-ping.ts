@@ -1,4 +1,4 @@
-import { LOG_SNIPPET_CHARS, truncate } from '@pingmon/sdk/wire';
+import { LOG_SNIPPET_CHARS, ruleInput, truncate } from '@pingmon/sdk/wire';
 import type { PingKind } from '@pingmon/sdk/wire';
 import { insertAlert } from '../db/alerts.js';
 import type { Database } from '../db/index.js';
@@ -32,7 +32,7 @@ import type { PingInput } from '../domain/ping-body.js';
 import type { MonitorWrites, PingFacts, PingPlan } from '../domain/ping-writes.js';
 import { monitorWrites, planPing } from '../domain/ping-writes.js';
 import { logTail } from '../domain/log-tail.js';
-import { lookbackOf, matchRules, ruleInput } from '../domain/rules.js';
+import { lookbackOf, matchRules } from '../domain/rules.js';
 import type { RunRecord } from '../domain/runs.js';
 import { finishedRun, newRun } from '../domain/runs.js';
 import { newId } from '../ids.js';

@@ -19,7 +19,7 @@ export interface Point {
 }
 
 export const HEIGHT = 230;
-const M = { top: 22, right: 14, bottom: 44, left: 58 };
+export const M = { top: 22, right: 14, bottom: 44, left: 58 };
 const DAY = 86_400_000;
 
 export interface Geometry {
@@ -123,7 +123,8 @@ function DurationTicks({ g }: { g: Geometry }) {
   );
 }
 
-function TimeTicks({ g }: { g: Geometry }) {
+/** The time axis under a chart of `HEIGHT` with the margins above (the trend chart draws it too). */
+export function TimeTicks({ g }: { g: Pick<Geometry, 'from' | 'to' | 'width' | 'x'> }) {
   const bottom = HEIGHT - M.bottom;
   const { ticks, step } = timeTicks(g.from, g.to, Math.max(2, Math.floor((g.width - M.left) / 90)));
   return (

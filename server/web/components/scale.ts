@@ -59,6 +59,27 @@ export function readable(ms: number): string {
   return formatDuration(ms / SECOND);
 }
 
+/** A linear scale of plain numbers (meta values): round steps of 1, 2 or 5 × 10ⁿ, from zero or below. */
+export interface NumberAxis {
+  bottom: number;
+  top: number;
+  ticks: number[];
+}
+
+/** A scale over `low`…`high` that includes zero, with at most `most` round steps. */
+export function numberAxis(low: number, high: number, most = 4): NumberAxis {
+  const [from, to] = [Math.min(0, low), Math.max(0, high)];
+  const span = to - from || Math.abs(to) || 1;
+  const power = 10 ** Math.floor(Math.log10(span / most));
+  const step = [1, 2, 5, 10].map((k) => k * power).find((s) => span / s <= most) ?? 10 * power;
+  const bottom = Math.floor(from / step) * step;
+  const top = Math.max(Math.ceil(to / step) * step, bottom + step);
+  const ticks: number[] = [];
+  // Counted in steps, not added up: 0.1 + 0.2 would label a tick 0.30000000000000004.
+  for (let i = 0; bottom + i * step <= top; i++) ticks.push(Number((bottom + i * step).toPrecision(12)));
+  return { bottom, top, ticks };
+}
+
 /** Round times between `from` and `to` (epoch ms, in the browser's timezone), at most about `most` of them. */
 export function timeTicks(from: number, to: number, most: number): { ticks: number[]; step: number } {
   const span = Math.max(to - from, 1);

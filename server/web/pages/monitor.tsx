@@ -10,6 +10,7 @@ import { Problem } from '../components/problem.js';
 import { Snooze } from '../components/snooze.js';
 import { MonitorBadge, RunStatusText } from '../components/status.js';
 import { Timeline } from '../components/timeline.js';
+import { Trends } from '../components/trends.js';
 import { nameText, scheduleText, when } from '../format.js';
 import { Link, navigate, runPath } from '../router.js';
 import { useTitle } from '../title.js';
@@ -31,6 +32,7 @@ export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; fail
       <Problem error={monitor.error} stale={m !== undefined} />
       {m && <Summary monitor={m} reload={monitor.reload} />}
       <Durations monitorId={monitorId} />
+      <Trends monitorId={monitorId} />
       <section aria-labelledby="runs-title">
         <div className="section-head">
           <h2 id="runs-title">Runs</h2>
