@@ -172,7 +172,7 @@ function Runs({ monitorId, failedOnly, fingerprint }: Props) {
                     <SameFailureLink
                       monitorId={monitorId}
                       fingerprint={run.fingerprint}
-                      label={`same failure as run ${run.runId}`}
+                      label={`same failure as ${run.runId}`}
                     >
                       same failure
                     </SameFailureLink>

@@ -84,7 +84,7 @@ if (requireTools(t, 'chromium'))
       await waitForRuns(page, every);
       const offers = page.locator('table.runs .same-failure');
       t.equal(await offers.count(), 3, 'on the three failed runs, not on the success');
-      await page.getByRole('link', { name: `same failure as run ${seeded.password}` }).click();
+      await page.getByRole('link', { name: `same failure as ${seeded.password}` }).click();
       await page.waitForURL(`${origin}/monitors/${monitorId}?fingerprint=${passwordPrint}`);
       await waitForRuns(page, [seeded.password]);
       t.match(await filterNotice(page).textContent(), `fingerprint ${passwordPrint}`);
