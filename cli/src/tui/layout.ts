@@ -49,7 +49,12 @@ export interface Field {
  * The labelled lines above the log: status, failure, ids, times, meta, matched rules, error. `readAt`: when the
  * run was read on its own, with its `failure` ("first seen 3d ago" is measured from then).
  */
-export function detailFields(run: Run | RunDetail, monitorName: string, size: Size, readAt: number | null = null): Field[] {
+export function detailFields(
+  run: Run | RunDetail,
+  monitorName: string,
+  size: Size,
+  readAt: number | null = null,
+): Field[] {
   const width = screenColumns(size) - LABEL_WIDTH;
   const silent = run.silentFailure;
   const rules = matchedRules(run);
@@ -96,7 +101,14 @@ export function compactFields(run: Run, size: Size): Field[] {
 
 /** A run detail as drawn: its fields and its log block. */
 export function runDetailView(
-  detail: { run: Run | RunDetail; readAt?: number | null; name: string; log: LogState; expanded: boolean; scroll: number },
+  detail: {
+    run: Run | RunDetail;
+    readAt?: number | null;
+    name: string;
+    log: LogState;
+    expanded: boolean;
+    scroll: number;
+  },
   size: Size,
 ): { fields: Field[]; log: LogView } {
   const { run, name, readAt = null } = detail;

@@ -399,9 +399,7 @@ function refresh(state: State): State {
 
 function sameQuery(runs: RunsQuery, query: RunsQuery): boolean {
   return (
-    runs.monitorId === query.monitorId &&
-    runs.failedOnly === query.failedOnly &&
-    runs.fingerprint === query.fingerprint
+    runs.monitorId === query.monitorId && runs.failedOnly === query.failedOnly && runs.fingerprint === query.fingerprint
   );
 }
 

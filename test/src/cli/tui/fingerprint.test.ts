@@ -61,7 +61,7 @@ t.test('pingmon browse: a run says how often its failure was seen, and s lists t
   screen.press('j', 'j');
   await screen.waitFor((f) => selected(f).includes(seeded.startedAt[seeded.password]!));
   screen.press(KEYS.enter);
-  frame = await screen.waitFor(`new failure (fingerprint ${passwordPrint})`);
+  await screen.waitFor(`new failure (fingerprint ${passwordPrint})`);
   screen.press(KEYS.escape);
   await screen.waitFor('db backup › Runs · all · 4 runs');
   screen.press('s');

@@ -424,45 +424,52 @@ t.test('t shows the timeline in place of the runs and back; f steps through the 
   t.same([left.screen, left.timeline, left.runs], ['monitors', null, null]);
 });
 
-t.test('s: a failed run filters the runs to its fingerprint, from the list or its detail; s or Esc clears', async (t) => {
-  const refused = run(3, { status: 'failed', fingerprint: 'aaaaaaaaaaaaaaaa' });
-  const list = [refused, run(2), run(1, { status: 'failed', fingerprint: 'bbbbbbbbbbbbbbbb' })];
-  const base = withRuns(list);
-  const onSuccess = apply(base, key('j'));
-  t.equal(apply(onSuccess, key('s')), onSuccess, 'a success has no failure to filter by');
-  const state = apply(base, key('s'));
-  t.same([state.runs!.fingerprint, state.runs!.runs, state.runs!.cursor], ['aaaaaaaaaaaaaaaa', null, 0]);
-  const stale = apply(state, {
-    type: 'runsLoaded',
-    monitorId: 'mon_a',
-    failedOnly: false,
-    fingerprint: null,
-    page: { runs: list, nextCursor: null },
-    hint: null,
-    at: 5,
-  });
-  t.equal(stale.runs!.runs, null, 'a page of all runs does not fill the filtered list');
-  const filtered = apply(state, {
-    type: 'runsLoaded',
-    monitorId: 'mon_a',
-    failedOnly: false,
-    fingerprint: 'aaaaaaaaaaaaaaaa',
-    page: { runs: [refused], nextCursor: null },
-    hint: null,
-    at: 5,
-  });
-  t.same(filtered.runs!.runs, [refused]);
-  t.same([apply(filtered, key('s')).runs!.fingerprint, apply(filtered, key('s')).runs!.runs], [null, null], 's clears');
-  const escaped = apply(filtered, key('', { escape: true }));
-  t.same([escaped.screen, escaped.runs!.fingerprint], ['runs', null], 'Esc clears, and stays on the runs');
-  t.equal(apply(escaped, key('', { escape: true })).screen, 'monitors', 'then Esc goes back');
+t.test(
+  's: a failed run filters the runs to its fingerprint, from the list or its detail; s or Esc clears',
+  async (t) => {
+    const refused = run(3, { status: 'failed', fingerprint: 'aaaaaaaaaaaaaaaa' });
+    const list = [refused, run(2), run(1, { status: 'failed', fingerprint: 'bbbbbbbbbbbbbbbb' })];
+    const base = withRuns(list);
+    const onSuccess = apply(base, key('j'));
+    t.equal(apply(onSuccess, key('s')), onSuccess, 'a success has no failure to filter by');
+    const state = apply(base, key('s'));
+    t.same([state.runs!.fingerprint, state.runs!.runs, state.runs!.cursor], ['aaaaaaaaaaaaaaaa', null, 0]);
+    const stale = apply(state, {
+      type: 'runsLoaded',
+      monitorId: 'mon_a',
+      failedOnly: false,
+      fingerprint: null,
+      page: { runs: list, nextCursor: null },
+      hint: null,
+      at: 5,
+    });
+    t.equal(stale.runs!.runs, null, 'a page of all runs does not fill the filtered list');
+    const filtered = apply(state, {
+      type: 'runsLoaded',
+      monitorId: 'mon_a',
+      failedOnly: false,
+      fingerprint: 'aaaaaaaaaaaaaaaa',
+      page: { runs: [refused], nextCursor: null },
+      hint: null,
+      at: 5,
+    });
+    t.same(filtered.runs!.runs, [refused]);
+    t.same(
+      [apply(filtered, key('s')).runs!.fingerprint, apply(filtered, key('s')).runs!.runs],
+      [null, null],
+      's clears',
+    );
+    const escaped = apply(filtered, key('', { escape: true }));
+    t.same([escaped.screen, escaped.runs!.fingerprint], ['runs', null], 'Esc clears, and stays on the runs');
+    t.equal(apply(escaped, key('', { escape: true })).screen, 'monitors', 'then Esc goes back');
 
-  const detail = apply(base, key('G'), key('', { return: true }));
-  t.equal(detail.screen, 'detail');
-  const fromDetail = apply(detail, key('s'));
-  t.same([fromDetail.screen, fromDetail.detail, fromDetail.runs!.fingerprint], ['runs', null, 'bbbbbbbbbbbbbbbb']);
-  const reopened = apply(filtered, key('', { return: true }), key('s'));
-  t.same([reopened.screen, reopened.runs!.runs], ['runs', [refused]], 'its own filter: back to the same list');
-  const success = apply(base, key('j'), key('', { return: true }));
-  t.equal(apply(success, key('s')), success, 'a successful run: nothing');
-});
+    const detail = apply(base, key('G'), key('', { return: true }));
+    t.equal(detail.screen, 'detail');
+    const fromDetail = apply(detail, key('s'));
+    t.same([fromDetail.screen, fromDetail.detail, fromDetail.runs!.fingerprint], ['runs', null, 'bbbbbbbbbbbbbbbb']);
+    const reopened = apply(filtered, key('', { return: true }), key('s'));
+    t.same([reopened.screen, reopened.runs!.runs], ['runs', [refused]], 'its own filter: back to the same list');
+    const success = apply(base, key('j'), key('', { return: true }));
+    t.equal(apply(success, key('s')), success, 'a successful run: nothing');
+  },
+);
