@@ -141,7 +141,14 @@ function Page({ route }: { route: Route }) {
     case 'edit-monitor':
       return <EditMonitorPage key={route.monitorId} monitorId={route.monitorId} />;
     case 'monitor':
-      return <MonitorPage key={route.monitorId} monitorId={route.monitorId} failedOnly={route.failedOnly} />;
+      return (
+        <MonitorPage
+          key={route.monitorId}
+          monitorId={route.monitorId}
+          failedOnly={route.failedOnly}
+          fingerprint={route.fingerprint}
+        />
+      );
     case 'run':
       return <RunPage key={`${route.monitorId} ${route.runId}`} monitorId={route.monitorId} runId={route.runId} />;
     case 'alerts':

@@ -8,7 +8,7 @@ export type Route =
   | { page: 'monitors'; find: Find }
   | { page: 'new-monitor' }
   | { page: 'edit-monitor'; monitorId: string }
-  | { page: 'monitor'; monitorId: string; failedOnly: boolean }
+  | { page: 'monitor'; monitorId: string; failedOnly: boolean; fingerprint: string | null }
   | { page: 'run'; monitorId: string; runId: string }
   | { page: 'alerts' }
   | { page: 'channels' }
@@ -29,12 +29,15 @@ export function routeOf(path: string, search: string): Route {
   if (path === '/monitors/new' || path === '/monitors/new/') return { page: 'new-monitor' };
   if (first === 'monitors' && runs === 'edit' && runId === undefined)
     return { page: 'edit-monitor', monitorId: monitorId! };
-  if (first === 'monitors' && runs === undefined)
+  if (first === 'monitors' && runs === undefined) {
+    const params = new URLSearchParams(search);
     return {
       page: 'monitor',
       monitorId: monitorId!,
-      failedOnly: new URLSearchParams(search).get('status') === 'failed',
+      failedOnly: params.get('status') === 'failed',
+      fingerprint: params.get('fingerprint') || null,
     };
+  }
   if (first === 'monitors' && runs === 'runs' && runId !== undefined && rest.length === 0)
     return { page: 'run', monitorId: monitorId!, runId };
   if (parts.length === 1 && (first === 'alerts' || first === 'channels' || first === 'keys')) return { page: first };
@@ -68,6 +71,19 @@ export function useRoute(): Route {
 
 export function monitorPath(monitorId: string, failedOnly = false): string {
   return `/monitors/${monitorRef(monitorId)}${failedOnly ? '?status=failed' : ''}`;
+}
+
+/** The monitor's runs that failed the same way: those with this failure fingerprint (docs/alerts.md). */
+export function failurePath(monitorId: string, fingerprint: string): string {
+  return `/monitors/${monitorRef(monitorId)}?fingerprint=${encodeURIComponent(fingerprint)}`;
+}
+
+/** This page's address with `name` set to `value` (or removed, when null), keeping the rest of its query. */
+export function withParam(name: string, value: string | null): string {
+  const url = new URL(window.location.href);
+  if (value === null) url.searchParams.delete(name);
+  else url.searchParams.set(name, value);
+  return url.pathname + url.search.replaceAll('%2C', ',');
 }
 
 export function editPath(monitorId: string): string {

@@ -134,7 +134,8 @@ function title(state: State): string {
         ` run${runs.runs.length === 1 && !runs.nextCursor ? '' : 's'}`
       : '';
     const more = runs.loadingMore ? ' · loading more…' : '';
-    return `${clean(runs.name)} › Runs · ${runs.failedOnly ? 'failed only' : 'all'}${loaded}${more}`;
+    const filter = runs.fingerprint ? `same failure ${runs.fingerprint}` : runs.failedOnly ? 'failed only' : 'all';
+    return `${clean(runs.name)} › Runs · ${filter}${loaded}${more}`;
   }
   const timeline = state.timeline;
   if (state.screen === 'timeline' && timeline) {
@@ -156,15 +157,20 @@ function hints(state: State): Hint[] {
   if (state.screen === 'monitors' && state.monitors.filtering)
     return ['type to filter', '↑↓ move', 'Enter keep', 'Esc clear'];
   if (state.screen === 'monitors') return ['↑↓ move', 'Enter open', '/ filter', 'r refresh', ...HELP_QUIT];
-  if (state.screen === 'runs')
-    return ['↑↓ move', 'Enter open', 'f failed only', 't timeline', 'Esc back', 'r refresh', ...HELP_QUIT];
+  if (state.screen === 'runs') {
+    const runs = state.runs;
+    if (runs?.fingerprint) return ['↑↓ move', 'Enter open', 's or Esc all runs', 'r refresh', ...HELP_QUIT];
+    const same = runs?.runs?.[runs.cursor]?.fingerprint ? ['s same failure'] : [];
+    return ['↑↓ move', 'Enter open', ...same, 'f failed only', 't timeline', 'Esc back', 'r refresh', ...HELP_QUIT];
+  }
   if (state.screen === 'timeline') return ['↑↓ move', 'f kind', 't runs', 'Esc back', 'r refresh', ...HELP_QUIT];
   const detail = state.detail;
   const log = detail ? runDetailView(detail, state.size).log : undefined;
   const expandable = log?.mode === 'collapsed' || (log?.mode === 'open' && (log.scrollMax > 0 || detail?.expanded));
   const toggle = expandable ? [detail?.expanded ? 'e collapse log' : 'e expand log'] : [];
   const scroll = log?.mode === 'open' && log.scrollMax > 0 ? ['↑↓ PgUp PgDn scroll'] : [];
-  return [...toggle, 'Esc back', ...scroll, 'r refresh', ...HELP_QUIT];
+  const same = detail?.run.fingerprint ? ['s same failure'] : [];
+  return [...toggle, ...same, 'Esc back', ...scroll, 'r refresh', ...HELP_QUIT];
 }
 
 function footer(state: State): string {

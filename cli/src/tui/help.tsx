@@ -5,7 +5,7 @@ import { MONITOR_STATUSES } from '@pingmon/sdk/wire';
 import { monitorStatusText } from '../monitor-settings.js';
 import { cell } from '../width.js';
 
-// 12 keys and 5 symbol lines: all of it fits the 19 rows an 80×24 terminal leaves the help.
+// 12 keys and 5 symbol lines: all of it fits the 19 rows an 80×24 terminal leaves the help (not one more).
 const KEYS: Array<[string, string]> = [
   ['↑ ↓  j k', 'move; in an open log, scroll'],
   ['PgUp PgDn', 'a page up or down (space: down)'],
@@ -13,6 +13,7 @@ const KEYS: Array<[string, string]> = [
   ['Enter  Esc', 'open the monitor or run; back (also Backspace)'],
   ['/', 'monitors: filter by name (Enter keeps it, Esc clears it)'],
   ['f', 'runs: failed runs only, or all runs; timeline: the next kind of event'],
+  ['s', 'failed run: the runs that failed the same way; again (or Esc): all runs'],
   ['t', 'runs: the timeline (runs, missed runs, timeouts, incidents, alerts, pauses), or back'],
   ['p', 'monitors: pause or resume the monitor (a paused one raises no alert)'],
   ['z', 'monitors: snooze 1h; again: 4h, 1d, then no snooze (alerts held, one at the end if still down)'],

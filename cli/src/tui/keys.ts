@@ -35,6 +35,8 @@ export function commandFor(state: State, input: string, key: KeyFlags): Command 
     case 'f':
       if (state.screen === 'timeline') return { type: 'cycleEventFilter' };
       return state.screen === 'runs' ? { type: 'toggleFailedOnly' } : undefined;
+    case 's':
+      return state.screen === 'runs' || state.screen === 'detail' ? { type: 'toggleSameFailure' } : undefined;
     case 't':
       return state.screen === 'runs' || state.screen === 'timeline' ? { type: 'toggleTimeline' } : undefined;
     case 'p':

@@ -1,5 +1,5 @@
-import type { LogResult, Run } from '@pingmon/sdk';
-import { LOG_COLLAPSE_OVER } from '@pingmon/sdk/wire';
+import type { LogResult, Run, RunDetail } from '@pingmon/sdk';
+import { failureSeen, LOG_COLLAPSE_OVER } from '@pingmon/sdk/wire';
 import { count, exactDuration, exactWhen, matchedRules, metaText, statusText } from './format.js';
 import { capRows, clean, wrap, wrapLine } from './text.js';
 
@@ -45,8 +45,16 @@ export interface Field {
   rows: string[];
 }
 
-/** The labelled lines above the log: status, ids, times, meta, matched rules, error. */
-export function detailFields(run: Run, monitorName: string, size: Size): Field[] {
+/**
+ * The labelled lines above the log: status, failure, ids, times, meta, matched rules, error. `readAt`: when the
+ * run was read on its own, with its `failure` ("first seen 3d ago" is measured from then).
+ */
+export function detailFields(
+  run: Run | RunDetail,
+  monitorName: string,
+  size: Size,
+  readAt: number | null = null,
+): Field[] {
   const width = screenColumns(size) - LABEL_WIDTH;
   const silent = run.silentFailure;
   const rules = matchedRules(run);
@@ -55,6 +63,7 @@ export function detailFields(run: Run, monitorName: string, size: Size): Field[]
       label: 'Status',
       rows: [statusText(run.status, silent) + (silent ? ' (succeeded, but matched an alert rule)' : '')],
     },
+    ...failureField(run, readAt),
     { label: 'Run', rows: [run.runId] },
     { label: 'Monitor', rows: [`${clean(monitorName)} (${run.monitorId})`] },
     // To the millisecond, as is the duration under a minute: 13:30:24 to 13:30:25 in 8ms would not add up.
@@ -67,6 +76,13 @@ export function detailFields(run: Run, monitorName: string, size: Size): Field[]
   if (rules.length > 0) fields.push({ label: 'Rules', rows: capRows(wrap(rules.join(', '), width), 2, width) });
   fields.push({ label: 'Error', rows: run.errorMessage ? capRows(wrap(run.errorMessage, width), 4, width) : ['none'] });
   return fields;
+}
+
+/** "first seen 3d ago, 14 times (fingerprint 3f9c2a71d04be816)", "…" until the run is read on its own. */
+function failureField(run: Run | RunDetail, readAt: number | null): Field[] {
+  if (run.fingerprint === null) return [];
+  const seen = 'failure' in run && readAt !== null ? failureSeen(run.failure, readAt) : null;
+  return [{ label: 'Failure', rows: [`${seen ?? '…'} (fingerprint ${run.fingerprint})`] }];
 }
 
 /**
@@ -85,10 +101,18 @@ export function compactFields(run: Run, size: Size): Field[] {
 
 /** A run detail as drawn: its fields and its log block. */
 export function runDetailView(
-  detail: { run: Run; name: string; log: LogState; expanded: boolean; scroll: number },
+  detail: {
+    run: Run | RunDetail;
+    readAt?: number | null;
+    name: string;
+    log: LogState;
+    expanded: boolean;
+    scroll: number;
+  },
   size: Size,
 ): { fields: Field[]; log: LogView } {
-  const fields = detail.expanded ? compactFields(detail.run, size) : detailFields(detail.run, detail.name, size);
+  const { run, name, readAt = null } = detail;
+  const fields = detail.expanded ? compactFields(run, size) : detailFields(run, name, size, readAt);
   const fieldRows = fields.reduce((sum, field) => sum + field.rows.length, 0);
   return { fields, log: logView(size, fieldRows, detail.log, detail.expanded, detail.scroll) };
 }

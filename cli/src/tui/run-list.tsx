@@ -11,6 +11,7 @@ import { firstLine } from './text.js';
 export function RunList({ runs, size }: { runs: RunsState; size: Size }) {
   if (!runs.runs) return <Message>Loading runs…</Message>;
   if (runs.runs.length === 0) {
+    if (runs.fingerprint) return <Message>No runs with this failure. Press s to show all runs.</Message>;
     return runs.failedOnly ? (
       <Message>No failed runs. Press f to show all runs.</Message>
     ) : (

@@ -1,4 +1,4 @@
-import type { Client, EventKind, LogResult, Monitor, MonitorStatus, Run, RunStatus } from '@pingmon/sdk';
+import type { Client, EventKind, LogResult, Monitor, MonitorStatus, Run, RunDetail, RunStatus } from '@pingmon/sdk';
 import type { EventPage } from './timeline.js';
 import { listAllMonitors } from '../client.js';
 
@@ -23,6 +23,12 @@ export interface MonitorRow {
   snoozedUntil: string | null;
 }
 
+/** Which of a monitor's runs the runs view lists. */
+export interface RunsFilter {
+  failedOnly: boolean;
+  fingerprint: string | null;
+}
+
 export interface RunPage {
   runs: Run[];
   nextCursor: string | null;
@@ -31,12 +37,13 @@ export interface RunPage {
 /** What the dashboard reads: the management API, shaped for its views. */
 export interface BrowseSource {
   listMonitors(): Promise<MonitorRow[]>;
-  listRuns(monitorId: string, query: { failedOnly: boolean; cursor?: string }): Promise<RunPage>;
+  /** `fingerprint`: only the runs that failed so (docs/alerts.md#failure-fingerprints). */
+  listRuns(monitorId: string, query: RunsFilter & { cursor?: string }): Promise<RunPage>;
   /** The monitor's timeline, newest first: the kinds named, or every kind when none is. */
   listEvents(monitorId: string, query: { kinds: EventKind[]; cursor?: string }): Promise<EventPage>;
   /** The monitor's scheduleHint, said in words, or null (docs/schedules.md#schedule-hints). */
   scheduleHint(monitorId: string): Promise<string | null>;
-  getRun(monitorId: string, runId: string): Promise<Run>;
+  getRun(monitorId: string, runId: string): Promise<RunDetail>;
   getLog(monitorId: string, runId: string): Promise<LogResult>;
   /** Pauses (or resumes) the monitor. */
   setPaused(monitorId: string, paused: boolean): Promise<void>;
@@ -62,8 +69,10 @@ export function createSource(connect: () => Client): BrowseSource {
 
   return {
     listMonitors: async () => (await call(listAllMonitors)).map(monitorRow),
-    listRuns: (monitorId, { failedOnly, cursor }) =>
-      call((c) => c.listRuns(monitorId, { status: failedOnly ? 'failed' : undefined, limit: RUNS_PAGE, cursor })),
+    listRuns: (monitorId, { failedOnly, fingerprint, cursor }) => {
+      const query = { status: failedOnly ? ('failed' as const) : undefined, fingerprint: fingerprint ?? undefined };
+      return call((c) => c.listRuns(monitorId, { ...query, limit: RUNS_PAGE, cursor }));
+    },
     listEvents: (monitorId, { kinds, cursor }) =>
       call((c) => c.listEvents(monitorId, { kind: kinds, limit: EVENTS_PAGE, cursor })),
     scheduleHint: async (monitorId) => (await call((c) => c.getMonitor(monitorId))).scheduleHint?.message ?? null,

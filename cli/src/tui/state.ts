@@ -1,4 +1,4 @@
-import type { LogResult, Run } from '@pingmon/sdk';
+import type { LogResult, Run, RunDetail } from '@pingmon/sdk';
 import type { KeyFlags, KeyPress } from './key-reader.js';
 import { commandFor } from './keys.js';
 import type { LogState, Size } from './layout.js';
@@ -31,6 +31,8 @@ export interface RunsState extends ListPosition {
   monitorId: string;
   name: string;
   failedOnly: boolean;
+  /** Only the runs that failed the same way: with this failure fingerprint (s), or null. */
+  fingerprint: string | null;
   runs: Run[] | null;
   nextCursor: string | null;
   loadingMore: boolean;
@@ -43,7 +45,10 @@ export interface RunsState extends ListPosition {
 export interface DetailState {
   monitorId: string;
   name: string;
-  run: Run;
+  /** The run as listed, then as read on its own (with its `failure`). */
+  run: Run | RunDetail;
+  /** When the run was read on its own: the "now" of its "first seen 3d ago". */
+  readAt: number | null;
   log: LogState;
   expanded: boolean;
   scroll: number;
@@ -89,6 +94,7 @@ export type Action =
   | { type: 'tick' }
   | { type: 'toggleHelp' }
   | { type: 'toggleFailedOnly' }
+  | { type: 'toggleSameFailure' }
   | { type: 'toggleTimeline' }
   | { type: 'cycleEventFilter' }
   | TimelineAction
@@ -107,14 +113,17 @@ export type Action =
   | { type: 'loadStarted' }
   | { type: 'loadFailed'; problem: Problem }
   | { type: 'monitorsLoaded'; rows: MonitorRow[]; at: number }
-  | { type: 'runsLoaded'; monitorId: string; failedOnly: boolean; page: RunPage; hint: string | null; at: number }
+  | ({ type: 'runsLoaded'; page: RunPage; hint: string | null; at: number } & RunsQuery)
   | { type: 'moreStarted' }
-  | { type: 'moreLoaded'; monitorId: string; failedOnly: boolean; after: string; page: RunPage }
+  | ({ type: 'moreLoaded'; after: string; page: RunPage } & RunsQuery)
   | { type: 'moreFailed'; problem: Problem }
-  | { type: 'runLoaded'; run: Run; at: number }
+  | { type: 'runLoaded'; run: Run | RunDetail; at: number }
   | { type: 'logStarted'; runId: string }
   | { type: 'logLoaded'; runId: string; result: LogResult }
   | { type: 'logFailed'; runId: string; message: string };
+
+/** Which runs a page of runs is of: an answer for another list than the one open is dropped. */
+export type RunsQuery = Pick<RunsState, 'monitorId' | 'failedOnly' | 'fingerprint'>;
 
 export function initialState(size: Size): State {
   return {
@@ -166,20 +175,9 @@ export function reduce(state: State, action: Action): State {
       return { ...state, help: !state.help };
     case 'toggleFailedOnly':
       if (state.screen !== 'runs' || !state.runs) return state;
-      return {
-        ...state,
-        problem: null,
-        runs: {
-          ...state.runs,
-          failedOnly: !state.runs.failedOnly,
-          runs: null,
-          nextCursor: null,
-          loadingMore: false,
-          moreFailed: false,
-          cursor: 0,
-          offset: 0,
-        },
-      };
+      return refiltered(state, state.runs, { failedOnly: !state.runs.failedOnly });
+    case 'toggleSameFailure':
+      return sameFailure(state);
     case 'toggleTimeline':
       if (state.screen === 'timeline') return { ...state, screen: 'runs', timeline: null, problem: null };
       if (state.screen !== 'runs' || !state.runs) return state;
@@ -265,7 +263,7 @@ function loaded(state: State, action: Action): State {
     }
     case 'runsLoaded': {
       const runs = state.runs;
-      if (!runs || runs.monitorId !== action.monitorId || runs.failedOnly !== action.failedOnly) return state;
+      if (!runs || !sameQuery(runs, action)) return state;
       const selected = runs.runs?.[runs.cursor]?.runId;
       const merged = runs.runs ? mergeRuns(runs.runs, runs.nextCursor, action.page) : action.page;
       const cursor = merged.runs.findIndex((run) => run.runId === selected);
@@ -304,7 +302,7 @@ function loaded(state: State, action: Action): State {
       return state.runs ? { ...state, runs: { ...state.runs, loadingMore: true } } : state;
     case 'moreLoaded': {
       const runs = state.runs;
-      if (!runs?.runs || runs.monitorId !== action.monitorId || runs.failedOnly !== action.failedOnly) return state;
+      if (!runs?.runs || !sameQuery(runs, action)) return state;
       // A refresh moved the end of the list meanwhile: this page may not follow on; ask again from the new end.
       if (runs.nextCursor !== action.after) return { ...state, runs: { ...runs, loadingMore: false } };
       const known = new Set(runs.runs.map((run) => run.runId));
@@ -325,7 +323,8 @@ function loaded(state: State, action: Action): State {
       if (!detail || detail.run.runId !== action.run.runId) return state;
       // A run that finished with a log since the log was asked for: ask again.
       const log: LogState = action.run.hasLog !== detail.run.hasLog ? { state: 'idle' } : detail.log;
-      return keepOnScreen({ ...state, ...fresh(action.at), detail: { ...detail, run: action.run, log } });
+      const read = { run: action.run, readAt: action.at, log };
+      return keepOnScreen({ ...state, ...fresh(action.at), detail: { ...detail, ...read } });
     }
     case 'logStarted':
       return withLog(state, action.runId, { state: 'loading' });
@@ -351,6 +350,7 @@ function open(state: State): State {
       monitorId: row.monitorId,
       name: row.name,
       failedOnly: false,
+      fingerprint: null,
       runs: null,
       nextCursor: null,
       loadingMore: false,
@@ -368,6 +368,7 @@ function open(state: State): State {
       monitorId: state.runs.monitorId,
       name: state.runs.name,
       run,
+      readAt: null,
       log: { state: 'idle' },
       expanded: false,
       scroll: 0,
@@ -380,6 +381,7 @@ function open(state: State): State {
 function back(state: State): State {
   if (state.help) return { ...state, help: false };
   if (state.screen === 'detail') return { ...state, screen: 'runs', detail: null, problem: null };
+  if (state.screen === 'runs' && state.runs?.fingerprint) return refiltered(state, state.runs, { fingerprint: null });
   if (state.screen === 'runs' || state.screen === 'timeline')
     return { ...state, screen: 'monitors', runs: null, timeline: null, problem: null };
   return state.monitors.filter ? withFilter(state, '', false) : state;
@@ -393,6 +395,37 @@ function refresh(state: State): State {
     reload: state.reload + 1,
     detail: detail && retryLog ? { ...detail, log: { state: 'idle' } } : detail,
   };
+}
+
+function sameQuery(runs: RunsQuery, query: RunsQuery): boolean {
+  return (
+    runs.monitorId === query.monitorId && runs.failedOnly === query.failedOnly && runs.fingerprint === query.fingerprint
+  );
+}
+
+/**
+ * s: from a failed run (the one open, or the one under the cursor), the monitor's runs that failed the same way;
+ * pressed again on those, all runs.
+ */
+function sameFailure(state: State): State {
+  const runs = state.runs;
+  if (!runs) return state;
+  if (state.screen === 'detail') {
+    const fingerprint = state.detail?.run.fingerprint;
+    if (!fingerprint) return state;
+    const back = { ...state, screen: 'runs' as const, detail: null, problem: null };
+    return fingerprint === runs.fingerprint ? back : refiltered(back, runs, { fingerprint });
+  }
+  if (state.screen !== 'runs') return state;
+  if (runs.fingerprint) return refiltered(state, runs, { fingerprint: null });
+  const fingerprint = runs.runs?.[runs.cursor]?.fingerprint;
+  return fingerprint ? refiltered(state, runs, { fingerprint }) : state;
+}
+
+/** The runs list with another filter: loaded again from the top. */
+function refiltered(state: State, runs: RunsState, filter: Partial<Omit<RunsQuery, 'monitorId'>>): State {
+  const empty = { runs: null, nextCursor: null, loadingMore: false, moreFailed: false, cursor: 0, offset: 0 };
+  return { ...state, problem: null, runs: { ...runs, ...filter, ...empty } };
 }
 
 function withFilter(state: State, filter: string, filtering: boolean): State {

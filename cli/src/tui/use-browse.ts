@@ -38,17 +38,19 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
   }, [refreshMs]);
 
   // The open view, loaded when it opens and again on every refresh. An answer for a view that was left is dropped.
-  const viewKey = `${state.screen} ${runs?.monitorId} ${runs?.failedOnly} ${timeline?.filter} ${detail?.run.runId}`;
+  const runsKey = `${runs?.monitorId} ${runs?.failedOnly} ${runs?.fingerprint}`;
+  const viewKey = `${state.screen} ${runsKey} ${timeline?.filter} ${detail?.run.runId}`;
   useEffect(() => {
     let current = true;
     const load = async (): Promise<Action> => {
       if (state.screen === 'monitors') return { type: 'monitorsLoaded', rows: await source.listMonitors(), at: now() };
       if (state.screen === 'runs' && runs) {
+        const { monitorId, failedOnly, fingerprint } = runs;
         const [page, hint] = await Promise.all([
-          source.listRuns(runs.monitorId, { failedOnly: runs.failedOnly }),
-          source.scheduleHint(runs.monitorId),
+          source.listRuns(monitorId, { failedOnly, fingerprint }),
+          source.scheduleHint(monitorId),
         ]);
-        return { type: 'runsLoaded', monitorId: runs.monitorId, failedOnly: runs.failedOnly, page, hint, at: now() };
+        return { type: 'runsLoaded', monitorId, failedOnly, fingerprint, page, hint, at: now() };
       }
       if (state.screen === 'timeline' && timeline) {
         const { monitorId, filter } = timeline;
@@ -78,10 +80,10 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
     runs.cursor >= runs.runs.length - listRows(state.size);
   useEffect(() => {
     if (!wantsMore || !runs?.nextCursor) return;
-    const { monitorId, failedOnly, nextCursor: after } = runs;
+    const { monitorId, failedOnly, fingerprint, nextCursor: after } = runs;
     dispatch({ type: 'moreStarted' });
-    source.listRuns(monitorId, { failedOnly, cursor: after }).then(
-      (page) => dispatch({ type: 'moreLoaded', monitorId, failedOnly, after, page }),
+    source.listRuns(monitorId, { failedOnly, fingerprint, cursor: after }).then(
+      (page) => dispatch({ type: 'moreLoaded', monitorId, failedOnly, fingerprint, after, page }),
       (err: unknown) => dispatch({ type: 'moreFailed', problem: fail(err) }),
     );
   }, [wantsMore]);

@@ -12,15 +12,23 @@ import { MonitorBadge, RunStatusText } from '../components/status.js';
 import { Timeline } from '../components/timeline.js';
 import { Trends } from '../components/trends.js';
 import { nameText, scheduleText, when } from '../format.js';
-import { Link, navigate, runPath } from '../router.js';
+import { Link, navigate, runPath, withParam } from '../router.js';
 import { useTitle } from '../title.js';
 import { usePoll } from '../use-poll.js';
 import { Rules } from './rules.js';
+import { FailureFilter, SameFailureLink } from '../components/same-failure.js';
 
 const PAGE = 25;
 
-/** A monitor: what it expects, its runs newest first (all or failed only, page by page), and its alert rules. */
-export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolean }) {
+interface Props {
+  monitorId: string;
+  failedOnly: boolean;
+  /** Only the runs that failed with this fingerprint (`?fingerprint=`). */
+  fingerprint: string | null;
+}
+
+/** A monitor: what it expects, its runs newest first (all, failed or one failure, page by page), its alert rules. */
+export function MonitorPage({ monitorId, failedOnly, fingerprint }: Props) {
   const monitor = usePoll(`monitor ${monitorId}`, () => api<Monitor>('GET', `monitors/${id(monitorId)}`));
   const m = monitor.data;
   useTitle(m ? nameText(m.name) : monitorId);
@@ -41,25 +49,23 @@ export function MonitorPage({ monitorId, failedOnly }: { monitorId: string; fail
             <input
               type="checkbox"
               checked={failedOnly}
-              onChange={(e) => navigate(withStatus(e.currentTarget.checked))}
+              onChange={(e) => navigate(withParam('status', e.currentTarget.checked ? 'failed' : null))}
             />
             Failed only
           </label>
         </div>
-        <Runs key={String(failedOnly)} monitorId={monitorId} failedOnly={failedOnly} />
+        {fingerprint && <FailureFilter fingerprint={fingerprint} />}
+        <Runs
+          key={`${failedOnly} ${fingerprint}`}
+          monitorId={monitorId}
+          failedOnly={failedOnly}
+          fingerprint={fingerprint}
+        />
       </section>
       <Timeline monitorId={monitorId} />
       <Rules monitorId={monitorId} />
     </>
   );
-}
-
-/** This page's address with or without `?status=failed`, keeping the rest of its query (the timeline's filter). */
-function withStatus(failedOnly: boolean): string {
-  const url = new URL(window.location.href);
-  if (failedOnly) url.searchParams.set('status', 'failed');
-  else url.searchParams.delete('status');
-  return url.pathname + url.search.replaceAll('%2C', ',');
 }
 
 function Summary({ monitor: m, reload }: { monitor: Monitor; reload: () => void }) {
@@ -127,16 +133,18 @@ function Summary({ monitor: m, reload }: { monitor: Monitor; reload: () => void 
   );
 }
 
-function Runs({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolean }) {
+function Runs({ monitorId, failedOnly, fingerprint }: Props) {
   const pages = usePages();
   const { cursor } = pages;
   const status = failedOnly ? 'failed' : undefined;
-  const path = `monitors/${id(monitorId)}/runs${query({ limit: PAGE, cursor, status })}`;
+  const search = query({ limit: PAGE, cursor, status, fingerprint: fingerprint ?? undefined });
+  const path = `monitors/${id(monitorId)}/runs${search}`;
   const { data, error, loading } = usePoll(path, () => api<RunList>('GET', path));
+  const none = fingerprint ? 'No runs with this failure.' : failedOnly ? 'No failed runs.' : 'No runs yet.';
   return (
     <>
       <Problem error={error} stale={data !== undefined} />
-      {data?.runs.length === 0 && <p className="empty">{failedOnly ? 'No failed runs.' : 'No runs yet.'}</p>}
+      {data?.runs.length === 0 && <p className="empty">{none}</p>}
       {data && data.runs.length > 0 && (
         <table className="runs">
           <thead>
@@ -145,6 +153,7 @@ function Runs({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolea
               <th scope="col">Started</th>
               <th scope="col">Duration</th>
               <th scope="col">Error</th>
+              <th scope="col">Failure</th>
             </tr>
           </thead>
           <tbody>
@@ -159,6 +168,17 @@ function Runs({ monitorId, failedOnly }: { monitorId: string; failedOnly: boolea
                 <td data-label="Duration">{duration(run.durationMs)}</td>
                 <td data-label="Error" className="error-cell">
                   {clean(run.errorMessage ?? '').split('\n')[0]}
+                </td>
+                <td data-label="Failure">
+                  {run.fingerprint && run.fingerprint !== fingerprint && (
+                    <SameFailureLink
+                      monitorId={monitorId}
+                      fingerprint={run.fingerprint}
+                      label={`same failure as ${run.runId}`}
+                    >
+                      same failure
+                    </SameFailureLink>
+                  )}
                 </td>
               </tr>
             ))}

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react';
-import type { LogResult, Monitor, Run } from '@pingmon/sdk/wire';
-import { ago, clean, exactDuration, formatMatch } from '@pingmon/sdk/wire';
+import type { LogResult, Monitor, RunDetail } from '@pingmon/sdk/wire';
+import { ago, clean, exactDuration, failureSeen, formatMatch } from '@pingmon/sdk/wire';
 import { api, id } from '../api.js';
 import { Crumbs } from '../components/crumbs.js';
 import { LogBlock } from '../components/log-block.js';
 import { Problem } from '../components/problem.js';
+import { SameFailureLink } from '../components/same-failure.js';
 import { RunStatusText } from '../components/status.js';
 import { nameText, when } from '../format.js';
 import { monitorPath } from '../router.js';
@@ -14,7 +15,7 @@ import { usePoll } from '../use-poll.js';
 /** The run detail panel (SPEC §6): status, times, meta, matched rules, the error message and below it the log. */
 export function RunPage({ monitorId, runId }: { monitorId: string; runId: string }) {
   const runPath = `monitors/${id(monitorId)}/runs/${id(runId)}`;
-  const { data: run, error } = usePoll(runPath, () => api<Run>('GET', runPath));
+  const { data: run, error } = usePoll(runPath, () => api<RunDetail>('GET', runPath));
   const monitor = usePoll(`monitor ${monitorId}`, () => api<Monitor>('GET', `monitors/${id(monitorId)}`));
   const name = monitor.data ? nameText(monitor.data.name) : monitorId;
   useTitle(name, run && `${kind(run).toLowerCase()} ${ago(run.startedAt, Date.now())}`);
@@ -39,14 +40,15 @@ function logFileName(slug: string, runId: string): string {
 }
 
 /** "Failed run", "Silent failure", "Run started" (for the heading and, with "3m ago", the tab's title). */
-function kind(run: Run): string {
+function kind(run: RunDetail): string {
   if (run.status === 'running') return 'Run started';
   if (run.silentFailure) return 'Silent failure';
   return run.status === 'success' ? 'Successful run' : 'Failed run';
 }
 
-function Detail({ run, fileName }: { run: Run; fileName: string }) {
+function Detail({ run, fileName }: { run: RunDetail; fileName: string }) {
   const meta = Object.entries(run.meta ?? {});
+  const seen = failureSeen(run.failure, Date.now());
   return (
     <article className="run-detail" aria-label="Run detail">
       <dl className="fields">
@@ -54,6 +56,17 @@ function Detail({ run, fileName }: { run: Run; fileName: string }) {
         <dd>
           <RunStatusText status={run.status} silent={run.silentFailure} />
         </dd>
+        {seen && run.fingerprint && (
+          <>
+            <dt>Failure</dt>
+            <dd>
+              {seen} ·{' '}
+              <SameFailureLink monitorId={run.monitorId} fingerprint={run.fingerprint}>
+                runs with this failure
+              </SameFailureLink>
+            </dd>
+          </>
+        )}
         <dt>Started</dt>
         <dd>{when(run.startedAt, true)}</dd>
         <dt>Finished</dt>
@@ -107,7 +120,7 @@ function Detail({ run, fileName }: { run: Run; fileName: string }) {
 }
 
 /** Read once per run, and again only when the run changes (a running run that ends). */
-function RunLog({ run, fileName }: { run: Run; fileName: string }) {
+function RunLog({ run, fileName }: { run: RunDetail; fileName: string }) {
   const [log, setLog] = useState<LogResult | { failed: string }>();
   const path = `monitors/${id(run.monitorId)}/runs/${id(run.runId)}/log`;
   useEffect(() => {

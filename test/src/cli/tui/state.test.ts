@@ -52,6 +52,7 @@ const withRuns = (loaded: Run[], next: string | null = null) =>
       type: 'runsLoaded',
       monitorId: 'mon_a',
       failedOnly: false,
+      fingerprint: null,
       page: { runs: loaded, nextCursor: next },
       hint: null,
       at: 2,
@@ -149,6 +150,7 @@ t.test('Enter opens, Esc and Backspace go back, and answers for a view that was 
       type: 'runsLoaded',
       monitorId: 'mon_a',
       failedOnly: false,
+      fingerprint: null,
       page: { runs: [], nextCursor: null },
       hint: null,
       at: 9,
@@ -166,6 +168,7 @@ t.test('f shows failed runs only and back; the list starts again from the top', 
     type: 'runsLoaded',
     monitorId: 'mon_a',
     failedOnly: false,
+    fingerprint: null,
     page: { runs: runs(3), nextCursor: null },
     hint: null,
     at: 5,
@@ -187,6 +190,7 @@ t.test(
         type: 'moreLoaded',
         monitorId: 'mon_a',
         failedOnly: false,
+        fingerprint: null,
         after: 'c1',
         page: { runs: runs(100, 200), nextCursor: 'c2' },
       },
@@ -201,6 +205,7 @@ t.test(
       type: 'runsLoaded',
       monitorId: 'mon_a',
       failedOnly: false,
+      fingerprint: null,
       page: { runs: page, nextCursor: 'c1b' },
       hint: null,
       at: 9,
@@ -233,6 +238,7 @@ t.test(
       type: 'runsLoaded',
       monitorId: 'mon_a',
       failedOnly: false,
+      fingerprint: null,
       page: { runs: runs(5, 10), nextCursor: 'c1' },
       hint: null,
       at: 3,
@@ -242,6 +248,7 @@ t.test(
       type: 'moreLoaded',
       monitorId: 'mon_a',
       failedOnly: false,
+      fingerprint: null,
       after: 'other',
       page: { runs: runs(5, 5), nextCursor: null },
     });
@@ -250,6 +257,7 @@ t.test(
       type: 'moreLoaded',
       monitorId: 'mon_a',
       failedOnly: false,
+      fingerprint: null,
       after: 'c1',
       page: { runs: runs(5, 5), nextCursor: null },
     });
@@ -415,3 +423,53 @@ t.test('t shows the timeline in place of the runs and back; f steps through the 
   const left = apply(state, key('', { escape: true }));
   t.same([left.screen, left.timeline, left.runs], ['monitors', null, null]);
 });
+
+t.test(
+  's: a failed run filters the runs to its fingerprint, from the list or its detail; s or Esc clears',
+  async (t) => {
+    const refused = run(3, { status: 'failed', fingerprint: 'aaaaaaaaaaaaaaaa' });
+    const list = [refused, run(2), run(1, { status: 'failed', fingerprint: 'bbbbbbbbbbbbbbbb' })];
+    const base = withRuns(list);
+    const onSuccess = apply(base, key('j'));
+    t.equal(apply(onSuccess, key('s')), onSuccess, 'a success has no failure to filter by');
+    const state = apply(base, key('s'));
+    t.same([state.runs!.fingerprint, state.runs!.runs, state.runs!.cursor], ['aaaaaaaaaaaaaaaa', null, 0]);
+    const stale = apply(state, {
+      type: 'runsLoaded',
+      monitorId: 'mon_a',
+      failedOnly: false,
+      fingerprint: null,
+      page: { runs: list, nextCursor: null },
+      hint: null,
+      at: 5,
+    });
+    t.equal(stale.runs!.runs, null, 'a page of all runs does not fill the filtered list');
+    const filtered = apply(state, {
+      type: 'runsLoaded',
+      monitorId: 'mon_a',
+      failedOnly: false,
+      fingerprint: 'aaaaaaaaaaaaaaaa',
+      page: { runs: [refused], nextCursor: null },
+      hint: null,
+      at: 5,
+    });
+    t.same(filtered.runs!.runs, [refused]);
+    t.same(
+      [apply(filtered, key('s')).runs!.fingerprint, apply(filtered, key('s')).runs!.runs],
+      [null, null],
+      's clears',
+    );
+    const escaped = apply(filtered, key('', { escape: true }));
+    t.same([escaped.screen, escaped.runs!.fingerprint], ['runs', null], 'Esc clears, and stays on the runs');
+    t.equal(apply(escaped, key('', { escape: true })).screen, 'monitors', 'then Esc goes back');
+
+    const detail = apply(base, key('G'), key('', { return: true }));
+    t.equal(detail.screen, 'detail');
+    const fromDetail = apply(detail, key('s'));
+    t.same([fromDetail.screen, fromDetail.detail, fromDetail.runs!.fingerprint], ['runs', null, 'bbbbbbbbbbbbbbbb']);
+    const reopened = apply(filtered, key('', { return: true }), key('s'));
+    t.same([reopened.screen, reopened.runs!.runs], ['runs', [refused]], 'its own filter: back to the same list');
+    const success = apply(base, key('j'), key('', { return: true }));
+    t.equal(apply(success, key('s')), success, 'a successful run: nothing');
+  },
+);
