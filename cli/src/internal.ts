@@ -5,7 +5,7 @@ export { readMonitorsFile } from './as-code/file.js';
 export { planApply, planChanges, type Current, type Desired } from './as-code/plan.js';
 export { NotLoggedInError } from './client.js';
 export { printTable } from './output.js';
-export { formatRule, parseRuleExpression } from './rule-expression.js';
+export { formatRule, parseRuleExpression, ruleExample } from './rule-expression.js';
 export { OutputCapture } from './run/capture.js';
 export { LastLine, withLastLine } from './run/cause.js';
 export { RUN_OPTIONS } from './run/flags.js';

@@ -46,7 +46,12 @@ export function parseRuleExpression(text: string): RuleParse {
     if (baseline.runs < 1 || baseline.runs > BASELINE_MAX_RUNS)
       return { ok: false, error: `a median is over 1 to ${BASELINE_MAX_RUNS} runs, not ${baseline.runs}` };
     if (baseline.minRuns < 1 || baseline.minRuns > baseline.runs)
-      return { ok: false, error: `median(${baseline.runs}, min ${baseline.minRuns}): min is 1 to ${baseline.runs}` };
+      return {
+        ok: false,
+        error:
+          `median(${baseline.runs}, min ${baseline.minRuns}): min is how many of the ${baseline.runs} must report ` +
+          `the metric, 1 to ${baseline.runs}`,
+      };
     rest = rest.slice(0, baselineMatch.index);
   }
   const parsed = parseComparison(rest.trim(), expression);
@@ -79,6 +84,13 @@ function parseComparison(comparison: string, expression: string): RuleParse {
   if (valueText === '' || !Number.isFinite(value))
     return { ok: false, error: `"${valueText}" in "${expression}" is not a number: expected ${RULE_FORM}` };
   return { ok: true, rule: { metric, op, value, baseline: null, window: null } };
+}
+
+/** An example of the kind of rule the user was writing, for an error's "e.g.". */
+export function ruleExample(text: string): string {
+  if (/median/i.test(text)) return 'rowsProcessed < 0.5 × median(20, min 5)';
+  if (/\s(?:for|last)\s/i.test(text)) return 'errors > 0 in 3 of the last 5';
+  return 'rowsProcessed < 1';
 }
 
 export { formatMatch, formatRule } from '@pingmon/sdk/wire';

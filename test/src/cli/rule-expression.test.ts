@@ -1,5 +1,5 @@
 import t from 'tap';
-import { formatRule, parseRuleExpression } from 'pingmon/internal';
+import { formatRule, parseRuleExpression, ruleExample } from 'pingmon/internal';
 
 /** A rule that compares with its value alone, on one run. */
 const ONE = { baseline: null, window: null };
@@ -89,10 +89,23 @@ t.test('a median and a window: the forms the issue and docs/alerts.md write', as
     ['rows < 0 × median(20)', /multiplies a median: give a number above 0/],
     ['rows < 0.5 × median(101)', /a median is over 1 to 100 runs, not 101/],
     ['rows < 0.5 × median(0)', /a median is over 1 to 100 runs, not 0/],
-    ['rows < 0.5 × median(5, min 6)', /min is 1 to 5/],
+    ['rows < 0.5 × median(5, min 6)', /min is how many of the 5 must report the metric, 1 to 5/],
     ['rows < 1 for 21 runs', /a window is 1 to 20 runs, not 21/],
     ['rows < 1 in 6 of the last 5', /cannot hold: K is 1 to RUNS/],
     ['rows < 0.5 × mean(20)', /is not a number: expected METRIC OP NUMBER/],
   ];
   for (const [text, error] of refused) t.match(parseRuleExpression(text), { ok: false, error }, text);
+});
+
+t.test("a refused rule's example is of the kind being written", async (t) => {
+  t.equal(ruleExample('rows = 0'), 'rowsProcessed < 1');
+  t.equal(ruleExample('rows < 0.5 × median(5, min 6)'), 'rowsProcessed < 0.5 × median(20, min 5)');
+  t.equal(ruleExample('rows < 1 in 6 of the last 5'), 'errors > 0 in 3 of the last 5');
+  t.equal(ruleExample('rows < 1 for 21 runs'), 'errors > 0 in 3 of the last 5');
+  for (const example of [
+    'rowsProcessed < 1',
+    'rowsProcessed < 0.5 × median(20, min 5)',
+    'errors > 0 in 3 of the last 5',
+  ])
+    t.equal(parseRuleExpression(example).ok, true, `${example} is a rule`);
 });

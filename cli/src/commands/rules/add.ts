@@ -2,7 +2,7 @@ import { Args } from '@oclif/core';
 import type { Rule } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
-import { RULE_FORM, formatRule, parseRuleExpression } from '../../rule-expression.js';
+import { RULE_FORM, formatRule, parseRuleExpression, ruleExample } from '../../rule-expression.js';
 
 export default class RulesAdd extends BaseCommand {
   static override summary =
@@ -29,9 +29,10 @@ export default class RulesAdd extends BaseCommand {
 
   async run(): Promise<Rule | void> {
     const { args, argv, flags } = await this.parse(RulesAdd);
-    const parsed = parseRuleExpression((argv as string[]).slice(1).join(' '));
+    const text = (argv as string[]).slice(1).join(' ');
+    const parsed = parseRuleExpression(text);
     if (!parsed.ok)
-      this.error(`${parsed.error}, e.g. pingmon rules add ${args.monitor} 'rowsProcessed < 1'`, { exit: 2 });
+      this.error(`${parsed.error}, e.g. pingmon rules add ${args.monitor} '${ruleExample(text)}'`, { exit: 2 });
     const rule = await loggedInClient(flags).createRule(args.monitor, parsed.rule);
     if (this.jsonEnabled()) return rule;
     this.log(`Added ${rule.ruleId} to ${rule.monitorId}: ${formatRule(rule)}.`);

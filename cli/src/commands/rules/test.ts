@@ -3,7 +3,7 @@ import type { RulePreview } from '@pingmon/sdk';
 import { BaseCommand } from '../../base-command.js';
 import { loggedInClient, serverFlags } from '../../client.js';
 import { printTable, when } from '../../output.js';
-import { RULE_FORM, parseRuleExpression } from '../../rule-expression.js';
+import { RULE_FORM, parseRuleExpression, ruleExample } from '../../rule-expression.js';
 
 export default class RulesTest extends BaseCommand {
   static override summary = "Try a rule on a monitor's latest successful runs before adding it: which would it match?";
@@ -37,9 +37,10 @@ export default class RulesTest extends BaseCommand {
 
   async run(): Promise<RulePreview | void> {
     const { args, argv, flags } = await this.parse(RulesTest);
-    const parsed = parseRuleExpression((argv as string[]).slice(1).join(' '));
+    const text = (argv as string[]).slice(1).join(' ');
+    const parsed = parseRuleExpression(text);
     if (!parsed.ok)
-      this.error(`${parsed.error}, e.g. pingmon rules test ${args.monitor} 'rowsProcessed < 1'`, { exit: 2 });
+      this.error(`${parsed.error}, e.g. pingmon rules test ${args.monitor} '${ruleExample(text)}'`, { exit: 2 });
     const preview = await loggedInClient(flags).previewRule(args.monitor, parsed.rule, { runs: flags.runs });
     if (this.jsonEnabled()) return preview;
     const { checked, withoutMetric, matches } = preview;
