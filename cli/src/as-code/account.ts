@@ -44,7 +44,14 @@ function currentMonitor(m: Monitor, rules: CurrentMonitor['rules']): CurrentMoni
       failAlerts: m.failAlerts,
       paused: m.paused,
     },
-    rules: rules.map(({ ruleId, metric, op, value }) => ({ ruleId, metric, op, value })),
+    rules: rules.map(({ ruleId, metric, op, value, baseline, window }) => ({
+      ruleId,
+      metric,
+      op,
+      value,
+      baseline,
+      window,
+    })),
   };
 }
 

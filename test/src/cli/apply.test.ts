@@ -23,6 +23,8 @@ t.test('pingmon monitors export and pingmon apply', async (t) => {
     failureThreshold: 2,
   });
   await client.createRule(nightly.monitorId, { metric: 'rowsProcessed', op: 'lt', value: 1 });
+  const lookBack = { baseline: { runs: 20, minRuns: 5 }, window: { runs: 5, atLeast: 3 } };
+  await client.createRule(nightly.monitorId, { metric: 'durationMs', op: 'gt', value: 3, ...lookBack });
   const hourly = await client.createMonitor({ name: 'hourly sync', schedule: { every: 3600 } });
   const hook = 'http://127.0.0.1:9/hook';
   const ops = await client.createChannel({ name: 'ops hook', type: 'webhook', url: hook, secret: 'top-secret-value' });
@@ -40,6 +42,11 @@ t.test('pingmon monitors export and pingmon apply', async (t) => {
     t.equal(exported.code, 0, exported.stderr);
     t.match(exported.stdout, /- slug: nightly-backup\n {4}name: nightly backup\n/);
     t.match(exported.stdout, /maxRuntime: 2h\n {4}failureThreshold: 2\n {4}rules:\n {6}- rowsProcessed < 1\n/);
+    t.match(
+      exported.stdout,
+      /\n {6}- durationMs > 3 × median\(20, min 5\) in 3 of the last 5\n/,
+      'a rule that looks back',
+    );
     t.match(exported.stdout, /- name: ops hook\n {4}type: webhook\n {4}monitors:\n {6}- nightly-backup\n/);
     t.notMatch(exported.stdout, /top-secret-value|127\.0\.0\.1/, 'no secret, no URL');
     writeFileSync(file, exported.stdout);

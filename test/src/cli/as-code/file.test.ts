@@ -22,6 +22,7 @@ t.test('a file is read with defaults filled in, YAML or JSON', async (t) => {
     '    rules:',
     '      - rowsProcessed < 1',
     '      - durationMs gt 3600000',
+    '      - rowsProcessed < 0.5 × median(20) for 2 runs',
     '  - slug: hourly-sync',
     '    schedule: {every: 1h}',
     '    renotifyAfter: none',
@@ -50,8 +51,12 @@ t.test('a file is read with defaults filled in, YAML or JSON', async (t) => {
       paused: false,
     },
     rules: [
-      { metric: 'rowsProcessed', op: 'lt', value: 1 },
-      { metric: 'durationMs', op: 'gt', value: 3600000 },
+      { metric: 'rowsProcessed', op: 'lt', value: 1, baseline: null, window: null },
+      { metric: 'durationMs', op: 'gt', value: 3600000, baseline: null, window: null },
+      {
+        ...{ metric: 'rowsProcessed', op: 'lt', value: 0.5 },
+        ...{ baseline: { runs: 20, minRuns: 20 }, window: { runs: 2, atLeast: 2 } },
+      },
     ],
     line: 3,
   });
@@ -59,11 +64,11 @@ t.test('a file is read with defaults filled in, YAML or JSON', async (t) => {
     slug: 'hourly-sync',
     name: 'hourly-sync',
     settings: { schedule: { every: 3600 }, startGrace: 300, renotifyAfter: null },
-    line: 12,
+    line: 13,
   });
   t.same(result.desired.channels, [
-    { name: 'ops slack', type: undefined, monitors: 'all', enabled: undefined, line: 16 },
-    { name: 'db hook', type: 'webhook', monitors: ['nightly-backup'], enabled: false, line: 18 },
+    { name: 'ops slack', type: undefined, monitors: 'all', enabled: undefined, line: 17 },
+    { name: 'db hook', type: 'webhook', monitors: ['nightly-backup'], enabled: false, line: 19 },
   ]);
 
   const json = readMonitorsFile(
