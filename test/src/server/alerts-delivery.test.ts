@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import t from 'tap';
+import { FIXED_RULE } from '../helpers/alert-fixtures.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { deadUrl, json, startReceiver } from '../helpers/receiver.js';
 import type { Received } from '../helpers/receiver.js';
@@ -300,8 +301,8 @@ for (const kind of DATABASE_KINDS) {
       const runId = (await api.ping(alice, m, 'success', { meta: { rows: 0, seconds: 90 } })).body.data.runId;
       const [alert] = await settled(alice, m, 1);
       const matchedRules = [
-        { ruleId: rows.ruleId, metric: 'rows', op: 'lt', value: 1, actual: 0 },
-        { ruleId: secs.ruleId, metric: 'seconds', op: 'gt', value: 60, actual: 90 },
+        { ruleId: rows.ruleId, metric: 'rows', op: 'lt', value: 1, actual: 0, ...FIXED_RULE },
+        { ruleId: secs.ruleId, metric: 'seconds', op: 'gt', value: 60, actual: 90, ...FIXED_RULE },
       ];
       t.match(alert, {
         event: 'silent_failure',
