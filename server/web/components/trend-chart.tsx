@@ -1,5 +1,5 @@
 import type { Rule, Run } from '@pingmon/sdk/wire';
-import { when } from '../format.js';
+import { nameText, when } from '../format.js';
 import { HEIGHT, M, TimeTicks } from './duration-plot.js';
 import { durationAxis, durationLabel, numberAxis } from './scale.js';
 import { trendOf, valueText } from './trend-data.js';
@@ -38,7 +38,7 @@ export function TrendChart({ metric, runs, rules }: { metric: string; runs: Run[
   const [ref, width] = useWidth(700);
   const { times, points, thresholds, label } = trendOf(metric, runs, rules);
   const reported = points.filter((p) => p !== null);
-  if (reported.length === 0) return <p className="empty">No successful run reported {metric} yet.</p>;
+  if (reported.length === 0) return <p className="empty">No successful run reported {nameText(metric)} yet.</p>;
   const known = thresholds.flat().filter((t) => t !== null);
   const g = geometryOf(times, [...reported.map((p) => p.value), ...known], metric, width);
   const line = points.map((p, i) => (p ? `${points[i - 1] ? 'L' : 'M'}${g.x(p.at)} ${g.y(p.value)}` : '')).join('');
@@ -49,7 +49,7 @@ export function TrendChart({ metric, runs, rules }: { metric: string; runs: Run[
           <title>{label}</title>
           <g className="chart-axis">
             <text x={4} y={12}>
-              {metric}
+              {nameText(metric)}
             </text>
             {g.axis.ticks.map((tick) => (
               <g key={tick} className="trend-tick" data-value={tick}>
@@ -90,7 +90,7 @@ export function TrendChart({ metric, runs, rules }: { metric: string; runs: Run[
         {rules.map((rule) => (
           <li key={rule.ruleId}>
             <span className="swatch swatch-threshold" />
-            {rule.expression}
+            {nameText(rule.expression)}
           </li>
         ))}
         {rules.length > 0 && (

@@ -1,6 +1,6 @@
 import type { Rule, Run } from '@pingmon/sdk/wire';
 import { metricSeries, ruleVerdicts } from '@pingmon/sdk/wire';
-import { when } from '../format.js';
+import { nameText, when } from '../format.js';
 import { readable } from './scale.js';
 
 /** Successes a trend draws: as many as the duration chart's runs. */
@@ -63,6 +63,6 @@ export function trendOf(metric: string, runs: Run[], rules: Rule[]): TrendData {
     times: shown.map((run) => Date.parse(run.startedAt)),
     points,
     thresholds,
-    label: `${metric} of the last ${shown.length} successful runs${span}: ${values}${ruleWords.join('')}`,
+    label: `${nameText(metric)} of the last ${shown.length} successful runs${span}: ${values}${ruleWords.join('')}`,
   };
 }

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Rule, RuleList, RunList } from '@pingmon/sdk/wire';
 import { ruleLookback, trendMetrics } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
+import { nameText } from '../format.js';
 import { usePoll } from '../use-poll.js';
 import { Problem } from './problem.js';
 import { TrendChart } from './trend-chart.js';
@@ -39,7 +40,7 @@ function Trend({ monitorId, rules }: { monitorId: string; rules: Rule[] }) {
           <select value={metric} onChange={(e) => setChosen(e.currentTarget.value)}>
             {metrics.map((m) => (
               <option key={m} value={m}>
-                {m}
+                {nameText(m)}
               </option>
             ))}
           </select>
