@@ -1,4 +1,4 @@
-import type { Request, ResponseObject, Server } from '@hapi/hapi';
+import type { ReqRef, Request, ResponseObject, Server } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
 import { bearerOf, sessionIdOf, sessionOf } from './auth.js';
 import type { TargetType, Seen } from './audit-targets.js';
@@ -63,7 +63,8 @@ export function actorOf(request: Request): { accountId: string; type: AuditActor
     grant?: ApiKeyGrant;
   } | null;
   if (credentials?.user) return { accountId: credentials.user.accountId, type: 'user', id: credentials.user.userId };
-  if (credentials?.grant) return { accountId: credentials.grant.accountId, type: 'api_key', id: credentials.grant.keyId };
+  if (credentials?.grant)
+    return { accountId: credentials.grant.accountId, type: 'api_key', id: credentials.grant.keyId };
   return undefined;
 }
 
@@ -77,7 +78,7 @@ declare module '@hapi/hapi' {
 }
 
 /** Records the change a provisioning ping made (use-cases/provision-monitor.ts), whatever the ping's own fate. */
-export function noteChange(request: Request, note: AuditNote): void {
+export function noteChange<Refs extends ReqRef>(request: Request<Refs>, note: AuditNote): void {
   request.plugins.audit = { ...request.plugins.audit, note };
 }
 
@@ -121,7 +122,8 @@ async function readBefore(ctx: RouteContext, request: Request, audited: Audited)
   const actor = actorOf(request);
   const kind = audited.target === undefined || audited.target === 'user' ? undefined : TARGETS[audited.target];
   const id = kind && (request.params as Record<string, string | undefined>)[kind.idName];
-  if (actor && kind && id !== undefined) trail.before = await kind.find(ctx.db.sql, actor.accountId, id, request.params);
+  if (actor && kind && id !== undefined)
+    trail.before = await kind.find(ctx.db.sql, actor.accountId, id, request.params as Record<string, string>);
 }
 
 function statusOf(request: Request): number {

@@ -77,8 +77,8 @@ export function backgroundWork(config: Config, db: Database, log: Log): Backgrou
     log: outages.failures('sweeper'),
   });
   const { pruneIntervalMs: intervalMs, retentionMs, retentionRuns, auditRetentionMs } = config;
-  const log = outages.failures('pruner');
-  const pruner = new Pruner(db, { intervalMs, retentionMs, retentionRuns, auditRetentionMs, clock, log });
+  const failures = outages.failures('pruner');
+  const pruner = new Pruner(db, { intervalMs, retentionMs, retentionRuns, auditRetentionMs, clock, log: failures });
   return { outages, metrics, mailer, deliveries, sweeper, pruner };
 }
 

@@ -93,7 +93,10 @@ export class Pruner {
     let budget = BATCHES_PER_PASS;
     // Batch after batch until one comes back short or the pass's budget is spent; a batch of runs says the latest
     // start it deleted, where the next one starts.
-    const drain = async (step: (from: number) => Promise<Deleted>, into: 'runs' | 'alerts' | 'events' | 'auditEntries') => {
+    const drain = async (
+      step: (from: number) => Promise<Deleted>,
+      into: 'runs' | 'alerts' | 'events' | 'auditEntries',
+    ) => {
       let from = 0;
       while (budget > 0 && !this.stopped) {
         budget--;

@@ -20,7 +20,11 @@ export default class Audit extends BaseCommand {
     action: Flags.string({ description: 'only this action (monitor.paused), or a kind of them (monitor)' }),
     actor: Flags.string({ description: 'only the changes of this user (e-mail or id) or API key (prefix or id)' }),
     monitor: Flags.string({ char: 'm', description: 'only the entries about this monitor', helpValue: 'ID|SLUG' }),
-    since: Flags.string({ description: 'only entries since then: an ISO time, or a duration ago (7d)' }),
+    since: Flags.custom<string>({
+      description: 'only entries since then: an ISO time, or a duration ago (7d)',
+      helpValue: 'TIME',
+      parse: async (input) => sinceTime(input, Date.now()),
+    })(),
   };
 
   async run(): Promise<AuditEntry[] | void> {
@@ -30,7 +34,7 @@ export default class Audit extends BaseCommand {
       action: flags.action,
       actor: flags.actor,
       monitor: flags.monitor,
-      since: flags.since === undefined ? undefined : sinceTime(flags.since, Date.now()),
+      since: flags.since,
     };
     const { entries } = await loggedInClient(flags).listAudit(query);
     if (this.jsonEnabled()) return entries;

@@ -15,7 +15,7 @@ export const listQuery = Joi.object({
   ...pageQuery,
   actor: Joi.string()
     .max(254)
-    .description("Only the entries of this user (id or e-mail) or API key (id or prefix)")
+    .description('Only the entries of this user (id or e-mail) or API key (id or prefix)')
     .messages({ '*': 'actor must be a user id or e-mail, or an API key id or prefix' }),
   action: Joi.string()
     .pattern(/^[a-z_]+(\.[a-z_]+)?$/)
@@ -60,11 +60,13 @@ interface ListQuery {
 }
 
 async function list(ctx: RouteContext, request: Request): Promise<AuditEntryList> {
-  const { limit, cursor, actor, action, monitor, since } = request.query as ListQuery;
+  const { limit, cursor, actor, action, monitor, since } = request.query as unknown as ListQuery;
   const { accountId } = actorOf(request)!;
   // A slug names the monitor it is now; a deleted monitor's entries are found by its id.
   const monitorId =
-    monitor !== undefined && isSlug(monitor) ? ((await findMonitorId(ctx.db.sql, accountId, monitor)) ?? monitor) : monitor;
+    monitor !== undefined && isSlug(monitor)
+      ? ((await findMonitorId(ctx.db.sql, accountId, monitor)) ?? monitor)
+      : monitor;
   const filter = { actor, action, monitorId, since: since?.getTime() };
   const fetched = await listAuditEntries(ctx.db.sql, accountId, filter, { limit: limit + 1, after: pageStart(cursor) });
   const page = pageOf(fetched, limit, (entry) => ({ at: entry.at, id: entry.entryId }));

@@ -75,7 +75,7 @@ function pingNotFound(monitorId: string) {
  */
 async function monitorOf(
   ctx: RouteContext,
-  request: Request,
+  request: Request<WithParams<'monitorId'>>,
   grant: ApiKeyGrant,
   ref: string,
   settings: NonNullable<PingInput['monitor']>,

@@ -20,8 +20,7 @@ export type ProvisionOutcome =
 
 /** What a ping's settings did to its monitor, for the audit trail. */
 export type ProvisionChange =
-  | { kind: 'created'; monitor: MonitorRecord }
-  | { kind: 'updated'; before: MonitorRecord; after: MonitorRecord };
+  { kind: 'created'; monitor: MonitorRecord } | { kind: 'updated'; before: MonitorRecord; after: MonitorRecord };
 
 /**
  * Makes the monitor a ping names (`ref`: an id, or a slug routes/monitor-refs.ts found no monitor for) as its
@@ -48,7 +47,11 @@ export async function provisionMonitor(
     limits,
   );
   if (created.kind === 'created') {
-    return { kind: 'ready', monitorId: created.monitor.monitorId, change: { kind: 'created', monitor: created.monitor } };
+    return {
+      kind: 'ready',
+      monitorId: created.monitor.monitorId,
+      change: { kind: 'created', monitor: created.monitor },
+    };
   }
   if (created.kind === 'limit_reached') return created;
   const monitorId = await findMonitorId(db.sql, grant.accountId, ref);

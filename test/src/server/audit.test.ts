@@ -45,7 +45,11 @@ for (const kind of DATABASE_KINDS) {
     };
     /** Every stored entry of the account, as the database holds it. */
     const stored = (accountId: string) =>
-      api.query((knex) => knex('audit_entries').where({ account_id: accountId }).orderBy([{ column: 'at' }, 'id']));
+      api.query((knex) =>
+        knex('audit_entries')
+          .where({ account_id: accountId })
+          .orderBy([{ column: 'at' }, 'id']),
+      );
 
     t.test('every change made through the API is recorded once: who, from where, what', async (t) => {
       const account = await api.account();
@@ -62,8 +66,7 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await patch({ paused: false })).status, 200);
       const until = new Date(clock.now + 3_600_000).toISOString();
       t.equal((await patch({ snoozedUntil: until })).status, 200);
-      const rule = (await call(account, `/monitors/${m}/rules`, { body: { metric: 'rows', op: 'lt', value: 1 } }))
-        .body;
+      const rule = (await call(account, `/monitors/${m}/rules`, { body: { metric: 'rows', op: 'lt', value: 1 } })).body;
       t.equal((await call(account, `/monitors/${m}/rules/${rule.ruleId}`, { method: 'DELETE' })).status, 204);
       const channel = (await call(account, '/channels', { body: hook })).body;
       const ch = channel.channelId as string;
@@ -146,7 +149,9 @@ for (const kind of DATABASE_KINDS) {
       t.same(enabled!.changes, [{ field: 'enabled', from: false, to: true }]);
       t.match(byAction('channel.removed')[0], { target: { name: 'ops hook' }, changes: null });
       t.match(byAction('api_key.revoked')[0], { target: { type: 'api_key', id: key.keyId, name: /^ci \(/ } });
-      t.match(byAction('maintenance_window.removed')[0], { target: { type: 'maintenance_window', id: added.windowId } });
+      t.match(byAction('maintenance_window.removed')[0], {
+        target: { type: 'maintenance_window', id: added.windowId },
+      });
       t.match(byAction('monitor.deleted')[0], { target: { id: m, name: 'nightly db backup' }, monitorId: m });
       t.match(byAction('user.password_changed')[0], { target: who });
 
@@ -250,7 +255,11 @@ for (const kind of DATABASE_KINDS) {
         (await trail(account, `?monitor=${ids[0]}`)).map((e) => e.target?.id),
         [ids[0]],
       );
-      t.same((await trail(account, '?monitor=job-1')).map((e) => e.target?.id), [ids[1]], 'by slug');
+      t.same(
+        (await trail(account, '?monitor=job-1')).map((e) => e.target?.id),
+        [ids[1]],
+        'by slug',
+      );
       const since = new Date(clock.now - 1500).toISOString();
       t.equal((await trail(account, `?since=${since}`)).length, 2, 'the last two');
       const bad = await call(account, '/audit?cursor=nope');
@@ -273,7 +282,9 @@ for (const kind of DATABASE_KINDS) {
       clock.advance(120_000);
       t.equal((await ping({ monitor: { schedule: { every: 3600 }, startGrace: 600 } })).status, 200);
       const entries = (await trail(account, '?action=monitor')).reverse();
-      const [prefix] = await api.query((knex) => knex('api_keys').where({ account_id: account.accountId }).pluck('prefix'));
+      const [prefix] = await api.query((knex) =>
+        knex('api_keys').where({ account_id: account.accountId }).pluck('prefix'),
+      );
       t.same(
         entries.map((e) => e.action),
         ['monitor.created', 'monitor.updated'],
