@@ -154,7 +154,7 @@ async function write(ctx: RouteContext, request: Request, audited: Audited | und
   if (id === undefined) return;
   // A deletion's target is gone: its name was read before. A creation's is read now, and an edit's again.
   const after = trail.before && !audited.edit ? undefined : await kind.find(ctx.db.sql, who.accountId, id, params);
-  const seen = trail.before ?? after;
+  const seen = after ?? trail.before;
   const changes = audited.edit && trail.before && after ? changesOf(trail.before, after) : null;
   if (audited.edit && changes?.length === 0) return;
   const target: AuditTarget = { type: audited.target!, id, name: seen?.name ?? null };
