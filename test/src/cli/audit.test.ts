@@ -10,7 +10,8 @@ t.test('the audit trail from the command line', async (t) => {
   const clock = new TestClock(Date.parse('2027-03-27T12:00:00.000Z'));
   const api = await TestServer.start(t, 'sqlite', { clock: clock.read });
   const account = await api.account('unlimited');
-  const cli = (...args: string[]) => pingmon(args, { PINGMON_URL: api.url, PINGMON_TOKEN: account.token });
+  const env = { PINGMON_URL: api.url, PINGMON_TOKEN: account.token, COLUMNS: '200' };
+  const cli = (...args: string[]) => pingmon(args, env);
   clock.advance(60_000);
   const id = await api.monitor(account, 'nightly backup');
   clock.advance(60_000);
@@ -21,7 +22,7 @@ t.test('the audit trail from the command line', async (t) => {
   const lines = all.stdout.split('\n');
   t.match(lines[0], /^WHEN\s+WHO\s+FROM\s+ACTION\s+TARGET\s+CHANGES$/);
   t.match(lines[1], /^2027-03-27 12:02:00 {2}\S+@example\.com {2}127\.0\.0\.1 {2}monitor\.paused/);
-  t.match(lines[1], `nightly backup (${id})  paused: false → true`);
+  t.match(lines[1], new RegExp(`nightly backup \\(${id}\\) +paused: false → true$`));
   t.match(lines[2], /monitor\.created\s+nightly backup/);
   t.match(lines[3], /user\.signed_in/);
   t.equal(lines.length, 5, 'three entries and the last newline');
