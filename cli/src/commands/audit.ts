@@ -57,10 +57,10 @@ function sinceTime(given: string, now: number): string {
   }
 }
 
+/** Its name, as the change found it (ids are in --json: a column of them would leave no room for the changes). */
 function targetText(entry: AuditEntry): string {
   const { target } = entry;
-  if (target === null) return '';
-  return target.name === null ? target.id : `${target.name} (${target.id})`;
+  return target === null ? '' : (target.name ?? target.id);
 }
 
 /** "paused: false → true, name: a → b" */
