@@ -295,6 +295,19 @@ for (const kind of DATABASE_KINDS) {
       t.same(entries[1]!.changes, [{ field: 'startGrace', from: 300, to: 600 }]);
     });
 
+    t.test('a change stands when its entry cannot be written', async (t) => {
+      const account = await api.account();
+      await api.query((knex) => knex.schema.renameTable('audit_entries', 'audit_entries_away'));
+      try {
+        const created = await call(account, '/monitors', { body: { name: 'unaudited' } });
+        t.equal(created.status, 201, created.text);
+        const found = await call(account, `/monitors/${created.body.monitorId}`);
+        t.equal(found.status, 200, 'and it was made');
+      } finally {
+        await api.query((knex) => knex.schema.renameTable('audit_entries_away', 'audit_entries'));
+      }
+    });
+
     t.test('entries older than PINGMON_RETENTION_AUDIT_DAYS are pruned; the account takes its own', async (t) => {
       const account = await api.account();
       await api.monitor(account);
