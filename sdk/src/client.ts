@@ -3,6 +3,7 @@ import { createHttp, positiveMs } from './http.js';
 import type {
   AlertList,
   ApiKeyList,
+  AuditEntryList,
   Channel,
   ChannelKindList,
   ChannelList,
@@ -17,6 +18,7 @@ import type {
   EventsQuery,
   ExpectedTimes,
   ListAlertsQuery,
+  ListAuditQuery,
   ListRunsQuery,
   LoginResponse,
   LogResult,
@@ -115,6 +117,8 @@ export interface Client {
   listMaintenanceWindows(): Promise<MaintenanceWindowList>;
   createMaintenanceWindow(window: CreateMaintenanceWindowRequest): Promise<MaintenanceWindow>;
   deleteMaintenanceWindow(windowId: string): Promise<void>;
+  /** The account's audit trail, newest first (owners and admins): who changed what, when and from where. */
+  listAudit(query?: ListAuditQuery): Promise<AuditEntryList>;
 }
 
 export function createClient(options: ClientOptions = {}): Client {
@@ -197,6 +201,7 @@ export function createClient(options: ClientOptions = {}): Client {
     listMaintenanceWindows: () => http<MaintenanceWindowList>('GET', 'maintenance-windows'),
     createMaintenanceWindow: (window) => http<MaintenanceWindow>('POST', 'maintenance-windows', window),
     deleteMaintenanceWindow: async (windowId) => void (await http('DELETE', `maintenance-windows/${id(windowId)}`)),
+    listAudit: (query = {}) => http<AuditEntryList>('GET', `audit${queryString(query)}`),
   };
 }
 

@@ -108,6 +108,53 @@ export interface ApiKeyList {
   nextCursor: string | null;
 }
 
+export interface AuditActor {
+  /** A signed-in user, or an API key */
+  type: 'user' | 'api_key';
+  /** The user's id, or the API key's */
+  id: string;
+  /** The user's e-mail, or the API key's prefix */
+  name: string;
+}
+
+export interface AuditChange {
+  field: string;
+  /** The value before; secrets shown as "[masked]" */
+  from: unknown;
+  /** The value after; secrets shown as "[masked]" */
+  to: unknown;
+}
+
+export interface AuditEntry {
+  entryId: string;
+  /** ISO 8601 UTC with milliseconds */
+  at: string;
+  actor: AuditActor;
+  /** The client address the change came from */
+  address: string;
+  /** What was done, e.g. monitor.paused (docs/api.md#audit-trail) */
+  action: string;
+  target: AuditTarget | null;
+  /** The monitor the entry is about, if any */
+  monitorId: string | null;
+  /** The fields an edit changed; null for other actions */
+  changes: AuditChange[] | null;
+}
+
+export interface AuditEntryList {
+  entries: AuditEntry[];
+  /** Pass as ?cursor= for the next page; null on the last page */
+  nextCursor: string | null;
+}
+
+export interface AuditTarget {
+  /** monitor, rule, channel, api_key, maintenance_window or user */
+  type: string;
+  id: string;
+  /** Its name when the change was made */
+  name: string | null;
+}
+
 export interface Channel {
   channelId: string;
   name: string;
@@ -414,6 +461,21 @@ export interface ListAlertsQuery {
   /** The previous page's nextCursor */
   cursor?: string;
   monitorId?: string;
+}
+
+export interface ListAuditQuery {
+  /** Items per page, 1 to 200; 50 unless given */
+  limit?: number;
+  /** The previous page's nextCursor */
+  cursor?: string;
+  /** Only the entries of this user (id or e-mail) or API key (id or prefix) */
+  actor?: string;
+  /** Only this action (monitor.paused), or every action of a kind (monitor) */
+  action?: string;
+  /** Only the entries about this monitor (id or slug): its own and its rules */
+  monitor?: string;
+  /** Only the entries from this time on (ISO 8601) */
+  since?: string;
 }
 
 export interface ListEventsQuery {

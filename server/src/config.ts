@@ -60,6 +60,8 @@ export interface Config {
   readonly retentionMs: number | null;
   /** How many of each monitor's newest runs are kept, at most; null for no limit. */
   readonly retentionRuns: number | null;
+  /** How long audit trail entries are kept; null keeps them for ever. */
+  readonly auditRetentionMs: number | null;
   /** How often each server deletes what retention no longer keeps, when the last pass finished its work. */
   readonly pruneIntervalMs: number;
   /** The server's clock (epoch ms) for pings, schedules and the sweeper: Date.now, or a test's own. */
@@ -119,6 +121,7 @@ interface Settings {
   PINGMON_SWEEP_INTERVAL: number;
   PINGMON_RETENTION_DAYS: number;
   PINGMON_RETENTION_RUNS: number;
+  PINGMON_RETENTION_AUDIT_DAYS: number;
   PINGMON_PRUNE_INTERVAL: number;
   PINGMON_METRICS: boolean;
   PINGMON_METRICS_TOKEN: string | undefined;
@@ -288,6 +291,7 @@ const ENVIRONMENT = Joi.object<Settings>({
   PINGMON_SWEEP_INTERVAL: duration('PINGMON_SWEEP_INTERVAL', 'timer').default(5),
   PINGMON_RETENTION_DAYS: keepCount('PINGMON_RETENTION_DAYS', 'days').default(90),
   PINGMON_RETENTION_RUNS: keepCount('PINGMON_RETENTION_RUNS', 'runs').default(10_000),
+  PINGMON_RETENTION_AUDIT_DAYS: keepCount('PINGMON_RETENTION_AUDIT_DAYS', 'days').default(365),
   PINGMON_PRUNE_INTERVAL: duration('PINGMON_PRUNE_INTERVAL', 'timer').default(60),
   PINGMON_METRICS: Joi.boolean()
     .truthy('1')
@@ -351,6 +355,8 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     sweepIntervalMs: toMs(settings.PINGMON_SWEEP_INTERVAL),
     retentionMs: settings.PINGMON_RETENTION_DAYS === 0 ? null : settings.PINGMON_RETENTION_DAYS * 86_400_000,
     retentionRuns: settings.PINGMON_RETENTION_RUNS === 0 ? null : settings.PINGMON_RETENTION_RUNS,
+    auditRetentionMs:
+      settings.PINGMON_RETENTION_AUDIT_DAYS === 0 ? null : settings.PINGMON_RETENTION_AUDIT_DAYS * 86_400_000,
     pruneIntervalMs: toMs(settings.PINGMON_PRUNE_INTERVAL),
     clock: Date.now,
     metrics: settings.PINGMON_METRICS,

@@ -76,8 +76,9 @@ export function backgroundWork(config: Config, db: Database, log: Log): Backgrou
     timedOut: metrics && ((runs) => metrics.timedOut(runs)),
     log: outages.failures('sweeper'),
   });
-  const { pruneIntervalMs: intervalMs, retentionMs, retentionRuns } = config;
-  const pruner = new Pruner(db, { intervalMs, retentionMs, retentionRuns, clock, log: outages.failures('pruner') });
+  const { pruneIntervalMs: intervalMs, retentionMs, retentionRuns, auditRetentionMs } = config;
+  const failures = outages.failures('pruner');
+  const pruner = new Pruner(db, { intervalMs, retentionMs, retentionRuns, auditRetentionMs, clock, log: failures });
   return { outages, metrics, mailer, deliveries, sweeper, pruner };
 }
 

@@ -5,6 +5,7 @@ import type {
   Alert,
   AlertDelivery,
   ApiKey,
+  AuditEntry,
   Channel,
   LastRun,
   MaintenanceWindow,
@@ -20,6 +21,7 @@ import type {
 import type { AccountRecord } from './db/accounts.js';
 import type { AlertRecord } from './db/alerts.js';
 import type { ApiKeyRecord } from './db/api-keys.js';
+import type { AuditEntryRecord } from './db/audit-entries.js';
 import type { DeliveryRecord } from './db/deliveries.js';
 import type { EventRecord } from './db/events.js';
 import type { MaintenanceWindowRecord } from './db/maintenance-windows.js';
@@ -276,4 +278,9 @@ function presentStoredEvent(event: EventRecord, at: string): MonitorEvent {
     case 'resumed':
       return { kind: event.kind, at };
   }
+}
+
+export function presentAuditEntry(entry: AuditEntryRecord): AuditEntry {
+  const { entryId, actor, address, action, target, monitorId, changes } = entry;
+  return { entryId, at: iso(entry.at), actor, address, action, target, monitorId, changes };
 }

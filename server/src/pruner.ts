@@ -1,5 +1,6 @@
 import { setImmediate as yieldToPings } from 'node:timers/promises';
 import { deleteAlertsBefore } from './db/alerts.js';
+import { deleteAuditEntriesBefore } from './db/audit-entries.js';
 import { deleteEventsAfter, deleteEventsBefore, findNthEvent } from './db/events.js';
 import type { Database } from './db/index.js';
 import { listMonitorIds } from './db/monitors.js';
@@ -11,6 +12,8 @@ export interface PrunerOptions {
   intervalMs: number;
   retentionMs: number | null;
   retentionRuns: number | null;
+  /** How long audit trail entries are kept (PINGMON_RETENTION_AUDIT_DAYS); null: for ever. */
+  auditRetentionMs: number | null;
   clock: () => number;
   log: FailureLog;
 }
@@ -20,6 +23,8 @@ export interface PruneResult {
   alerts: number;
   /** Timeline events (db/events.ts): kept as long as runs are, by age and per monitor. */
   events: number;
+  /** Audit trail entries (db/audit-entries.ts): kept by age, on a setting of their own. */
+  auditEntries: number;
   /** True when the pass stopped at its bound with more left to delete. */
   more: boolean;
 }
@@ -51,7 +56,8 @@ export class Pruner {
   /** The first pass comes one interval after the start: a server starting is busy enough, and nothing is urgent. */
   start(): void {
     this.stopped = false;
-    if (this.options.retentionMs !== null || this.options.retentionRuns !== null)
+    const { retentionMs, retentionRuns, auditRetentionMs } = this.options;
+    if (retentionMs !== null || retentionRuns !== null || auditRetentionMs !== null)
       this.schedule(this.options.intervalMs);
   }
 
@@ -82,12 +88,15 @@ export class Pruner {
   }
 
   private async pass(): Promise<PruneResult> {
-    const { retentionMs, retentionRuns } = this.options;
-    const result: PruneResult = { runs: 0, alerts: 0, events: 0, more: false };
+    const { retentionMs, retentionRuns, auditRetentionMs } = this.options;
+    const result: PruneResult = { runs: 0, alerts: 0, events: 0, auditEntries: 0, more: false };
     let budget = BATCHES_PER_PASS;
     // Batch after batch until one comes back short or the pass's budget is spent; a batch of runs says the latest
     // start it deleted, where the next one starts.
-    const drain = async (step: (from: number) => Promise<Deleted>, into: 'runs' | 'alerts' | 'events') => {
+    const drain = async (
+      step: (from: number) => Promise<Deleted>,
+      into: 'runs' | 'alerts' | 'events' | 'auditEntries',
+    ) => {
       let from = 0;
       while (budget > 0 && !this.stopped) {
         budget--;
@@ -104,6 +113,10 @@ export class Pruner {
       await drain((from) => deleteRunsBefore(this.db.sql, before, from, BATCH), 'runs');
       await drain(async () => counted(await deleteAlertsBefore(this.db.sql, before, BATCH)), 'alerts');
       await drain(async () => counted(await deleteEventsBefore(this.db.sql, before, BATCH)), 'events');
+    }
+    if (auditRetentionMs !== null) {
+      const before = this.options.clock() - auditRetentionMs;
+      await drain(async () => counted(await deleteAuditEntriesBefore(this.db.sql, before, BATCH)), 'auditEntries');
     }
     if (retentionRuns !== null) {
       const ids = await listMonitorIds(this.db.sql, this.monitorCursor, MONITORS_PER_PASS);

@@ -3,6 +3,7 @@ import Hapi from '@hapi/hapi';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
 import HapiPino from 'hapi-pino';
 import pino from 'pino';
+import { registerAudit } from './audit.js';
 import { registerAuth } from './auth.js';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
@@ -16,6 +17,7 @@ import type { GatherMetrics } from './metrics-route.js';
 import { registerMetrics } from './metrics-route.js';
 import { registerDepthGuard, registerTextGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
+import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
 import { channelKindRoutes } from './routes/channel-kinds.js';
 import { channelRoutes } from './routes/channels.js';
@@ -83,6 +85,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
   registerMonitorRefs(server, db.sql);
+  registerAudit(server, ctx);
   const api = { name: 'pingmon-api', register: (plugin: Server) => plugin.route(apiRoutes(ctx)) };
   await server.register(api, { routes: { prefix: API_PREFIX } });
   registerMetrics(server, config, metrics, options.gatherMetrics);
@@ -123,6 +126,7 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...channelKindRoutes(),
     ...alertRoutes(ctx),
     ...maintenanceWindowRoutes(ctx),
+    ...auditRoutes(ctx),
     ...openApiRoutes(),
   ];
 }

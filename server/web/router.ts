@@ -13,7 +13,17 @@ export type Route =
   | { page: 'alerts' }
   | { page: 'channels' }
   | { page: 'keys' }
+  | { page: 'audit'; filter: AuditFilter }
   | { page: 'not-found' };
+
+/** The audit page's filters (GET /audit's own query parameters), as its address holds them. */
+export const AUDIT_FILTERS = ['action', 'actor', 'monitor', 'since'] as const;
+export type AuditFilter = Partial<Record<(typeof AUDIT_FILTERS)[number], string>>;
+
+function auditFilterOf(search: string): AuditFilter {
+  const params = new URLSearchParams(search);
+  return Object.fromEntries(AUDIT_FILTERS.flatMap((name) => (params.get(name) ? [[name, params.get(name)!]] : [])));
+}
 
 export function routeOf(path: string, search: string): Route {
   let parts: string[];
@@ -40,6 +50,7 @@ export function routeOf(path: string, search: string): Route {
   }
   if (first === 'monitors' && runs === 'runs' && runId !== undefined && rest.length === 0)
     return { page: 'run', monitorId: monitorId!, runId };
+  if (parts.length === 1 && first === 'audit') return { page: 'audit', filter: auditFilterOf(search) };
   if (parts.length === 1 && (first === 'alerts' || first === 'channels' || first === 'keys')) return { page: first };
   return { page: 'not-found' };
 }

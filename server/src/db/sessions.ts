@@ -64,3 +64,15 @@ export async function endSession(sql: Sql, sessionId: string, now: number): Prom
 export async function endUserSessions(sql: Sql, userId: string, now: number): Promise<number> {
   return sql.changes('update sessions set ended_at = ? where user_id = ? and ended_at is null', [now, userId]);
 }
+
+/** The user a live session is of: who signs out (the audit trail, audit.ts). */
+export async function findLiveSession(
+  sql: Sql,
+  sessionId: string,
+): Promise<{ userId: string; accountId: string } | undefined> {
+  const [row] = await sql.rows<{ user_id: string; account_id: string }>(
+    'select user_id, account_id from sessions where id = ? and ended_at is null',
+    [sessionId],
+  );
+  return row && { userId: row.user_id, accountId: row.account_id };
+}

@@ -3,6 +3,7 @@ import type { Boom } from '@hapi/boom';
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { PingKind, PingResponse } from '@pingmon/sdk/wire';
 import { isSlug } from '@pingmon/sdk/wire';
+import { noteChange } from '../audit.js';
 import { grantOf } from '../auth.js';
 import type { ApiKeyGrant } from '../db/api-keys.js';
 import type { PingInput } from '../domain/ping-body.js';
@@ -74,6 +75,7 @@ function pingNotFound(monitorId: string) {
  */
 async function monitorOf(
   ctx: RouteContext,
+  request: Request<WithParams<'monitorId'>>,
   grant: ApiKeyGrant,
   ref: string,
   settings: NonNullable<PingInput['monitor']>,
@@ -82,6 +84,7 @@ async function monitorOf(
   const outcome = await provisionMonitor(ctx.db, grant, ref, settings, now, ctx.config.planMonitors);
   switch (outcome.kind) {
     case 'ready':
+      if (outcome.change) noteChange(request, outcome.change);
       return outcome.monitorId;
     case 'not_found':
       return pingNotFound(ref);
@@ -122,7 +125,7 @@ async function ping(
   // A ping without settings (nearly all) goes on without an await.
   const ref = request.params.monitorId;
   const monitorId =
-    parsed.input.monitor === undefined ? ref : await monitorOf(ctx, grant, ref, parsed.input.monitor, now);
+    parsed.input.monitor === undefined ? ref : await monitorOf(ctx, request, grant, ref, parsed.input.monitor, now);
   if (typeof monitorId !== 'string') {
     ctx.metrics?.pinged(kind, { kind: 'invalid' });
     throw monitorId;

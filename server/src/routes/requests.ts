@@ -2,6 +2,7 @@
 // from it.
 export { keyBody as CreateApiKeyRequest } from './api-keys.js';
 export { listQuery as ListAlertsQuery } from './alerts.js';
+export { listQuery as ListAuditQuery } from './audit.js';
 export { loginBody as LoginRequest } from './auth.js';
 export {
   createBody as CreateChannelRequest,

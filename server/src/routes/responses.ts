@@ -509,3 +509,30 @@ export const MonitorEventList = shape('MonitorEventList', {
   events: Joi.array().items(MonitorEvent).description('Newest first'),
   nextCursor,
 });
+
+const AuditActor = shape('AuditActor', {
+  type: Joi.valid('user', 'api_key').description('A signed-in user, or an API key'),
+  id: Joi.string().description("The user's id, or the API key's"),
+  name: Joi.string().description("The user's e-mail, or the API key's prefix"),
+});
+const AuditTarget = shape('AuditTarget', {
+  type: Joi.string().description('monitor, rule, channel, api_key, maintenance_window or user'),
+  id: Joi.string(),
+  name: Joi.string().allow(null).description('Its name when the change was made'),
+});
+const AuditChange = shape('AuditChange', {
+  field: Joi.string(),
+  from: Joi.any().description('The value before; secrets shown as "[masked]"'),
+  to: Joi.any().description('The value after; secrets shown as "[masked]"'),
+});
+export const AuditEntry = shape('AuditEntry', {
+  entryId: Joi.string(),
+  at: time,
+  actor: AuditActor,
+  address: Joi.string().description('The client address the change came from'),
+  action: Joi.string().description('What was done, e.g. monitor.paused (docs/api.md#audit-trail)'),
+  target: orNull(AuditTarget),
+  monitorId: Joi.string().allow(null).description('The monitor the entry is about, if any'),
+  changes: orNull(Joi.array().items(AuditChange)).description('The fields an edit changed; null for other actions'),
+});
+export const AuditEntryList = shape('AuditEntryList', { entries: Joi.array().items(AuditEntry), nextCursor });

@@ -243,6 +243,8 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await call('POST', '/maintenance-windows', as({ body: { cron: '0 2 * * 0' } }))).status, 400);
       t.equal((await call('GET', '/maintenance-windows', as())).status, 200);
       t.equal((await call('DELETE', `/maintenance-windows/${added.body.windowId}`, as())).status, 204);
+      const audit = await call('GET', '/audit?limit=50&action=monitor', as());
+      t.match(audit.body.entries[0], { action: 'monitor.snoozed', changes: [{ field: 'snoozedUntil' }] });
 
       t.equal((await call('DELETE', `/monitors/${m}/rules/${rule.body.ruleId}`, as())).status, 204);
       t.equal((await call('DELETE', `/channels/${ch}`, as())).status, 204);
