@@ -36,6 +36,8 @@ import type {
   RunList,
   SchedulePreview,
   SchedulePreviewRequest,
+  SetStatusPageRequest,
+  StatusPage,
   UpdateChannelRequest,
   UpdateMonitorRequest,
 } from './types.js';
@@ -115,6 +117,10 @@ export interface Client {
   listMaintenanceWindows(): Promise<MaintenanceWindowList>;
   createMaintenanceWindow(window: CreateMaintenanceWindowRequest): Promise<MaintenanceWindow>;
   deleteMaintenanceWindow(windowId: string): Promise<void>;
+  /** The account's public status page: its address, title and public monitors, with their badges' addresses. */
+  getStatusPage(): Promise<StatusPage>;
+  /** Sets the whole status page at once (admins and owners): what `page` leaves out takes its default. */
+  setStatusPage(page: SetStatusPageRequest): Promise<StatusPage>;
 }
 
 export function createClient(options: ClientOptions = {}): Client {
@@ -197,6 +203,8 @@ export function createClient(options: ClientOptions = {}): Client {
     listMaintenanceWindows: () => http<MaintenanceWindowList>('GET', 'maintenance-windows'),
     createMaintenanceWindow: (window) => http<MaintenanceWindow>('POST', 'maintenance-windows', window),
     deleteMaintenanceWindow: async (windowId) => void (await http('DELETE', `maintenance-windows/${id(windowId)}`)),
+    getStatusPage: () => http<StatusPage>('GET', 'status-page'),
+    setStatusPage: (page) => http<StatusPage>('PUT', 'status-page', page),
   };
 }
 

@@ -7,6 +7,7 @@ import { TabStatus } from './components/tab-status.js';
 import { AlertsPage } from './pages/alerts.js';
 import { ChannelsPage } from './pages/channels.js';
 import { KeysPage } from './pages/keys.js';
+import { StatusPageSettings } from './pages/status-page.js';
 import { EditMonitorPage, NewMonitorPage } from './pages/monitor-form.js';
 import { MonitorPage } from './pages/monitor.js';
 import { MonitorsPage } from './pages/monitors.js';
@@ -111,6 +112,7 @@ export function App() {
           <Link to="/alerts">Alerts</Link>
           <Link to="/channels">Channels</Link>
           <Link to="/keys">API keys</Link>
+          <Link to="/status-page">Status page</Link>
         </nav>
         <span className="who muted">{session.state === 'signed-in' ? session.me.user.email : ''}</span>
         <button type="button" onClick={() => void signOut()}>
@@ -157,6 +159,8 @@ function Page({ route }: { route: Route }) {
       return <ChannelsPage />;
     case 'keys':
       return <KeysPage />;
+    case 'status-page':
+      return <StatusPageSettings />;
     case 'not-found':
       return <NotFound />;
   }
