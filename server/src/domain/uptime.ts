@@ -6,7 +6,7 @@ export const DAY_MS = 86_400_000;
 /** How many days a status page shows, today included. */
 export const UPTIME_DAYS = 90;
 
-/** `ok`: runs, none failed; `failed`: a failed run, a silent failure, a missed opening or a timeout; `none`: no runs. */
+/** `ok`: runs, none failed; `failed`: a failed run, a silent failure, a missed run or a timeout; `none`: neither. */
 export type DayState = 'ok' | 'failed' | 'none';
 
 export interface DayBar {

@@ -310,7 +310,7 @@ const PublicMonitor = shape('PublicMonitor', {
 export const StatusPage = shape('StatusPage', {
   slug: Joi.string().allow(null).description('The account\'s slug: the page is at /status/<slug>; null: no page'),
   title: Joi.string().allow(null).description("The page's heading; null: the slug"),
-  showErrorMessages: Joi.boolean().description("Whether a public monitor that is down shows its last run's error message"),
+  showErrorMessages: Joi.boolean().description("Whether a down public monitor shows its last run's error message"),
   path: Joi.string().allow(null).description("/status/<slug>, under the server's address; null while there is no slug"),
   monitors: Joi.array().items(PublicMonitor).description('The public monitors, in their order on the page'),
   updatedAt: timeOrNull.description('When the page was last set; null: never'),

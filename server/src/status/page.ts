@@ -1,7 +1,6 @@
 import type { MonitorStatus } from '@pingmon/sdk/wire';
-import { UPTIME_DAYS } from '../domain/uptime.js';
 import type { DayBar } from '../domain/uptime.js';
-import { plural, uptimeShare } from '../domain/uptime.js';
+import { plural, UPTIME_DAYS, uptimeShare } from '../domain/uptime.js';
 import type { PublicMonitor, PublicPage } from '../use-cases/status-page.js';
 import { escapeMarkup as e } from './markup.js';
 import { STATUS_STYLES } from './styles.js';
@@ -51,7 +50,8 @@ export function renderNotFound(): string {
 function document(title: string, body: string): string {
   return (
     '<!doctype html><html lang="en"><head><meta charset="utf-8">' +
-    '<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1">' +
+    '<meta name="color-scheme" content="light dark">' +
     `<title>${e(title)}</title><link rel="icon" href="data:,"><style>${STATUS_STYLES}</style></head>` +
     `<body><main>${body}</main></body></html>`
   );

@@ -86,7 +86,7 @@ export interface PublicPage {
   monitors: PublicMonitor[];
 }
 
-/** The page at /status/`slug` at `now`; undefined when no account has that slug. A few statements, whatever the days. */
+/** The page at /status/`slug` at `now`; undefined when no account has that slug. Few statements, whatever the days. */
 export async function readPublicPage(sql: Sql, slug: string, now: number): Promise<PublicPage | undefined> {
   const accountId = await findAccountIdBySlug(sql, slug);
   if (accountId === undefined) return undefined;

@@ -32,7 +32,7 @@ if (requireTools(t, 'chromium'))
     for (const name of names) t.ok(await page.getByRole('heading', { name, level: 2 }).isVisible(), `${name} shown`);
     t.equal(await page.locator('.error').textContent(), 'disk full');
 
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    const overflow = await page.evaluate('document.documentElement.scrollWidth - window.innerWidth');
     t.equal(overflow, 0, 'nothing wider than the screen');
     const lists = page.locator('ol.bars');
     t.equal(await lists.count(), 3);
@@ -80,7 +80,11 @@ if (requireTools(t, 'chromium'))
     t.equal(await link.getAttribute('href'), '/status/acme');
     const badge = page.getByRole('img', { name: 'Nightly backup badge' });
     await badge.waitFor();
-    t.ok(await badge.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the badge is drawn');
+    const drawn = await badge.evaluate((img) => {
+      const image = img as unknown as { complete: boolean; naturalWidth: number };
+      return image.complete && image.naturalWidth > 0;
+    });
+    t.ok(drawn, 'the badge is drawn');
 
     const reply = await api.request('/status-page', { token: account.token });
     t.match(reply.body, { slug: 'acme', title: 'Acme jobs', monitors: [{ name: 'Nightly backup' }] });
