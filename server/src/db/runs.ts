@@ -725,7 +725,12 @@ export async function countRunDays(
   range: { from: number; to: number; dayMs: number },
 ): Promise<RunDay[]> {
   if (monitorIds.length === 0) return [];
-  const rows = await sql.rows<{ monitor_id: string; day_index: number | string; runs: number | string; failed: number | string }>(
+  const rows = await sql.rows<{
+    monitor_id: string;
+    day_index: number | string;
+    runs: number | string;
+    failed: number | string;
+  }>(
     'select monitor_id, cast((started_at - ?) / ? as integer) as day_index, count(*) as runs, ' +
       "sum(case when status = 'failed' or (status = 'success' and matched_rules is not null) then 1 else 0 end) " +
       `as failed from runs where account_id = ? and monitor_id in (${marks(monitorIds)}) ` +

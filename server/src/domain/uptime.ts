@@ -49,7 +49,10 @@ export function dayBars(from: number, createdAt: number, counts: ReadonlyMap<num
 function dayText(c: DayCounts): string {
   if (c.runs === 0 && c.missed === 0) return 'no runs recorded';
   const parts: string[] = [];
-  if (c.runs > 0) parts.push(c.failed === 0 ? `${plural(c.runs, 'run')}, no failure` : `${c.failed} of ${plural(c.runs, 'run')} failed`);
+  if (c.runs > 0)
+    parts.push(
+      c.failed === 0 ? `${plural(c.runs, 'run')}, no failure` : `${c.failed} of ${plural(c.runs, 'run')} failed`,
+    );
   if (c.timedOut > 0) parts.push(`${c.timedOut} timed out`);
   if (c.missed > 0) parts.push(`${plural(c.missed, 'missed run')}`);
   return parts.join(', ');

@@ -308,7 +308,7 @@ const PublicMonitor = shape('PublicMonitor', {
     .description("Its badge as shields.io endpoint JSON, under the server's address; null while the page has no slug"),
 });
 export const StatusPage = shape('StatusPage', {
-  slug: Joi.string().allow(null).description('The account\'s slug: the page is at /status/<slug>; null: no page'),
+  slug: Joi.string().allow(null).description("The account's slug: the page is at /status/<slug>; null: no page"),
   title: Joi.string().allow(null).description("The page's heading; null: the slug"),
   showErrorMessages: Joi.boolean().description("Whether a down public monitor shows its last run's error message"),
   path: Joi.string().allow(null).description("/status/<slug>, under the server's address; null while there is no slug"),

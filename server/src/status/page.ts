@@ -95,7 +95,11 @@ function monitorItem({ monitor, status, lastRun, bars }: PublicMonitor, showErro
     `<span class="state ${state.tone}">${state.word}</span></div>` +
     `<p class="muted">${e(facts.join(' · '))}</p>${error}` +
     `<ol class="bars" aria-label="${e(monitor.name)}, the last ${UPTIME_DAYS} days">` +
-    bars.map((bar) => `<li class="day-${bar.state}" title="${e(bar.text)}"><span class="sr-only">${e(bar.text)}</span></li>`).join('') +
+    bars
+      .map(
+        (bar) => `<li class="day-${bar.state}" title="${e(bar.text)}"><span class="sr-only">${e(bar.text)}</span></li>`,
+      )
+      .join('') +
     `</ol><p class="axis muted" aria-hidden="true"><span>${UPTIME_DAYS} days ago</span><span>today</span></p></li>`
   );
 }
@@ -103,7 +107,8 @@ function monitorItem({ monitor, status, lastRun, bars }: PublicMonitor, showErro
 function legend(): string {
   const item = (state: DayBar['state']) =>
     `<li><span class="key day-${state}" aria-hidden="true"></span>${DAY_WORDS[state]}</li>`;
-  return `<ul class="legend muted" aria-label="What the colours mean">${item('ok')}${item('failed')}${item('none')}</ul>`;
+  const items = (['ok', 'failed', 'none'] as const).map(item).join('');
+  return `<ul class="legend muted" aria-label="What the colours mean">${items}</ul>`;
 }
 
 /** "2027-03-27 12:00". */

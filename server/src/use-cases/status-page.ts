@@ -44,9 +44,7 @@ export async function readStatusPageSettings(sql: Sql, accountId: string): Promi
 }
 
 export type SetStatusPageResult =
-  | { kind: 'set' }
-  | { kind: 'slug_taken'; slug: string }
-  | { kind: 'unknown_monitor'; monitorId: string };
+  { kind: 'set' } | { kind: 'slug_taken'; slug: string } | { kind: 'unknown_monitor'; monitorId: string };
 
 /** Sets the page: its slug, title, public monitors (ids of the account's monitors) and error messages, at once. */
 export async function setStatusPage(
@@ -61,7 +59,12 @@ export async function setStatusPage(
   try {
     await db.transaction(async (sql) => {
       await setAccountSlug(sql, accountId, page.slug);
-      await saveStatusPage(sql, { accountId, title: page.title, showErrorMessages: page.showErrorMessages, updatedAt: now });
+      await saveStatusPage(sql, {
+        accountId,
+        title: page.title,
+        showErrorMessages: page.showErrorMessages,
+        updatedAt: now,
+      });
       await replacePublicMonitors(sql, accountId, page.monitorIds);
     });
   } catch (err) {

@@ -20,6 +20,11 @@ async function allMonitors(): Promise<Monitor[]> {
   return monitors;
 }
 
+/** A badge for a README, linking to the page. */
+function markdown(name: string, badge: string, page: string): string {
+  return `[![${nameText(name).replace(/[\\[\]]/g, (c) => `\\${c}`)}](${badge})](${page})`;
+}
+
 /** The account's public status page (docs/dashboard.md#status-page): its address, title and public monitors. */
 export function StatusPageSettings() {
   useTitle('Status page');
@@ -49,9 +54,9 @@ export function StatusPageSettings() {
     <>
       <h1>Status page</h1>
       <p className="muted">
-        A public page of the monitors you choose, their status and last 90 days, with a badge for each. Anyone with
-        its address can read it, without signing in. Other monitors, logs and (unless chosen) error messages are never
-        shown on it.
+        A public page of the monitors you choose, their status and last 90 days, with a badge for each. Anyone with its
+        address can read it, without signing in. Other monitors, logs and (unless chosen) error messages are never shown
+        on it.
       </p>
       <Problem error={page.error ?? monitors.error} stale={current !== undefined} />
       {current?.path && (
@@ -110,7 +115,9 @@ export function StatusPageSettings() {
             {current.monitors.map((m) => (
               <li key={m.monitorId}>
                 <img src={m.svgBadgePath!} alt={`${nameText(m.name)} badge`} height={20} />
-                <code>{`[![${m.name}](${window.location.origin}${m.svgBadgePath!})](${window.location.origin}${current.path!})`}</code>
+                <code>
+                  {markdown(m.name, window.location.origin + m.svgBadgePath!, window.location.origin + current.path!)}
+                </code>
               </li>
             ))}
           </ul>

@@ -24,7 +24,17 @@ t.test('pingmon status-page set and show', async (t) => {
   t.equal(first.code, 2);
   t.match(first.stderr, /the page has no address yet: give one with --slug/);
 
-  const set = await cli('set', '--slug', 'acme', '--monitor', 'nightly-backup', '--monitor', 'db-dump', '--title', 'Acme');
+  const set = await cli(
+    'set',
+    '--slug',
+    'acme',
+    '--monitor',
+    'nightly-backup',
+    '--monitor',
+    'db-dump',
+    '--title',
+    'Acme',
+  );
   t.equal(set.code, 0, set.stderr);
   const svg = `${origin}/badge/acme/nightly-backup.svg`;
   t.equal(
@@ -43,12 +53,16 @@ t.test('pingmon status-page set and show', async (t) => {
 
   const errors = await cli('set', '--show-errors', '--json');
   t.equal(errors.code, 0, errors.stderr);
-  t.match(JSON.parse(errors.stdout), {
-    slug: 'acme',
-    title: 'Acme',
-    showErrorMessages: true,
-    monitors: [{ slug: 'nightly-backup' }, { slug: 'db-dump' }],
-  }, 'what the flags did not give is kept');
+  t.match(
+    JSON.parse(errors.stdout),
+    {
+      slug: 'acme',
+      title: 'Acme',
+      showErrorMessages: true,
+      monitors: [{ slug: 'nightly-backup' }, { slug: 'db-dump' }],
+    },
+    'what the flags did not give is kept',
+  );
 
   const unknown = await cli('set', '--monitor', 'nightly-bakup');
   t.equal(unknown.code, 1);

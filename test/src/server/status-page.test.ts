@@ -20,7 +20,8 @@ const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 /** "Today" of the story, at noon: the page is read then. */
 const T0 = Date.parse('2027-03-27T12:00:00.000Z');
-const on = (daysBefore: number, hour: number) => new Date(T0 - 12 * HOUR - daysBefore * DAY + hour * HOUR).toISOString();
+const on = (daysBefore: number, hour: number) =>
+  new Date(T0 - 12 * HOUR - daysBefore * DAY + hour * HOUR).toISOString();
 
 /** What must never reach the public: a private monitor's name, any log, an error message unless chosen. */
 const PRIVATE = ['Secret payroll', 'secret-payroll', 'PRIVATE-ERROR-TEXT', 'PRIVATE-LOG-TEXT', 'PUBLIC-LOG-TEXT'];
@@ -49,7 +50,12 @@ async function setup(t: Test, kind: DatabaseKind): Promise<Setup> {
     return reply.body.monitorId as string;
   };
   const ids = {
-    backup: await create({ name: 'Nightly backup', slug: 'nightly-backup', schedule: { every: 86400 }, startGrace: 3600 }),
+    backup: await create({
+      name: 'Nightly backup',
+      slug: 'nightly-backup',
+      schedule: { every: 86400 },
+      startGrace: 3600,
+    }),
     dump: await create({ name: 'DB dump <&>', slug: 'db-dump' }),
     report: await create({ name: 'Weekly report', slug: 'weekly-report' }),
     secret: await create({ name: 'Secret payroll', slug: 'secret-payroll' }),
@@ -117,7 +123,14 @@ for (const kind of DATABASE_KINDS) {
     t.test('an account has no page until an admin sets one', async (t) => {
       const reply = await s.api.request<StatusPage>('/status-page', { token: s.account.token });
       t.equal(reply.status, 200);
-      t.same(reply.body, { slug: null, title: null, showErrorMessages: false, path: null, monitors: [], updatedAt: null });
+      t.same(reply.body, {
+        slug: null,
+        title: null,
+        showErrorMessages: false,
+        path: null,
+        monitors: [],
+        updatedAt: null,
+      });
       t.same(s.checker.problems('GET', '/status-page', reply), []);
     });
 
@@ -139,7 +152,11 @@ for (const kind of DATABASE_KINDS) {
     });
 
     t.test('an admin sets the slug, title and public monitors, by slug or id, in their order', async (t) => {
-      const reply = await put(s, { slug: 'acme', title: 'Acme jobs', monitorIds: ['nightly-backup', s.ids.dump, 'weekly-report'] });
+      const reply = await put(s, {
+        slug: 'acme',
+        title: 'Acme jobs',
+        monitorIds: ['nightly-backup', s.ids.dump, 'weekly-report'],
+      });
       t.equal(reply.status, 200, reply.text);
       t.match(reply.body, {
         slug: 'acme',
@@ -166,7 +183,10 @@ for (const kind of DATABASE_KINDS) {
       t.match(taken.body, { code: 'slug_taken', message: /acme is taken by another account\. Choose another slug/ });
       const foreign = await put(s, { slug: 'other', monitorIds: [s.ids.secret] }, s.other.token);
       t.equal(foreign.status, 400);
-      t.match(foreign.body, { code: 'unknown_monitor', message: new RegExp(`no monitor ${s.ids.secret} in your account`) });
+      t.match(foreign.body, {
+        code: 'unknown_monitor',
+        message: new RegExp(`no monitor ${s.ids.secret} in your account`),
+      });
       const unsigned = await s.api.request('/status-page', { method: 'PUT', body: { slug: 'acme' } });
       t.equal(unsigned.status, 401);
     });
@@ -181,14 +201,19 @@ for (const kind of DATABASE_KINDS) {
       t.match(html, /<h2>Nightly backup<\/h2><span class="state ok">Up<\/span>/);
       t.match(html, /<h2>DB dump &lt;&amp;&gt;<\/h2><span class="state bad">Down<\/span>/);
       t.match(html, /<h2>Weekly report<\/h2><span class="state muted">Paused<\/span>/);
-      for (const text of [...PRIVATE, 'PUBLIC-ERROR-TEXT', 'OLD-ERROR', '<script']) t.notOk(html.includes(text), `no ${text}`);
+      for (const text of [...PRIVATE, 'PUBLIC-ERROR-TEXT', 'OLD-ERROR', '<script'])
+        t.notOk(html.includes(text), `no ${text}`);
       t.match(page.headers.get('content-security-policy'), /default-src 'none'; style-src 'sha256-/);
     });
 
     t.test('each public monitor has a bar per day of the last 90, from its runs and missed runs', async (t) => {
       const days = bars((await get(s, '/status/acme')).text, 'Nightly backup');
       t.equal(days.length, 90);
-      t.same(days.slice(0, 84).map((d) => d.state), Array(84).fill('none'), 'before it existed: no data');
+      t.same(
+        days.slice(0, 84).map((d) => d.state),
+        Array(84).fill('none'),
+        'before it existed: no data',
+      );
       t.equal(days[0]!.text, '28 Dec 2026: no data (before the monitor)');
       t.same(days.slice(84), [
         { state: 'ok', text: '22 Mar 2027: 1 run, no failure' },
@@ -201,7 +226,9 @@ for (const kind of DATABASE_KINDS) {
       const html = (await get(s, '/status/acme')).text;
       t.match(html, /Last run 2027-03-27 10:00 UTC · 60% of days with runs had no failure/);
       t.same(
-        bars(html, 'Weekly report').slice(-2).map((d) => d.state),
+        bars(html, 'Weekly report')
+          .slice(-2)
+          .map((d) => d.state),
         ['ok', 'none'],
       );
     });
@@ -262,7 +289,10 @@ for (const kind of DATABASE_KINDS) {
         t.ok(svg.text.includes(`fill="${hex}"`), `${slug}: its colour`);
       }
       // Each half as wide as its text in 11 px Verdana, 5 px either side.
-      const [up, paused] = [await get(s, '/badge/acme/nightly-backup.svg'), await get(s, '/badge/acme/weekly-report.svg')];
+      const [up, paused] = [
+        await get(s, '/badge/acme/nightly-backup.svg'),
+        await get(s, '/badge/acme/weekly-report.svg'),
+      ];
       const messageWidth = (svg: string) => Number(/<rect x="\d+" width="(\d+)"/.exec(svg)![1]);
       t.equal(messageWidth(up.text), 14 + 10, '"up": 13.8 px of text, padded');
       t.equal(messageWidth(paused.text), 40 + 10, '"paused": 39.6 px of text, padded');
@@ -273,7 +303,12 @@ for (const kind of DATABASE_KINDS) {
       t.equal(page.status, 404);
       t.match(page.text, /No status page here/);
       const answers = await Promise.all(
-        ['/badge/acme/secret-payroll', '/badge/acme/no-such-job', '/badge/nobody/nightly-backup', '/badge/acme/Bad%20Slug']
+        [
+          '/badge/acme/secret-payroll',
+          '/badge/acme/no-such-job',
+          '/badge/nobody/nightly-backup',
+          '/badge/acme/Bad%20Slug',
+        ]
           .flatMap((path) => [`${path}.svg`, `${path}.json`])
           .map((path) => get(s, path)),
       );
@@ -286,9 +321,15 @@ for (const kind of DATABASE_KINDS) {
     });
 
     t.test('a deleted monitor leaves the page; a page without a slug is gone', async (t) => {
-      t.equal((await s.api.request(`/monitors/${s.ids.report}`, { method: 'DELETE', token: s.account.token })).status, 204);
+      t.equal(
+        (await s.api.request(`/monitors/${s.ids.report}`, { method: 'DELETE', token: s.account.token })).status,
+        204,
+      );
       const reply = await s.api.request<StatusPage>('/status-page', { token: s.account.token });
-      t.same(reply.body.monitors.map((m) => m.slug), ['nightly-backup', 'db-dump']);
+      t.same(
+        reply.body.monitors.map((m) => m.slug),
+        ['nightly-backup', 'db-dump'],
+      );
       t.notOk((await get(s, '/status/acme')).text.includes('Weekly report'));
       t.equal((await get(s, '/badge/acme/weekly-report.svg')).status, 404);
       const off = await put(s, { slug: null, monitorIds: ['nightly-backup'] });

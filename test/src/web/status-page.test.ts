@@ -44,15 +44,16 @@ if (requireTools(t, 'chromium'))
       t.ok(box && box.width >= 2 && box.height >= 20, `${names[i]}: today's bar is drawn (${JSON.stringify(box)})`);
       t.ok(box && box.x + box.width <= 375, `${names[i]}: today's bar fits on the screen`);
     }
-    const [year, month, day] = today.split('-').map(Number);
-    const date = `${day} ${new Date(Date.UTC(year!, month! - 1, day)).toLocaleString('en', { month: 'short', timeZone: 'UTC' })} ${year}`;
+    const month = new Date(`${today}T00:00:00Z`).toLocaleString('en', { month: 'short', timeZone: 'UTC' });
+    const date = `${Number(today.slice(8))} ${month} ${today.slice(0, 4)}`;
     t.equal(await lists.nth(0).locator('li').last().getAttribute('title'), `${date}: 1 run, no failure`);
-    t.equal(await lists.nth(1).locator('li').last().textContent(), `${date}: 1 of 1 run failed`, 'read by screen readers');
-    t.equal(await lists.nth(2).locator('li').last().textContent(), `${date}: no runs recorded`);
     t.equal(
-      await lists.nth(0).getAttribute('aria-label'),
-      'Nightly backup of the customer database, the last 90 days',
+      await lists.nth(1).locator('li').last().textContent(),
+      `${date}: 1 of 1 run failed`,
+      'read by screen readers',
     );
+    t.equal(await lists.nth(2).locator('li').last().textContent(), `${date}: no runs recorded`);
+    t.equal(await lists.nth(0).getAttribute('aria-label'), 'Nightly backup of the customer database, the last 90 days');
   });
 
 if (requireTools(t, 'chromium'))

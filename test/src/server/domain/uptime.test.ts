@@ -40,7 +40,10 @@ t.test('days wholly before the monitor existed are no data; the day it was made 
   const { from } = uptimeRange(NOW);
   const createdAt = from + 10 * DAY_MS + 5 * 3_600_000;
   const bars = dayBars(from, createdAt, new Map([[10, counts(1)]]));
-  t.same(bars.slice(8, 12).map((b) => b.state), ['none', 'none', 'ok', 'none']);
+  t.same(
+    bars.slice(8, 12).map((b) => b.state),
+    ['none', 'none', 'ok', 'none'],
+  );
   t.match(bars[9]!.text, /no data \(before the monitor\)$/);
   t.match(bars[11]!.text, /no runs recorded$/);
 });
@@ -49,7 +52,11 @@ t.test('the uptime share counts days with runs or problems only', async (t) => {
   const { from } = uptimeRange(NOW);
   t.equal(uptimeShare(dayBars(from, 0, new Map())), null);
   t.equal(uptimeShare(dayBars(from, 0, new Map([[0, counts(1)]]))), '100%');
-  const three = new Map([[0, counts(1)], [1, counts(1)], [2, counts(1, 1)]]);
+  const three = new Map([
+    [0, counts(1)],
+    [1, counts(1)],
+    [2, counts(1, 1)],
+  ]);
   t.equal(uptimeShare(dayBars(from, 0, three)), '66.6%', 'rounded down: never better than it was');
 });
 
