@@ -243,6 +243,10 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await call('POST', '/maintenance-windows', as({ body: { cron: '0 2 * * 0' } }))).status, 400);
       t.equal((await call('GET', '/maintenance-windows', as())).status, 200);
       t.equal((await call('DELETE', `/maintenance-windows/${added.body.windowId}`, as())).status, 204);
+      t.equal((await call('GET', '/status-page', as())).status, 200);
+      const page = { slug: `page-${Date.now()}`, monitorIds: [m], showErrorMessages: true };
+      t.match((await call('PUT', '/status-page', as({ body: page }))).body, { path: `/status/${page.slug}` });
+      t.equal((await call('PUT', '/status-page', as({ body: { slug: 'Not A Slug' } }))).status, 400);
 
       t.equal((await call('DELETE', `/monitors/${m}/rules/${rule.body.ruleId}`, as())).status, 204);
       t.equal((await call('DELETE', `/channels/${ch}`, as())).status, 204);
