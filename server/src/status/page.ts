@@ -20,7 +20,7 @@ const STATES: Readonly<Record<MonitorStatus, { word: string; tone: string }>> = 
 const DAY_WORDS: Readonly<Record<DayBar['state'], string>> = {
   ok: 'runs, no failure',
   failed: 'a failure, a missed run or a timeout',
-  none: 'no runs recorded',
+  none: 'no runs recorded, or before the monitor',
 };
 
 /** The longest error message shown: the page is an overview, the dashboard has the rest. */
@@ -82,10 +82,12 @@ function summary(monitors: readonly PublicMonitor[]): string {
 function monitorItem({ monitor, status, lastRun, bars }: PublicMonitor, showErrorMessages: boolean): string {
   const state = STATES[status];
   const share = uptimeShare(bars);
-  const facts = [
-    lastRun ? `Last run ${minute(lastRun.startedAt)} UTC` : 'No runs recorded',
-    share === null ? `no runs in the last ${UPTIME_DAYS} days` : `${share} of days with runs had no failure`,
-  ];
+  const facts = lastRun
+    ? [
+        `Last run ${minute(lastRun.startedAt)} UTC`,
+        share === null ? `no runs in the last ${UPTIME_DAYS} days` : `${share} of days with runs had no failure`,
+      ]
+    : ['No runs recorded'];
   const error =
     showErrorMessages && status === 'down' && lastRun?.status === 'failed' && lastRun.errorMessage
       ? `<p class="error">${e(cut(lastRun.errorMessage))}</p>`
