@@ -1,6 +1,7 @@
 import type { MonitorStatus } from '@pingmon/sdk/wire';
 import type { Database } from '../db/index.js';
 import { isUniqueViolation } from '../db/index.js';
+import { isForeignKeyViolation } from '../db/sql.js';
 import { findAccountIdBySlug, findAccountSlug, setAccountSlug } from '../db/accounts.js';
 import { countProblemDays } from '../db/events.js';
 import type { MonitorRecord } from '../db/monitors.js';
@@ -69,6 +70,12 @@ export async function setStatusPage(
     });
   } catch (err) {
     if (page.slug !== null && isUniqueViolation(err)) return { kind: 'slug_taken', slug: page.slug };
+    // A monitor deleted since it was looked up: named as any unknown one.
+    if (isForeignKeyViolation(err)) {
+      const still = await findMonitors(db.sql, accountId, page.monitorIds);
+      const gone = page.monitorIds.find((id) => !still.has(id));
+      if (gone !== undefined) return { kind: 'unknown_monitor', monitorId: gone };
+    }
     throw err;
   }
   return { kind: 'set' };
