@@ -107,7 +107,7 @@ export interface ProblemDay {
 /**
  * The account's `missed` and `timed_out` events of these monitors from `from` to before `to`, counted by monitor
  * and by day of `dayMs` from `from`, in one statement (few: only problems are read). A missed event counts the
- * openings it found.
+ * openings it found but those expected while snoozed or in a maintenance window, which count towards no incident.
  */
 export async function countProblemDays(
   sql: Sql,
@@ -127,8 +127,10 @@ export async function countProblemDays(
     const day = Number(row.day_index);
     const key = `${row.monitor_id} ${day}`;
     const counted = days.get(key) ?? { monitorId: row.monitor_id, day, missed: 0, timedOut: 0 };
-    if (row.kind === 'missed') counted.missed += (JSON.parse(row.data) as { count?: number }).count ?? 1;
-    else counted.timedOut += 1;
+    if (row.kind === 'missed') {
+      const { count = 1, quietCount = 0 } = JSON.parse(row.data) as { count?: number; quietCount?: number };
+      counted.missed += count - quietCount;
+    } else counted.timedOut += 1;
     days.set(key, counted);
   }
   return [...days.values()];
