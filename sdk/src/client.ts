@@ -38,6 +38,8 @@ import type {
   RunList,
   SchedulePreview,
   SchedulePreviewRequest,
+  SetStatusPageRequest,
+  StatusPage,
   UpdateChannelRequest,
   UpdateMonitorRequest,
 } from './types.js';
@@ -119,6 +121,10 @@ export interface Client {
   deleteMaintenanceWindow(windowId: string): Promise<void>;
   /** The account's audit trail, newest first (owners and admins): who changed what, when and from where. */
   listAudit(query?: ListAuditQuery): Promise<AuditEntryList>;
+  /** The account's public status page: its address, title and public monitors, with their badges' addresses. */
+  getStatusPage(): Promise<StatusPage>;
+  /** Sets the whole status page at once (admins and owners): what `page` leaves out takes its default. */
+  setStatusPage(page: SetStatusPageRequest): Promise<StatusPage>;
 }
 
 export function createClient(options: ClientOptions = {}): Client {
@@ -202,6 +208,8 @@ export function createClient(options: ClientOptions = {}): Client {
     createMaintenanceWindow: (window) => http<MaintenanceWindow>('POST', 'maintenance-windows', window),
     deleteMaintenanceWindow: async (windowId) => void (await http('DELETE', `maintenance-windows/${id(windowId)}`)),
     listAudit: (query = {}) => http<AuditEntryList>('GET', `audit${queryString(query)}`),
+    getStatusPage: () => http<StatusPage>('GET', 'status-page'),
+    setStatusPage: (page) => http<StatusPage>('PUT', 'status-page', page),
   };
 }
 

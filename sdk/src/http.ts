@@ -3,7 +3,7 @@ import type { Got, Response, RetryObject } from 'got';
 import type { ErrorBody } from './types.js';
 import { PingmonError, withoutUserinfo } from './errors.js';
 
-export type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface HttpOptions {
   /** The server, with or without /api/v1: `http://127.0.0.1:8080`. */

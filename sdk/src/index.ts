@@ -1,6 +1,7 @@
 export * from './types.js';
 export * from './limits.js';
 export * from './slugs.js';
+export * from './status-page.js';
 export { SETTINGS_REFUSALS } from './ping-settings.js';
 export { PingmonError } from './errors.js';
 export { createPinger } from './pinger.js';

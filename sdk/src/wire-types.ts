@@ -717,6 +717,17 @@ export interface PreviewTime {
   missedAt: string;
 }
 
+export interface PublicMonitor {
+  monitorId: string;
+  slug: string;
+  /** Shown on the page and in its badges */
+  name: string;
+  /** Its badge as SVG, under the server's address; null while the page has no slug */
+  svgBadgePath: string | null;
+  /** Its badge as shields.io endpoint JSON, under the server's address; null while the page has no slug */
+  jsonBadgePath: string | null;
+}
+
 export interface RecentRuns {
   /** How many of its latest runs are counted (running ones included): at most 20 */
   runs: number;
@@ -922,6 +933,17 @@ export interface SessionResponse {
   account: Account;
 }
 
+export interface SetStatusPageRequest {
+  /** The page is at /status/<slug>, its badges under /badge/<slug>/; null: no page */
+  slug: string | null;
+  /** The page's heading; left out or null: the slug */
+  title?: string | null;
+  /** The public monitors (ids or slugs), in their order on the page; the others stay private */
+  monitorIds?: string[];
+  /** Whether a public monitor that is down shows its last run's error message (default false) */
+  showErrorMessages?: boolean;
+}
+
 export interface SnoozedEvent {
   kind: 'snoozed';
   /** When it happened */
@@ -939,6 +961,21 @@ export interface StartPingBody {
   host?: string | null;
   /** Creates the monitor of an unknown slug, or updates the fields that differ (docs/api.md) */
   monitor?: PingMonitorSettings | null;
+}
+
+export interface StatusPage {
+  /** The account's slug: the page is at /status/<slug>; null: no page */
+  slug: string | null;
+  /** The page's heading; null: the slug */
+  title: string | null;
+  /** Whether a down public monitor shows its last run's error message */
+  showErrorMessages: boolean;
+  /** /status/<slug>, under the server's address; null while there is no slug */
+  path: string | null;
+  /** The public monitors, in their order on the page */
+  monitors: PublicMonitor[];
+  /** When the page was last set; null: never */
+  updatedAt: string | null;
 }
 
 export interface SuccessPingBody {

@@ -7,4 +7,5 @@ export * from './format.js';
 export * from './rules.js';
 export * from './text.js';
 export * from './slugs.js';
+export * from './status-page.js';
 export * from './event-text.js';

@@ -81,3 +81,6 @@ export { newId } from './ids.js';
 export { OutageLog } from './outage-log.js';
 export { sweep, type SweepResult } from './use-cases/sweep.js';
 export { renderWireTypes } from './wire-types.js';
+export { dayBars, uptimeRange, uptimeShare, DAY_MS, UPTIME_DAYS, type DayCounts } from './domain/uptime.js';
+export { badgeSvg } from './status/badge.js';
+export { textWidth } from './status/text-width.js';

@@ -1,5 +1,5 @@
 import { kindOf } from './alerts/channels/index.js';
-import { describeRule, formatRule } from '@pingmon/sdk/wire';
+import { badgePath, describeRule, formatRule, statusPagePath } from '@pingmon/sdk/wire';
 import type {
   Account,
   Alert,
@@ -16,6 +16,7 @@ import type {
   Run,
   RunDetail,
   RunPoint,
+  StatusPage,
   User,
 } from '@pingmon/sdk/wire';
 import type { AccountRecord } from './db/accounts.js';
@@ -34,6 +35,7 @@ import { maskUrl } from './domain/channels.js';
 import { monitorStatus } from './domain/incidents.js';
 import { slotAfter, slotAtOrBefore } from './domain/schedule.js';
 import type { RunRecord } from './domain/runs.js';
+import type { StatusPageSettings } from './use-cases/status-page.js';
 import type { TimelineItem } from './use-cases/timeline.js';
 
 // Records become the wire types of the API here, and only here: times become ISO strings, and what a
@@ -165,6 +167,25 @@ export function presentChannel(channel: ChannelRecord): Channel {
 export function presentApiKey(key: ApiKeyRecord): ApiKey {
   const { keyId, name, prefix, provision } = key;
   return { keyId, name, prefix, provision, createdAt: iso(key.createdAt), revokedAt: isoOrNull(key.revokedAt) };
+}
+
+/** The account's status page as its admins set it, with the public addresses of the page and its badges. */
+export function presentStatusPage(page: StatusPageSettings): StatusPage {
+  const { slug } = page;
+  return {
+    slug,
+    title: page.title,
+    showErrorMessages: page.showErrorMessages,
+    path: slug === null ? null : statusPagePath(slug),
+    monitors: page.monitors.map((m) => ({
+      monitorId: m.monitorId,
+      slug: m.slug,
+      name: m.name,
+      svgBadgePath: slug === null ? null : badgePath(slug, m.slug, 'svg'),
+      jsonBadgePath: slug === null ? null : badgePath(slug, m.slug, 'json'),
+    })),
+    updatedAt: isoOrNull(page.updatedAt),
+  };
 }
 
 export function presentUser(user: UserRecord): User {

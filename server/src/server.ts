@@ -34,7 +34,9 @@ import { previewRoutes } from './routes/previews.js';
 import { ruleRoutes } from './routes/rules.js';
 import { runRoutes } from './routes/runs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { statusPageRoutes } from './routes/status-page.js';
 import { newJwtSecret } from './secrets.js';
+import { registerStatusPages } from './status/routes.js';
 import { sentStatus } from './sent-status.js';
 import { KnownMonitors } from './use-cases/record-ping.js';
 import { registerDashboard } from './web.js';
@@ -89,6 +91,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
   const api = { name: 'pingmon-api', register: (plugin: Server) => plugin.route(apiRoutes(ctx)) };
   await server.register(api, { routes: { prefix: API_PREFIX } });
   registerMetrics(server, config, metrics, options.gatherMetrics);
+  registerStatusPages(server, db.sql, config.clock);
   registerDashboard(server);
   runInBackground(server, db, work);
   return server;
@@ -127,6 +130,7 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...alertRoutes(ctx),
     ...maintenanceWindowRoutes(ctx),
     ...auditRoutes(ctx),
+    ...statusPageRoutes(ctx),
     ...openApiRoutes(),
   ];
 }

@@ -8,6 +8,7 @@ import { AlertsPage } from './pages/alerts.js';
 import { AuditPage } from './pages/audit.js';
 import { ChannelsPage } from './pages/channels.js';
 import { KeysPage } from './pages/keys.js';
+import { StatusPageSettings } from './pages/status-page.js';
 import { EditMonitorPage, NewMonitorPage } from './pages/monitor-form.js';
 import { MonitorPage } from './pages/monitor.js';
 import { MonitorsPage } from './pages/monitors.js';
@@ -113,6 +114,7 @@ export function App() {
           <Link to="/channels">Channels</Link>
           <Link to="/keys">API keys</Link>
           <Link to="/audit">Audit</Link>
+          <Link to="/status-page">Status page</Link>
         </nav>
         <span className="who muted">{session.state === 'signed-in' ? session.me.user.email : ''}</span>
         <button type="button" onClick={() => void signOut()}>
@@ -161,6 +163,8 @@ function Page({ route }: { route: Route }) {
       return <KeysPage />;
     case 'audit':
       return <AuditPage filter={route.filter} />;
+    case 'status-page':
+      return <StatusPageSettings />;
     case 'not-found':
       return <NotFound />;
   }

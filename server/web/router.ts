@@ -14,6 +14,7 @@ export type Route =
   | { page: 'channels' }
   | { page: 'keys' }
   | { page: 'audit'; filter: AuditFilter }
+  | { page: 'status-page' }
   | { page: 'not-found' };
 
 /** The audit page's filters (GET /audit's own query parameters), as its address holds them. */
@@ -51,7 +52,8 @@ export function routeOf(path: string, search: string): Route {
   if (first === 'monitors' && runs === 'runs' && runId !== undefined && rest.length === 0)
     return { page: 'run', monitorId: monitorId!, runId };
   if (parts.length === 1 && first === 'audit') return { page: 'audit', filter: auditFilterOf(search) };
-  if (parts.length === 1 && (first === 'alerts' || first === 'channels' || first === 'keys')) return { page: first };
+  if (parts.length === 1 && (first === 'alerts' || first === 'channels' || first === 'keys' || first === 'status-page'))
+    return { page: first };
   return { page: 'not-found' };
 }
 

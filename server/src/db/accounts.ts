@@ -38,3 +38,20 @@ export async function lockAccountPlan(sql: TransactionSql, accountId: string): P
   ]);
   return row?.plan;
 }
+
+/** The account's slug: its name in the public addresses of its status page and badges; null when it has none. */
+export async function findAccountSlug(sql: Sql, accountId: string): Promise<string | null> {
+  const [row] = await sql.rows<{ slug: string | null }>('select slug from accounts where id = ?', [accountId]);
+  return row?.slug ?? null;
+}
+
+/** The account of slug `slug`, if any. */
+export async function findAccountIdBySlug(sql: Sql, slug: string): Promise<string | undefined> {
+  const [row] = await sql.rows<{ id: string }>('select id from accounts where slug = ?', [slug]);
+  return row?.id;
+}
+
+/** Sets the account's slug (null: none). Another account's slug is a unique violation (isUniqueViolation). */
+export async function setAccountSlug(sql: TransactionSql, accountId: string, slug: string | null): Promise<void> {
+  await sql.changes('update accounts set slug = ? where id = ?', [slug, accountId]);
+}

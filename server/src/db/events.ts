@@ -95,3 +95,43 @@ export async function deleteEventsAfter(sql: Sql, monitorId: string, after: Curs
     [monitorId, ...start.params, limit],
   );
 }
+
+/** How many missed openings and timeouts a monitor had on one day: `day` counts days from the range's start. */
+export interface ProblemDay {
+  monitorId: string;
+  day: number;
+  missed: number;
+  timedOut: number;
+}
+
+/**
+ * The account's `missed` and `timed_out` events of these monitors from `from` to before `to`, counted by monitor
+ * and by day of `dayMs` from `from`, in one statement (few: only problems are read). A missed event counts the
+ * openings it found but those expected while snoozed or in a maintenance window, which count towards no incident.
+ */
+export async function countProblemDays(
+  sql: Sql,
+  accountId: string,
+  monitorIds: readonly string[],
+  range: { from: number; to: number; dayMs: number },
+): Promise<ProblemDay[]> {
+  if (monitorIds.length === 0) return [];
+  const rows = await sql.rows<{ monitor_id: string; day_index: number | string; kind: StoredKind; data: string }>(
+    'select monitor_id, cast((at - ?) / ? as integer) as day_index, kind, data from events ' +
+      `where account_id = ? and monitor_id in (${marks(monitorIds)}) and kind in ('missed', 'timed_out') ` +
+      'and at >= ? and at < ?',
+    [range.from, range.dayMs, accountId, ...monitorIds, range.from, range.to],
+  );
+  const days = new Map<string, ProblemDay>();
+  for (const row of rows) {
+    const day = Number(row.day_index);
+    const key = `${row.monitor_id} ${day}`;
+    const counted = days.get(key) ?? { monitorId: row.monitor_id, day, missed: 0, timedOut: 0 };
+    if (row.kind === 'missed') {
+      const { count = 1, quietCount = 0 } = JSON.parse(row.data) as { count?: number; quietCount?: number };
+      counted.missed += count - quietCount;
+    } else counted.timedOut += 1;
+    days.set(key, counted);
+  }
+  return [...days.values()];
+}

@@ -15,6 +15,7 @@ import * as channelKinds from './migrations/013-channel-kinds.js';
 import * as fingerprints from './migrations/014-fingerprints.js';
 import * as relativeRules from './migrations/015-relative-rules.js';
 import * as audit from './migrations/018-audit.js';
+import * as statusPage from './migrations/019-status-page.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '014-fingerprints': fingerprints,
   '015-relative-rules': relativeRules,
   '018-audit': audit,
+  '019-status-page': statusPage,
 };
 
 const source: Knex.MigrationSource<string> = {

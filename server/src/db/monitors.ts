@@ -598,3 +598,17 @@ export async function wakeHolds(sql: Sql, accountId: string, now: number): Promi
     now,
   ]);
 }
+
+/** The account's monitors of these ids, by id; ids of no monitor of the account are absent. */
+export async function findMonitors(
+  sql: Sql,
+  accountId: string,
+  monitorIds: readonly string[],
+): Promise<Map<string, MonitorRecord>> {
+  if (monitorIds.length === 0) return new Map();
+  const rows = await sql.rows<MonitorRow>(
+    `select ${COLUMNS} from monitors where account_id = ? and id in (${marks(monitorIds)})`,
+    [accountId, ...monitorIds],
+  );
+  return new Map(rows.map((row) => [row.id, toRecord(row)]));
+}

@@ -704,3 +704,43 @@ export async function timeOutRuns(
   );
   return rows.map(toRecord);
 }
+
+/** What became of a monitor's runs started on one day: `day` counts days from the range's start. */
+export interface RunDay {
+  monitorId: string;
+  day: number;
+  runs: number;
+  /** Failed runs and silent failures. */
+  failed: number;
+}
+
+/**
+ * The account's runs of these monitors started from `from` to before `to`, counted by monitor and by day of
+ * `dayMs` from `from`: one statement for every monitor and day, reading the (monitor_id, started_at) index.
+ */
+export async function countRunDays(
+  sql: Sql,
+  accountId: string,
+  monitorIds: readonly string[],
+  range: { from: number; to: number; dayMs: number },
+): Promise<RunDay[]> {
+  if (monitorIds.length === 0) return [];
+  const rows = await sql.rows<{
+    monitor_id: string;
+    day_index: number | string;
+    runs: number | string;
+    failed: number | string;
+  }>(
+    'select monitor_id, cast((started_at - ?) / ? as integer) as day_index, count(*) as runs, ' +
+      "sum(case when status = 'failed' or (status = 'success' and matched_rules is not null) then 1 else 0 end) " +
+      `as failed from runs where account_id = ? and monitor_id in (${marks(monitorIds)}) ` +
+      'and started_at >= ? and started_at < ? group by monitor_id, day_index',
+    [range.from, range.dayMs, accountId, ...monitorIds, range.from, range.to],
+  );
+  return rows.map((row) => ({
+    monitorId: row.monitor_id,
+    day: Number(row.day_index),
+    runs: Number(row.runs),
+    failed: Number(row.failed),
+  }));
+}

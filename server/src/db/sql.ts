@@ -36,6 +36,12 @@ export function marks(values: readonly unknown[]): string {
   return values.map(() => '?').join(', ');
 }
 
+/** A row referred to a row that is not there (one deleted meanwhile). */
+export function isForeignKeyViolation(err: unknown): boolean {
+  const code = (err as { code?: string } | null)?.code;
+  return code === '23503' || code === 'SQLITE_CONSTRAINT_FOREIGNKEY';
+}
+
 export function isUniqueViolation(err: unknown): boolean {
   const code = (err as { code?: string } | null)?.code;
   return (

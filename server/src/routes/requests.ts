@@ -19,4 +19,5 @@ export { listQuery as ListEventsQuery } from './events.js';
 export { rulePreviewQuery as RulePreviewQuery, schedulePreviewBody as SchedulePreviewRequest } from './previews.js';
 export { ruleBody as CreateRuleRequest } from './rules.js';
 export { listQuery as ListRunsQuery } from './runs.js';
+export { statusPageBody as SetStatusPageRequest } from './status-page.js';
 export { pageOnly as PageQuery } from './pagination.js';

@@ -296,6 +296,26 @@ export const MaintenanceWindowList = shape('MaintenanceWindowList', {
   nextCursor,
 });
 
+const PublicMonitor = shape('PublicMonitor', {
+  monitorId: Joi.string(),
+  slug: Joi.string(),
+  name: Joi.string().description('Shown on the page and in its badges'),
+  svgBadgePath: Joi.string()
+    .allow(null)
+    .description("Its badge as SVG, under the server's address; null while the page has no slug"),
+  jsonBadgePath: Joi.string()
+    .allow(null)
+    .description("Its badge as shields.io endpoint JSON, under the server's address; null while the page has no slug"),
+});
+export const StatusPage = shape('StatusPage', {
+  slug: Joi.string().allow(null).description("The account's slug: the page is at /status/<slug>; null: no page"),
+  title: Joi.string().allow(null).description("The page's heading; null: the slug"),
+  showErrorMessages: Joi.boolean().description("Whether a down public monitor shows its last run's error message"),
+  path: Joi.string().allow(null).description("/status/<slug>, under the server's address; null while there is no slug"),
+  monitors: Joi.array().items(PublicMonitor).description('The public monitors, in their order on the page'),
+  updatedAt: timeOrNull.description('When the page was last set; null: never'),
+});
+
 export const ApiKey = shape('ApiKey', {
   keyId: Joi.string(),
   name: Joi.string(),

@@ -245,6 +245,10 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await call('DELETE', `/maintenance-windows/${added.body.windowId}`, as())).status, 204);
       const audit = await call('GET', '/audit?limit=50&action=monitor', as());
       t.match(audit.body.entries[0], { action: 'monitor.snoozed', changes: [{ field: 'snoozedUntil' }] });
+      t.equal((await call('GET', '/status-page', as())).status, 200);
+      const page = { slug: `page-${Date.now()}`, monitorIds: [m], showErrorMessages: true };
+      t.match((await call('PUT', '/status-page', as({ body: page }))).body, { path: `/status/${page.slug}` });
+      t.equal((await call('PUT', '/status-page', as({ body: { slug: 'Not A Slug' } }))).status, 400);
 
       t.equal((await call('DELETE', `/monitors/${m}/rules/${rule.body.ruleId}`, as())).status, 204);
       t.equal((await call('DELETE', `/channels/${ch}`, as())).status, 204);
