@@ -443,6 +443,7 @@ export interface LogResult {
 export interface LoginRequest {
   email: string;
   password: string;
+  code?: string;
 }
 
 export interface LoginResponse {
@@ -492,6 +493,7 @@ export interface MatchedRule {
 export interface MeResponse {
   user: User;
   account: Account;
+  secondFactor: SecondFactorStatus;
 }
 
 /** Numeric metadata: a flat object of finite numbers */
@@ -957,4 +959,36 @@ export interface User {
   email: string;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
+}
+
+export interface SecondFactorStatus {
+  enabled: boolean;
+  recoveryCodesLeft: number;
+}
+
+export interface UserSession {
+  sessionId: string;
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt: string | null;
+  address: string | null;
+  userAgent: string | null;
+  current: boolean;
+}
+
+export interface SessionList {
+  sessions: UserSession[];
+}
+
+export interface EndedSessions {
+  ended: number;
+}
+
+export interface SecondFactorEnrolment {
+  secret: string;
+  uri: string;
+}
+
+export interface RecoveryCodes {
+  recoveryCodes: string[];
 }

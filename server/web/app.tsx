@@ -4,6 +4,7 @@ import type { MeResponse } from '@pingmon/sdk/wire';
 import type { ApiError } from './api.js';
 import { api, onSignedOut } from './api.js';
 import { TabStatus } from './components/tab-status.js';
+import { AccountPage } from './pages/account.js';
 import { AlertsPage } from './pages/alerts.js';
 import { ChannelsPage } from './pages/channels.js';
 import { KeysPage } from './pages/keys.js';
@@ -111,6 +112,7 @@ export function App() {
           <Link to="/alerts">Alerts</Link>
           <Link to="/channels">Channels</Link>
           <Link to="/keys">API keys</Link>
+          <Link to="/account">Account</Link>
         </nav>
         <span className="who muted">{session.state === 'signed-in' ? session.me.user.email : ''}</span>
         <button type="button" onClick={() => void signOut()}>
@@ -157,6 +159,8 @@ function Page({ route }: { route: Route }) {
       return <ChannelsPage />;
     case 'keys':
       return <KeysPage />;
+    case 'account':
+      return <AccountPage />;
     case 'not-found':
       return <NotFound />;
   }

@@ -14,6 +14,7 @@ import * as events from './migrations/012-events.js';
 import * as channelKinds from './migrations/013-channel-kinds.js';
 import * as fingerprints from './migrations/014-fingerprints.js';
 import * as relativeRules from './migrations/015-relative-rules.js';
+import * as accountSecurity from './migrations/020-account-security.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '013-channel-kinds': channelKinds,
   '014-fingerprints': fingerprints,
   '015-relative-rules': relativeRules,
+  '020-account-security': accountSecurity,
 };
 
 const source: Knex.MigrationSource<string> = {
