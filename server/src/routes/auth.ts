@@ -19,8 +19,8 @@ import { iso, presentAccount, presentUser } from '../presenter.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../secrets.js';
 import type { RouteContext } from './context.js';
 import { countPasswordAttempt, passwordAccepted } from './password-attempts.js';
-import { passSecondFactor } from './second-factor.js';
 import { LoginResponse as LoginSchema, SessionResponse as SessionSchema, replies } from './responses.js';
+import { passSecondFactor } from './second-factor.js';
 import { invalidRequest } from './validation.js';
 
 export const loginBody = Joi.object({
@@ -29,6 +29,7 @@ export const loginBody = Joi.object({
   code: Joi.string()
     .trim()
     .max(64)
+    .allow('')
     .description('The code of your second factor (or a recovery code), when you have one'),
 }).options({ stripUnknown: true });
 const credentials = { payload: loginBody, failAction: invalidRequest };

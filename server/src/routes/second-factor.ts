@@ -80,8 +80,8 @@ async function signedInUser(ctx: RouteContext, request: Request): Promise<UserRe
 async function start(ctx: RouteContext, request: Request): Promise<SecondFactorEnrolment> {
   const user = await signedInUser(ctx, request);
   const secret = newTotpSecret();
-  const saved = await savePendingSecondFactor(ctx.db.sql, { ...user, secret, now: ctx.config.clock() });
-  if (!saved) throw enabledAlready();
+  const pending = { accountId: user.accountId, userId: user.userId, secret, now: ctx.config.clock() };
+  if (!(await savePendingSecondFactor(ctx.db.sql, pending))) throw enabledAlready();
   return { secret, uri: totpUri(secret, user.email) };
 }
 

@@ -1,6 +1,10 @@
 import type { Database } from '../db/index.js';
-import { countUnusedRecoveryCodes, deleteRecoveryCodes, replaceRecoveryCodes } from '../db/recovery-codes.js';
-import { useRecoveryCode } from '../db/recovery-codes.js';
+import {
+  countUnusedRecoveryCodes,
+  deleteRecoveryCodes,
+  replaceRecoveryCodes,
+  useRecoveryCode,
+} from '../db/recovery-codes.js';
 import type { SecondFactorRecord } from '../db/second-factors.js';
 import { deleteSecondFactor, enableSecondFactor, findSecondFactor, takeStep } from '../db/second-factors.js';
 import type { Sql } from '../db/sql.js';

@@ -143,6 +143,13 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await call('GET', '/me', as())).status, 200);
       t.equal((await call('GET', '/me')).status, 401);
       t.equal((await call('GET', '/me', { apiKey: alice.apiKey })).status, 401);
+      const sessions = await call('GET', '/me/sessions', as());
+      t.equal(sessions.status, 200);
+      t.equal((await call('DELETE', '/me/sessions/ses_nope', as())).status, 404);
+      t.equal((await call('DELETE', '/me/sessions', as())).status, 200);
+      t.equal((await call('POST', '/me/second-factor', as())).status, 200);
+      t.equal((await call('POST', '/me/second-factor/confirm', as({ body: { code: 'nope' } }))).status, 403);
+      t.equal((await call('POST', '/me/second-factor/disable', as({ body: {} }))).status, 400);
 
       const nightly = { name: 'nightly', schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' }, maxRuntime: 3600 };
       const monitor = await call('POST', '/monitors', as({ body: nightly }));

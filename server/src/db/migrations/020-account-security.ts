@@ -12,6 +12,7 @@ export async function up(knex: Knex): Promise<void> {
   await knex.schema.createTable('second_factors', (t) => {
     t.string('user_id', 32).primary().references('users.id').onDelete('CASCADE');
     t.string('account_id', 32).notNullable();
+    // Kept as it is (base32): the server computes the codes from it, as the authenticator app does.
     t.string('secret', 64).notNullable();
     t.bigInteger('created_at').notNullable();
     // Null while enrolment waits for its first code: until then the login asks for none.
