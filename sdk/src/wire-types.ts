@@ -304,6 +304,11 @@ export interface DeliveryAttempt {
   durationMs: number;
 }
 
+export interface EndedSessions {
+  /** How many sessions ended */
+  ended: number;
+}
+
 export interface ErrorBody {
   success: false;
   statusCode: number;
@@ -443,6 +448,7 @@ export interface LogResult {
 export interface LoginRequest {
   email: string;
   password: string;
+  /** The code of your second factor (or a recovery code), when you have one */
   code?: string;
 }
 
@@ -665,6 +671,11 @@ export interface RecentRuns {
   silentFailures: number;
 }
 
+export interface RecoveryCodes {
+  /** Ten single-use codes, shown only now */
+  recoveryCodes: string[];
+}
+
 export interface Rule {
   ruleId: string;
   monitorId: string;
@@ -855,6 +866,24 @@ export interface SchedulePreviewRequest {
   count?: number;
 }
 
+export interface SecondFactorEnrolment {
+  /** The TOTP secret in base32, to type into an authenticator app */
+  secret: string;
+  /** The same as an otpauth:// URI, for a QR code */
+  uri: string;
+}
+
+export interface SecondFactorStatus {
+  /** Whether signing in asks for a code (a pending enrolment does not count) */
+  enabled: boolean;
+  /** Recovery codes not used yet */
+  recoveryCodesLeft: number;
+}
+
+export interface SessionList {
+  sessions: UserSession[];
+}
+
 export interface SessionResponse {
   /** ISO 8601 UTC with milliseconds */
   expiresAt: string;
@@ -961,34 +990,18 @@ export interface User {
   createdAt: string;
 }
 
-export interface SecondFactorStatus {
-  enabled: boolean;
-  recoveryCodesLeft: number;
-}
-
 export interface UserSession {
   sessionId: string;
+  /** When it was signed in */
   createdAt: string;
+  /** ISO 8601 UTC with milliseconds */
   expiresAt: string;
+  /** Its last request, to the minute; null when none since the sign-in */
   lastUsedAt: string | null;
+  /** The client's address at sign-in */
   address: string | null;
+  /** The client's User-Agent at sign-in (its first 256 characters) */
   userAgent: string | null;
+  /** The session of the request that listed them */
   current: boolean;
-}
-
-export interface SessionList {
-  sessions: UserSession[];
-}
-
-export interface EndedSessions {
-  ended: number;
-}
-
-export interface SecondFactorEnrolment {
-  secret: string;
-  uri: string;
-}
-
-export interface RecoveryCodes {
-  recoveryCodes: string[];
 }

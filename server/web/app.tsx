@@ -24,7 +24,7 @@ type Session =
   | { state: 'checking' }
   | { state: 'signed-out'; notice?: string }
   | { state: 'unreachable'; message: string }
-  | { state: 'signed-in'; me: MeResponse };
+  | { state: 'signed-in'; me: Pick<MeResponse, 'user' | 'account'> };
 
 /**
  * Signed in or not, decided by asking the server (the session cookie cannot be read by script). While that is

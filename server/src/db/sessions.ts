@@ -140,9 +140,8 @@ export async function endOtherSessions(
 
 /** Records that the session was used at `now`, unless it was after `since` already (several servers race here). */
 export async function touchSession(sql: Sql, sessionId: string, now: number, since: number): Promise<void> {
-  await sql.changes('update sessions set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)', [
-    now,
-    sessionId,
-    since,
-  ]);
+  await sql.changes(
+    'update sessions set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)',
+    [now, sessionId, since],
+  );
 }

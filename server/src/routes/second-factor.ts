@@ -11,7 +11,11 @@ import { newTotpSecret, totpUri } from '../totp.js';
 import { checkSecondFactor, confirmSecondFactor, removeSecondFactor } from '../use-cases/second-factor.js';
 import type { RouteContext } from './context.js';
 import { countPasswordAttempt, passwordAccepted } from './password-attempts.js';
-import { RecoveryCodes as RecoveryCodesSchema, SecondFactorEnrolment as EnrolmentSchema, replies } from './responses.js';
+import {
+  RecoveryCodes as RecoveryCodesSchema,
+  SecondFactorEnrolment as EnrolmentSchema,
+  replies,
+} from './responses.js';
 import { invalidRequest } from './validation.js';
 
 // The signed-in user's TOTP second factor (docs/api.md#second-factor). Codes are checked on the server's clock.

@@ -10,8 +10,12 @@ export function PasswordForm() {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const changed = await action.run(async () => {
-      if (form.get('newPassword') !== form.get('repeat')) throw new Error('The two new passwords differ: type it again.');
-      await api('POST', 'me/password', { currentPassword: form.get('currentPassword'), newPassword: form.get('newPassword') });
+      if (form.get('newPassword') !== form.get('repeat'))
+        throw new Error('The two new passwords differ: type it again.');
+      await api('POST', 'me/password', {
+        currentPassword: form.get('currentPassword'),
+        newPassword: form.get('newPassword'),
+      });
     });
     // This session has ended with the others: reading anything now finds it so, and shows the sign-in with why.
     if (changed) await api('GET', 'me').catch(() => undefined);

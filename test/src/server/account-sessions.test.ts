@@ -25,31 +25,34 @@ for (const kind of DATABASE_KINDS) {
       return reply.body.sessions as { sessionId: string; current: boolean; [key: string]: unknown }[];
     };
 
-    t.test('GET /me/sessions lists the live ones, newest first, with address, client and the current marked', async (t) => {
-      const account = await api.account();
-      const laptop = await login(account, 'laptop-browser/2.0');
-      const phone = await login(account, 'phone-app/3.1');
-      const sessions = await sessionsOf(laptop);
-      t.equal(sessions.length, 3, 'the helper login, the laptop and the phone');
-      t.match(sessions[0], { userAgent: 'phone-app/3.1', address: '127.0.0.1', current: false, lastUsedAt: null });
-      t.match(sessions[1], {
-        sessionId: /^ses_/,
-        userAgent: 'laptop-browser/2.0',
-        current: true,
-        createdAt: /Z$/,
-        expiresAt: /Z$/,
-        lastUsedAt: /Z$/,
-      });
-      t.same(
-        sessions.map((s) => s.current),
-        [false, true, false],
-        'only the session of the request is current',
-      );
-      t.match((await sessionsOf(phone))[0], { userAgent: 'phone-app/3.1', current: true, lastUsedAt: /Z$/ });
-      const out = await api.request('/auth/session', { method: 'DELETE', token: phone });
-      t.equal(out.status, 204);
-      t.equal((await sessionsOf(laptop)).length, 2, 'a session signed out is no longer listed');
-    });
+    t.test(
+      'GET /me/sessions lists the live ones, newest first, with address, client and the current marked',
+      async (t) => {
+        const account = await api.account();
+        const laptop = await login(account, 'laptop-browser/2.0');
+        const phone = await login(account, 'phone-app/3.1');
+        const sessions = await sessionsOf(laptop);
+        t.equal(sessions.length, 3, 'the helper login, the laptop and the phone');
+        t.match(sessions[0], { userAgent: 'phone-app/3.1', address: '127.0.0.1', current: false, lastUsedAt: null });
+        t.match(sessions[1], {
+          sessionId: /^ses_/,
+          userAgent: 'laptop-browser/2.0',
+          current: true,
+          createdAt: /Z$/,
+          expiresAt: /Z$/,
+          lastUsedAt: /Z$/,
+        });
+        t.same(
+          sessions.map((s) => s.current),
+          [false, true, false],
+          'only the session of the request is current',
+        );
+        t.match((await sessionsOf(phone))[0], { userAgent: 'phone-app/3.1', current: true, lastUsedAt: /Z$/ });
+        const out = await api.request('/auth/session', { method: 'DELETE', token: phone });
+        t.equal(out.status, 204);
+        t.equal((await sessionsOf(laptop)).length, 2, 'a session signed out is no longer listed');
+      },
+    );
 
     t.test('DELETE /me/sessions/:id ends that session at once, and only that one', async (t) => {
       const account = await api.account();

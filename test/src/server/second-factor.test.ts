@@ -94,7 +94,10 @@ for (const kind of DATABASE_KINDS) {
       t.equal(good.status, 200, good.text);
       t.equal((await api.request('/me', { token: good.body.token })).status, 200);
 
-      const session = await api.request('/auth/session', { body: { email: account.email, password: account.password }, headers: HEADER });
+      const session = await api.request('/auth/session', {
+        body: { email: account.email, password: account.password },
+        headers: HEADER,
+      });
       t.equal(session.status, 401, 'the dashboard sign-in asks for it too');
       t.equal(session.body.code, 'second_factor_required');
     });
@@ -118,11 +121,7 @@ for (const kind of DATABASE_KINDS) {
 
       const code = codeAt(secret, clock.now + STEP_MS);
       const both = await Promise.all([login(account, code), login(account, code)]);
-      t.same(
-        both.map((r) => r.status).sort(),
-        [200, 401],
-        'one code sent twice at once signs in once',
-      );
+      t.same(both.map((r) => r.status).sort(), [200, 401], 'one code sent twice at once signs in once');
     });
 
     t.test('a recovery code signs in once, typed in any case, with or without its dash', async (t) => {

@@ -66,7 +66,10 @@ if (requireTools(t, 'chromium'))
       await waitFor(async () => (await sessions.count()) === 2, { what: 'two sessions listed' });
       t.match(await sessions.first().innerText(), /This session/);
       t.match(await sessions.first().innerText(), /from 127\.0\.0\.1/);
-      await sessions.nth(1).getByRole('button', { name: /^Revoke/ }).click();
+      await sessions
+        .nth(1)
+        .getByRole('button', { name: /^Revoke/ })
+        .click();
       await waitFor(async () => (await sessions.count()) === 1, { what: 'the revoked session gone from the list' });
       const refused = await api.request('/me', { token: account.token });
       t.equal(refused.status, 401);
