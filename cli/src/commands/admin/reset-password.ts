@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { fstatSync, readFileSync } from 'node:fs';
+import { fstatSync } from 'node:fs';
 import { Flags } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
 import { printDatabaseNotices } from '../../database-notices.js';
@@ -33,7 +33,7 @@ export default class ResetPassword extends BaseCommand {
 
   async run(): Promise<void> {
     const { flags } = await this.parse(ResetPassword);
-    const given = flags.password ?? piped();
+    const given = flags.password ?? (await piped());
     const password = given ?? randomBytes(15).toString('base64url');
     const { loadConfig, openDatabase, closeDatabase, setPassword } = await loadServer('pingmon admin reset-password');
     const config = loadConfig(serverEnvironment(), { dataDir: flags['data-dir'], databaseUrl: flags['database-url'] });
@@ -54,16 +54,21 @@ export default class ResetPassword extends BaseCommand {
   }
 }
 
-/** The password piped to stdin (a pipe or a file; not a terminal, nor /dev/null), without its final newline. */
-function piped(): string | undefined {
+/**
+ * The password piped to stdin (a pipe, a socket or a file: not a terminal, nor /dev/null, which are character
+ * devices), without its final newline.
+ */
+async function piped(): Promise<string | undefined> {
   let stdin;
   try {
     stdin = fstatSync(0);
   } catch {
     return undefined; // closed
   }
-  if (!stdin.isFIFO() && !stdin.isFile()) return undefined;
-  const text = readFileSync(0, 'utf8').replace(/\r?\n$/, '');
+  if (stdin.isCharacterDevice()) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
   if (text === '') throw new Error('stdin is empty: pipe the new password, or pass --password');
   return text;
 }
