@@ -68,7 +68,9 @@ async function piped(): Promise<string | undefined> {
   if (stdin.isCharacterDevice()) return undefined;
   const chunks: Buffer[] = [];
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const text = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (text === '') throw new Error('stdin is empty: pipe the new password, or pass --password');
   return text;
 }
