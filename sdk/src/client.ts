@@ -20,6 +20,7 @@ import type {
   ListAlertsQuery,
   ListAuditQuery,
   ListRunsQuery,
+  EndedSessions,
   LoginResponse,
   LogResult,
   CreateMaintenanceWindowRequest,
@@ -30,6 +31,7 @@ import type {
   MonitorEventList,
   MonitorList,
   PageQuery,
+  RecoveryCodes,
   Rule,
   RuleList,
   RulePreview,
@@ -40,6 +42,8 @@ import type {
   SchedulePreviewRequest,
   SetStatusPageRequest,
   StatusPage,
+  SecondFactorEnrolment,
+  SessionList,
   UpdateChannelRequest,
   UpdateMonitorRequest,
 } from './types.js';
@@ -63,12 +67,28 @@ export interface ClientOptions {
 /** The management API (user token): monitors, runs, logs, API keys, alert rules, channels and alerts. */
 export interface Client {
   readonly token: string | undefined;
-  login(email: string, password: string): Promise<LoginResponse>;
+  /**
+   * Logs in; `code`: of the user's second factor, when they have one (without it, such a login is a PingmonError
+   * 401 `second_factor_required`).
+   */
+  login(email: string, password: string, code?: string): Promise<LoginResponse>;
   /** Ends the session of this client's token: the token is refused from now on. */
   logout(): Promise<void>;
   /** Sets a new password; every session of the user ends, this client's too: log in again. */
   changePassword(currentPassword: string, newPassword: string): Promise<void>;
   me(): Promise<MeResponse>;
+  /** The user's live sessions, newest first; `current` marks this client's. */
+  listSessions(): Promise<SessionList>;
+  /** Ends one of the user's sessions: its token is refused from the next request on. */
+  revokeSession(sessionId: string): Promise<void>;
+  /** Ends every session of the user but this client's ("sign out everywhere else"). */
+  revokeOtherSessions(): Promise<EndedSessions>;
+  /** Starts adding a TOTP second factor: its secret and otpauth:// URI, for an authenticator app. */
+  startSecondFactor(): Promise<SecondFactorEnrolment>;
+  /** Turns the started second factor on with a first code of it: ten recovery codes, shown only now. */
+  confirmSecondFactor(code: string): Promise<RecoveryCodes>;
+  /** Turns the second factor off, proven by the password or by a code (or a recovery code). */
+  disableSecondFactor(proof: { password: string } | { code: string }): Promise<void>;
   listMonitors(query?: PageQuery): Promise<MonitorList>;
   createMonitor(monitor: CreateMonitorRequest): Promise<Monitor>;
   getMonitor(monitorId: string): Promise<Monitor>;
@@ -157,8 +177,8 @@ export function createClient(options: ClientOptions = {}): Client {
     get token() {
       return token;
     },
-    async login(email, password) {
-      const result = await connect({})<LoginResponse>('POST', 'auth/login', { email, password });
+    async login(email, password, code) {
+      const result = await connect({})<LoginResponse>('POST', 'auth/login', { email, password, code });
       token = result.token;
       http = connect({ authorization: `Bearer ${token}` });
       return result;
@@ -167,6 +187,12 @@ export function createClient(options: ClientOptions = {}): Client {
     changePassword: async (currentPassword, newPassword) =>
       void (await http('POST', 'me/password', { currentPassword, newPassword })),
     me: () => http<MeResponse>('GET', 'me'),
+    listSessions: () => http<SessionList>('GET', 'me/sessions'),
+    revokeSession: async (sessionId) => void (await http('DELETE', `me/sessions/${id(sessionId)}`)),
+    revokeOtherSessions: () => http<EndedSessions>('DELETE', 'me/sessions'),
+    startSecondFactor: () => http<SecondFactorEnrolment>('POST', 'me/second-factor'),
+    confirmSecondFactor: (code) => http<RecoveryCodes>('POST', 'me/second-factor/confirm', { code }),
+    disableSecondFactor: async (proof) => void (await http('POST', 'me/second-factor/disable', proof)),
     listMonitors: (query = {}) => http<MonitorList>('GET', `monitors${queryString(query)}`),
     createMonitor: (monitor) => http<Monitor>('POST', 'monitors', monitor),
     getMonitor: (monitorId) => http<Monitor>('GET', `monitors/${id(monitorId)}`),

@@ -351,6 +351,11 @@ export interface DeliveryAttempt {
   durationMs: number;
 }
 
+export interface EndedSessions {
+  /** How many sessions ended */
+  ended: number;
+}
+
 export interface ErrorBody {
   success: false;
   statusCode: number;
@@ -505,6 +510,8 @@ export interface LogResult {
 export interface LoginRequest {
   email: string;
   password: string;
+  /** The code of your second factor (or a recovery code), when you have one */
+  code?: string;
 }
 
 export interface LoginResponse {
@@ -554,6 +561,7 @@ export interface MatchedRule {
 export interface MeResponse {
   user: User;
   account: Account;
+  secondFactor: SecondFactorStatus;
 }
 
 /** Numeric metadata: a flat object of finite numbers */
@@ -734,6 +742,11 @@ export interface RecentRuns {
   failed: number;
   /** Succeeded but matched alert rules */
   silentFailures: number;
+}
+
+export interface RecoveryCodes {
+  /** Ten single-use codes, shown only now */
+  recoveryCodes: string[];
 }
 
 export interface Rule {
@@ -926,6 +939,24 @@ export interface SchedulePreviewRequest {
   count?: number;
 }
 
+export interface SecondFactorEnrolment {
+  /** The TOTP secret in base32, to type into an authenticator app */
+  secret: string;
+  /** The same as an otpauth:// URI, for a QR code */
+  uri: string;
+}
+
+export interface SecondFactorStatus {
+  /** Whether signing in asks for a code (a pending enrolment does not count) */
+  enabled: boolean;
+  /** Recovery codes not used yet */
+  recoveryCodesLeft: number;
+}
+
+export interface SessionList {
+  sessions: UserSession[];
+}
+
 export interface SessionResponse {
   /** ISO 8601 UTC with milliseconds */
   expiresAt: string;
@@ -1056,4 +1087,20 @@ export interface User {
   email: string;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
+}
+
+export interface UserSession {
+  sessionId: string;
+  /** When it was signed in */
+  createdAt: string;
+  /** ISO 8601 UTC with milliseconds */
+  expiresAt: string;
+  /** Its last request, to the minute; null when none since the sign-in */
+  lastUsedAt: string | null;
+  /** The client's address at sign-in */
+  address: string | null;
+  /** The client's User-Agent at sign-in (its first 256 characters) */
+  userAgent: string | null;
+  /** The session of the request that listed them */
+  current: boolean;
 }

@@ -7,6 +7,7 @@ import type { Sql } from './db/sql.js';
 import { findSessionState } from './db/sessions.js';
 import { apiError } from './errors.js';
 import { hashApiKey } from './secrets.js';
+import { sessionUse } from './session-use.js';
 
 /** Who a user token speaks for, and the session it was issued for (db/sessions.ts). */
 export interface UserCredentials {
@@ -47,6 +48,7 @@ export function issueUserToken(
  */
 export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: string; apiKeyCacheMs: number }): void {
   const grants = grantCache(sql, options.apiKeyCacheMs);
+  const used = sessionUse(sql);
   // Secure is added per response when the request came over HTTPS (sessionCookie), so http://localhost works too.
   server.state(SESSION_COOKIE, {
     isHttpOnly: true,
@@ -120,6 +122,7 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
     const state = await findSessionState(sql, user);
     if (state === 'user_gone') throw userGone();
     if (state === 'ended') throw apiError(401, 'session_ended', ended);
+    await used(user.sessionId, Date.now());
     return user;
   };
 

@@ -3,6 +3,8 @@ import { insertAccount } from './db/accounts.js';
 import { insertApiKey } from './db/api-keys.js';
 import type { Database } from './db/index.js';
 import { DatabaseUnavailableError, isUniqueViolation } from './db/index.js';
+import { deleteRecoveryCodes } from './db/recovery-codes.js';
+import { deleteSecondFactor } from './db/second-factors.js';
 import { endUserSessions } from './db/sessions.js';
 import { findUserByEmail, insertUser, updatePasswordHash } from './db/users.js';
 import { newId } from './ids.js';
@@ -56,13 +58,14 @@ export function checkPassword(password: string): void {
 
 /**
  * Gives a user a new password and ends every session of theirs, in one transaction: whoever signed in with the
- * old one (a stolen token, a forgotten browser) signs in again. The number of sessions ended is answered.
+ * old one (a stolen token, a forgotten browser) signs in again. The number of sessions ended is answered. An
+ * operator may turn the user's second factor off too (`removeSecondFactor`: a lost phone and no recovery code).
  */
 export async function setPassword(
   db: Database,
-  input: { email: string; password: string },
+  input: { email: string; password: string; removeSecondFactor?: boolean },
   now = Date.now(),
-): Promise<{ userId: string; sessionsEnded: number }> {
+): Promise<{ userId: string; sessionsEnded: number; secondFactorRemoved: boolean }> {
   checkPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   const email = input.email.trim().toLowerCase();
@@ -70,6 +73,9 @@ export async function setPassword(
     const user = await findUserByEmail(sql, email);
     if (!user || !(await updatePasswordHash(sql, user.userId, passwordHash)))
       throw new AccountInputError(`there is no user with email ${email}`);
-    return { userId: user.userId, sessionsEnded: await endUserSessions(sql, user.userId, now) };
+    const sessionsEnded = await endUserSessions(sql, user.userId, now);
+    const secondFactorRemoved = input.removeSecondFactor === true && (await deleteSecondFactor(sql, user.userId));
+    if (input.removeSecondFactor) await deleteRecoveryCodes(sql, user.userId);
+    return { userId: user.userId, sessionsEnded, secondFactorRemoved };
   });
 }

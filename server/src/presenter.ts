@@ -18,6 +18,7 @@ import type {
   RunPoint,
   StatusPage,
   User,
+  UserSession,
 } from '@pingmon/sdk/wire';
 import type { AccountRecord } from './db/accounts.js';
 import type { AlertRecord } from './db/alerts.js';
@@ -28,6 +29,7 @@ import type { EventRecord } from './db/events.js';
 import type { MaintenanceWindowRecord } from './db/maintenance-windows.js';
 import type { MonitorRecord } from './db/monitors.js';
 import type { RuleRecord } from './db/rules.js';
+import type { LiveSession } from './db/sessions.js';
 import type { FailureSeen, LatestRuns, RunPointRecord } from './db/runs.js';
 import type { UserRecord } from './db/users.js';
 import type { ChannelRecord } from './domain/channels.js';
@@ -190,6 +192,19 @@ export function presentStatusPage(page: StatusPageSettings): StatusPage {
 
 export function presentUser(user: UserRecord): User {
   return { userId: user.userId, email: user.email, createdAt: iso(user.createdAt) };
+}
+
+/** `currentId`: the session of the request, marked `current`. */
+export function presentSession(session: LiveSession, currentId: string): UserSession {
+  return {
+    sessionId: session.sessionId,
+    createdAt: iso(session.createdAt),
+    expiresAt: iso(session.expiresAt),
+    lastUsedAt: isoOrNull(session.lastUsedAt),
+    address: session.address,
+    userAgent: session.userAgent,
+    current: session.sessionId === currentId,
+  };
 }
 
 export function presentAccount(account: AccountRecord): Account {

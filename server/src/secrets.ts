@@ -1,4 +1,4 @@
-import { createHash, randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { createHash, randomBytes, randomInt, scrypt, timingSafeEqual } from 'node:crypto';
 import { promisify } from 'node:util';
 
 const scryptAsync = promisify(scrypt) as (
@@ -51,4 +51,22 @@ export function hashApiKey(key: string): string {
 
 export function newJwtSecret(): string {
   return randomBytes(48).toString('base64url');
+}
+
+/** No 0/o, 1/l/i: a recovery code is read off paper and typed. */
+const RECOVERY_ALPHABET = 'abcdefghjkmnpqrstuvwxyz23456789';
+
+/** Ten recovery codes `xxxxx-xxxxx` (about 49 bits each): shown once; only hashRecoveryCode of each is stored. */
+export function newRecoveryCodes(): string[] {
+  const code = () => Array.from({ length: 10 }, () => RECOVERY_ALPHABET[randomInt(RECOVERY_ALPHABET.length)]).join('');
+  return Array.from({ length: 10 }, () => code().replace(/^(.{5})/, '$1-'));
+}
+
+/**
+ * A recovery code as stored: typed in any case, with or without its dash or spaces, hashed with its user's id so
+ * that one hash never stands for the same code of two users.
+ */
+export function hashRecoveryCode(userId: string, code: string): string {
+  const typed = code.toLowerCase().replace(/[\s-]/g, '');
+  return createHash('sha256').update(`${userId}:${typed}`).digest('hex');
 }

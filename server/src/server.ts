@@ -26,6 +26,8 @@ import type { RouteContext } from './routes/context.js';
 import { healthRoutes } from './routes/health.js';
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { meRoutes } from './routes/me.js';
+import { secondFactorRoutes } from './routes/second-factor.js';
+import { sessionRoutes } from './routes/sessions.js';
 import { registerMonitorRefs } from './routes/monitor-refs.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { openApiRoutes } from './routes/openapi.js';
@@ -119,6 +121,8 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...pingRoutes(ctx),
     ...authRoutes(ctx),
     ...meRoutes(ctx),
+    ...sessionRoutes(ctx),
+    ...secondFactorRoutes(ctx),
     ...monitorRoutes(ctx),
     ...runRoutes(ctx),
     ...eventRoutes(ctx),

@@ -4,6 +4,7 @@ import type { MeResponse } from '@pingmon/sdk/wire';
 import type { ApiError } from './api.js';
 import { api, onSignedOut } from './api.js';
 import { TabStatus } from './components/tab-status.js';
+import { AccountPage } from './pages/account.js';
 import { AlertsPage } from './pages/alerts.js';
 import { AuditPage } from './pages/audit.js';
 import { ChannelsPage } from './pages/channels.js';
@@ -25,7 +26,7 @@ type Session =
   | { state: 'checking' }
   | { state: 'signed-out'; notice?: string }
   | { state: 'unreachable'; message: string }
-  | { state: 'signed-in'; me: MeResponse };
+  | { state: 'signed-in'; me: Pick<MeResponse, 'user' | 'account'> };
 
 /**
  * Signed in or not, decided by asking the server (the session cookie cannot be read by script). While that is
@@ -115,6 +116,7 @@ export function App() {
           <Link to="/keys">API keys</Link>
           <Link to="/audit">Audit</Link>
           <Link to="/status-page">Status page</Link>
+          <Link to="/account">Account</Link>
         </nav>
         <span className="who muted">{session.state === 'signed-in' ? session.me.user.email : ''}</span>
         <button type="button" onClick={() => void signOut()}>
@@ -165,6 +167,8 @@ function Page({ route }: { route: Route }) {
       return <AuditPage filter={route.filter} />;
     case 'status-page':
       return <StatusPageSettings />;
+    case 'account':
+      return <AccountPage />;
     case 'not-found':
       return <NotFound />;
   }

@@ -15,6 +15,7 @@ export type Route =
   | { page: 'keys' }
   | { page: 'audit'; filter: AuditFilter }
   | { page: 'status-page' }
+  | { page: 'account' }
   | { page: 'not-found' };
 
 /** The audit page's filters (GET /audit's own query parameters), as its address holds them. */
@@ -52,8 +53,9 @@ export function routeOf(path: string, search: string): Route {
   if (first === 'monitors' && runs === 'runs' && runId !== undefined && rest.length === 0)
     return { page: 'run', monitorId: monitorId!, runId };
   if (parts.length === 1 && first === 'audit') return { page: 'audit', filter: auditFilterOf(search) };
-  if (parts.length === 1 && (first === 'alerts' || first === 'channels' || first === 'keys' || first === 'status-page'))
-    return { page: first };
+  const simple = ['alerts', 'channels', 'keys', 'status-page', 'account'] as const;
+  if (parts.length === 1 && simple.includes(first as (typeof simple)[number]))
+    return { page: first as (typeof simple)[number] };
   return { page: 'not-found' };
 }
 

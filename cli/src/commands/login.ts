@@ -1,5 +1,5 @@
 import { Flags } from '@oclif/core';
-import { createClient } from '@pingmon/sdk';
+import { createClient, PingmonError } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
 import { ask } from '../prompt.js';
 import { chooseRunKey, createRunKey, wrongKey } from '../run-key.js';
@@ -14,11 +14,15 @@ export default class Login extends BaseCommand {
   static override examples = [
     '<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com',
     '<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com --create-api-key',
+    '<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com --code 123456',
   ];
   static override flags = {
     url: Flags.string({ description: 'pingmon server [env: PINGMON_URL; default: the stored one]' }),
     email: Flags.string({ description: 'your email' }),
     password: Flags.string({ description: 'your password (asked for, hidden, when omitted)', env: 'PINGMON_PASSWORD' }),
+    code: Flags.string({
+      description: 'the code of your second factor, or a recovery code (asked for when the server needs one)',
+    }),
     'api-key': Flags.string({
       description: 'an API key of the account (pm_…) to store for `pingmon run`',
       exclusive: ['create-api-key'],
@@ -33,7 +37,7 @@ export default class Login extends BaseCommand {
       resolveSetting('url', flags.url, stored) ?? (await this.ask('Server URL (e.g. http://127.0.0.1:8080): '));
     const email = flags.email ?? (await this.ask('Email: '));
     const password = flags.password ?? (await this.ask('Password: ', true));
-    const login = await createClient({ baseUrl: url }).login(email, password);
+    const login = await this.logIn(url, email, password, flags.code);
     const path = writeSettings({ ...stored, url, token: login.token });
     this.log(
       `Logged in as ${login.user.email} ` +
@@ -62,6 +66,17 @@ export default class Login extends BaseCommand {
     }
     writeSettings({ ...readSettings(), apiKey });
     this.log(`API key ${apiKey.slice(0, 10)}… stored for pingmon run: a crontab line needs only --monitor.`);
+  }
+
+  /** The login, with the second factor's code asked for when the server says the user has one. */
+  private async logIn(url: string, email: string, password: string, code: string | undefined) {
+    const client = createClient({ baseUrl: url });
+    try {
+      return await client.login(email, password, code);
+    } catch (err) {
+      if (code !== undefined || !(err instanceof PingmonError) || err.code !== 'second_factor_required') throw err;
+    }
+    return client.login(email, password, await this.ask('Second-factor code (or a recovery code): '));
   }
 
   private async ask(question: string, hidden = false): Promise<string> {

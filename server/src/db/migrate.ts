@@ -16,6 +16,7 @@ import * as fingerprints from './migrations/014-fingerprints.js';
 import * as relativeRules from './migrations/015-relative-rules.js';
 import * as audit from './migrations/018-audit.js';
 import * as statusPage from './migrations/019-status-page.js';
+import * as accountSecurity from './migrations/020-account-security.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '015-relative-rules': relativeRules,
   '018-audit': audit,
   '019-status-page': statusPage,
+  '020-account-security': accountSecurity,
 };
 
 const source: Knex.MigrationSource<string> = {

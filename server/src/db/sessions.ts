@@ -1,3 +1,4 @@
+import { ms } from './index.js';
 import type { Sql } from './sql.js';
 
 /** A signed-in user's session: the user token names it, and it is live until it ends or expires. */
@@ -7,6 +8,14 @@ export interface SessionRecord {
   accountId: string;
   createdAt: number;
   expiresAt: number;
+  /** Who signed in: the client's address and User-Agent at sign-in (null when it sent none). */
+  address: string | null;
+  userAgent: string | null;
+}
+
+/** A live session as its user sees it listed; `lastUsedAt` is kept to the minute. */
+export interface LiveSession extends SessionRecord {
+  lastUsedAt: number | null;
 }
 
 /** What a user request finds behind its token's session. */
@@ -20,13 +29,15 @@ export type SessionState = 'live' | 'ended' | 'user_gone';
 export async function insertSession(sql: Sql, session: SessionRecord, passwordHash: string): Promise<boolean> {
   await sql.changes('delete from sessions where expires_at <= ?', [session.createdAt]);
   // FOR SHARE waits for a password change in progress and then reads its new hash (SQLite has one writer anyway).
-  const insert = `insert into sessions (id, user_id, account_id, created_at, expires_at, ended_at)
-     select ?, u.id, u.account_id, ?, ?, null from users u
+  const insert = `insert into sessions (id, user_id, account_id, created_at, expires_at, ended_at, address, user_agent)
+     select ?, u.id, u.account_id, ?, ?, null, ?, ? from users u
      where u.id = ? and u.account_id = ? and u.password_hash = ?`;
   const inserted = await sql.changes(sql.locking(insert, 'share'), [
     session.sessionId,
     session.createdAt,
     session.expiresAt,
+    session.address?.slice(0, 64) ?? null,
+    session.userAgent?.slice(0, 256) ?? null,
     session.userId,
     session.accountId,
     passwordHash,
@@ -75,4 +86,74 @@ export async function findLiveSession(
     [sessionId],
   );
   return row && { userId: row.user_id, accountId: row.account_id };
+}
+
+interface SessionRow {
+  id: string;
+  user_id: string;
+  account_id: string;
+  created_at: number | string;
+  expires_at: number | string;
+  last_used_at: number | string | null;
+  address: string | null;
+  user_agent: string | null;
+}
+
+/** The user's live sessions, newest first. */
+export async function listLiveSessions(
+  sql: Sql,
+  user: { accountId: string; userId: string },
+  now: number,
+): Promise<LiveSession[]> {
+  const rows = await sql.rows<SessionRow>(
+    `select id, user_id, account_id, created_at, expires_at, last_used_at, address, user_agent from sessions
+     where account_id = ? and user_id = ? and ended_at is null and expires_at > ? order by created_at desc, id desc`,
+    [user.accountId, user.userId, now],
+  );
+  return rows.map((row) => ({
+    sessionId: row.id,
+    userId: row.user_id,
+    accountId: row.account_id,
+    createdAt: ms(row.created_at),
+    expiresAt: ms(row.expires_at),
+    lastUsedAt: ms(row.last_used_at),
+    address: row.address,
+    userAgent: row.user_agent,
+  }));
+}
+
+/** Ends one live session of the user's own; false when they have no such session (another's, ended, expired). */
+export async function endOwnSession(
+  sql: Sql,
+  user: { accountId: string; userId: string; sessionId: string },
+  now: number,
+): Promise<boolean> {
+  const changed = await sql.changes(
+    `update sessions set ended_at = ?
+     where id = ? and user_id = ? and account_id = ? and ended_at is null and expires_at > ?`,
+    [now, user.sessionId, user.userId, user.accountId, now],
+  );
+  return changed > 0;
+}
+
+/** Ends every live session of the user but `keep`: "sign out everywhere else". The number ended. */
+export async function endOtherSessions(
+  sql: Sql,
+  user: { accountId: string; userId: string },
+  keep: string,
+  now: number,
+): Promise<number> {
+  return sql.changes(
+    `update sessions set ended_at = ?
+     where user_id = ? and account_id = ? and id <> ? and ended_at is null and expires_at > ?`,
+    [now, user.userId, user.accountId, keep, now],
+  );
+}
+
+/** Records that the session was used at `now`, unless it was after `since` already (several servers race here). */
+export async function touchSession(sql: Sql, sessionId: string, now: number, since: number): Promise<void> {
+  await sql.changes(
+    'update sessions set last_used_at = ? where id = ? and (last_used_at is null or last_used_at < ?)',
+    [now, sessionId, since],
+  );
 }

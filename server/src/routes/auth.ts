@@ -20,11 +20,17 @@ import { DUMMY_PASSWORD_HASH, verifyPassword } from '../secrets.js';
 import type { RouteContext } from './context.js';
 import { countPasswordAttempt, passwordAccepted } from './password-attempts.js';
 import { LoginResponse as LoginSchema, SessionResponse as SessionSchema, replies } from './responses.js';
+import { passSecondFactor } from './second-factor.js';
 import { invalidRequest } from './validation.js';
 
 export const loginBody = Joi.object({
   email: Joi.string().trim().max(254).required(),
   password: Joi.string().max(1024).required(),
+  code: Joi.string()
+    .trim()
+    .max(64)
+    .allow('')
+    .description('The code of your second factor (or a recovery code), when you have one'),
 }).options({ stripUnknown: true });
 const credentials = { payload: loginBody, failAction: invalidRequest };
 
@@ -40,7 +46,7 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
         tags: ['auth'],
         response: replies({ 200: LoginSchema }, [401, 429]),
         validate: credentials,
-        handler: (request: Request) => login(ctx, request.payload as LoginRequest, ctx.clientAddress(request)),
+        handler: (request: Request) => login(ctx, request.payload as LoginRequest, clientOf(ctx, request)),
       },
     },
     {
@@ -56,7 +62,7 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
         validate: credentials,
         handler: async (request: Request, h: ResponseToolkit) => {
           requireSessionHeader(request);
-          const { token, ...session } = await login(ctx, request.payload as LoginRequest, ctx.clientAddress(request));
+          const { token, ...session } = await login(ctx, request.payload as LoginRequest, clientOf(ctx, request));
           const cookie = sessionCookie(ctx.viaHttps(request), ctx.config.tokenTtlSeconds * 1000);
           return h.response(session satisfies SessionResponse).state(SESSION_COOKIE, token, cookie);
         },
@@ -87,21 +93,35 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
   ];
 }
 
-async function login(ctx: RouteContext, input: LoginRequest, address: string): Promise<LoginResponse> {
+/** Who signs in: their address and User-Agent, kept with the session they open. */
+interface Client {
+  address: string;
+  userAgent: string | null;
+}
+
+function clientOf(ctx: RouteContext, request: Request): Client {
+  const agent: unknown = request.headers['user-agent'];
+  return { address: ctx.clientAddress(request), userAgent: typeof agent === 'string' && agent !== '' ? agent : null };
+}
+
+async function login(ctx: RouteContext, input: LoginRequest, client: Client): Promise<LoginResponse> {
   const now = Date.now();
   const email = input.email.toLowerCase();
-  const attempt = await countPasswordAttempt(ctx, email, address, now);
+  const attempt = await countPasswordAttempt(ctx, email, client.address, now);
   const record = await findUserByEmail(ctx.db.sql, email);
   // An unknown email costs as much time as a wrong password, so timing does not tell which emails exist.
   const valid = await verifyPassword(input.password, record?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!record || !valid) throw wrongCredentials();
+  // Still within the attempt counted above: a wrong code counts as a wrong password, and only a full sign-in clears.
+  await passSecondFactor(ctx, record, input.code);
   await passwordAccepted(ctx, attempt);
   const account = await findAccount(ctx.db.sql, record.accountId);
   if (!account) throw new Error(`user ${record.userId} has no account`);
   const credentials = { userId: record.userId, accountId: account.accountId, sessionId: newId('ses', now) };
   const { token, expiresAt } = issueUserToken(ctx.jwtSecret, credentials, now, ctx.config.tokenTtlSeconds);
+  const session = { ...credentials, createdAt: now, expiresAt, ...client };
   // A new password set while this one was checked ended the user's sessions: this one must not outlive it.
-  const opened = await insertSession(ctx.db.sql, { ...credentials, createdAt: now, expiresAt }, record.passwordHash);
+  const opened = await insertSession(ctx.db.sql, session, record.passwordHash);
   if (!opened) throw wrongCredentials();
   return { token, expiresAt: iso(expiresAt), user: presentUser(record), account: presentAccount(account) };
 }

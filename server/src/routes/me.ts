@@ -12,6 +12,7 @@ import { MeResponse as MeSchema, replies } from './responses.js';
 import { countPasswordAttempt, passwordAccepted } from './password-attempts.js';
 import { invalidRequest } from './validation.js';
 import { verifyPassword } from '../secrets.js';
+import { secondFactorStatus } from '../use-cases/second-factor.js';
 
 export function meRoutes(ctx: RouteContext): ServerRoute[] {
   return [
@@ -49,13 +50,14 @@ export function meRoutes(ctx: RouteContext): ServerRoute[] {
 
 async function me(ctx: RouteContext, request: Request): Promise<MeResponse> {
   const { userId, accountId } = userOf(request);
-  const [user, account] = await Promise.all([
+  const [user, account, secondFactor] = await Promise.all([
     findUser(ctx.db.sql, accountId, userId),
     findAccount(ctx.db.sql, accountId),
+    secondFactorStatus(ctx.db, { accountId, userId }),
   ]);
   // Deleted since the token was checked.
   if (!user || !account) throw userGone();
-  return { user: presentUser(user), account: presentAccount(account) };
+  return { user: presentUser(user), account: presentAccount(account), secondFactor };
 }
 
 async function changePassword(ctx: RouteContext, request: Request, h: ResponseToolkit) {

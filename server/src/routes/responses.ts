@@ -88,13 +88,36 @@ export const PingResponse = shape('PingResponse', {
 
 const User = shape('User', { userId: Joi.string(), email: Joi.string(), createdAt: time });
 const Account = shape('Account', { accountId: Joi.string(), plan: oneOf(PLANS, 'Plan'), createdAt: time });
-export const MeResponse = shape('MeResponse', { user: User, account: Account });
+const SecondFactorStatus = shape('SecondFactorStatus', {
+  enabled: Joi.boolean().description('Whether signing in asks for a code (a pending enrolment does not count)'),
+  recoveryCodesLeft: count.description('Recovery codes not used yet'),
+});
+export const MeResponse = shape('MeResponse', { user: User, account: Account, secondFactor: SecondFactorStatus });
 export const SessionResponse = shape('SessionResponse', { expiresAt: time, user: User, account: Account });
 export const LoginResponse = shape('LoginResponse', {
   token: Joi.string(),
   expiresAt: time,
   user: User,
   account: Account,
+});
+
+export const UserSession = shape('UserSession', {
+  sessionId: Joi.string(),
+  createdAt: time.description('When it was signed in'),
+  expiresAt: time,
+  lastUsedAt: timeOrNull.description('Its last request, to the minute; null when none since the sign-in'),
+  address: Joi.string().allow(null).description("The client's address at sign-in"),
+  userAgent: Joi.string().allow(null).description("The client's User-Agent at sign-in (its first 256 characters)"),
+  current: Joi.boolean().description('The session of the request that listed them'),
+});
+export const SessionList = shape('SessionList', { sessions: Joi.array().items(UserSession) });
+export const EndedSessions = shape('EndedSessions', { ended: count.description('How many sessions ended') });
+export const SecondFactorEnrolment = shape('SecondFactorEnrolment', {
+  secret: Joi.string().description('The TOTP secret in base32, to type into an authenticator app'),
+  uri: Joi.string().description('The same as an otpauth:// URI, for a QR code'),
+});
+export const RecoveryCodes = shape('RecoveryCodes', {
+  recoveryCodes: Joi.array().items(Joi.string()).description('Ten single-use codes, shown only now'),
 });
 
 export const RuleBaseline = shape('RuleBaseline', {

@@ -4,7 +4,10 @@ import type { SessionResponse } from '@pingmon/sdk/wire';
 import { api, ApiError } from '../api.js';
 import { useTitle } from '../title.js';
 
-/** Email and password, the same login as the API's; `notice` says why one is here (a session that ended). */
+/**
+ * Email and password, the same login as the API's; `notice` says why one is here (a session that ended). A user
+ * with a second factor is asked for its code when the server says so, in a field of the same form.
+ */
 export function SignIn({
   notice,
   onSignedIn,
@@ -14,6 +17,7 @@ export function SignIn({
 }) {
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [needsCode, setNeedsCode] = useState(false);
   useTitle('Sign in');
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
@@ -26,10 +30,12 @@ export function SignIn({
         await api<SessionResponse>('POST', 'auth/session', {
           email: form.get('email'),
           password: form.get('password'),
+          code: needsCode ? form.get('code') : undefined,
         }),
       );
     } catch (err) {
-      setError(err instanceof ApiError ? err.message : String(err));
+      if (err instanceof ApiError && err.code === 'second_factor_required') setNeedsCode(true);
+      else setError(err instanceof ApiError ? err.message : String(err));
       setBusy(false);
     }
   };
@@ -52,6 +58,12 @@ export function SignIn({
           Password
           <input name="password" type="password" autoComplete="current-password" required />
         </label>
+        {needsCode && (
+          <label>
+            Code of your authenticator app, or a recovery code
+            <input name="code" autoComplete="one-time-code" required autoFocus />
+          </label>
+        )}
         <button type="submit" disabled={busy}>
           {busy ? 'Signing in…' : 'Sign in'}
         </button>

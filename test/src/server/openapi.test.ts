@@ -7,6 +7,7 @@ import { DocumentChecker, OPENAPI_SKELETON, strictAjv } from '../helpers/openapi
 import type { OpenApiDocument } from '../helpers/openapi.js';
 import { json, startReceiver } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
+import { codeAt } from '../helpers/totp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const PREFIX = '/api/v1';
@@ -143,6 +144,18 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await call('GET', '/me', as())).status, 200);
       t.equal((await call('GET', '/me')).status, 401);
       t.equal((await call('GET', '/me', { apiKey: alice.apiKey })).status, 401);
+      const sessions = await call('GET', '/me/sessions', as());
+      const other = (sessions.body.sessions as { sessionId: string; current: boolean }[]).find((s) => !s.current);
+      t.equal((await call('DELETE', `/me/sessions/${other?.sessionId}`, as())).status, 204);
+      t.equal((await call('DELETE', '/me/sessions/ses_nope', as())).status, 404);
+      t.equal((await call('DELETE', '/me/sessions', as())).status, 200);
+      const enrolment = await call('POST', '/me/second-factor', as());
+      t.equal((await call('POST', '/me/second-factor/confirm', as({ body: { code: 'nope' } }))).status, 403);
+      const code = codeAt(enrolment.body.secret, Date.now());
+      t.equal((await call('POST', '/me/second-factor/confirm', as({ body: { code } }))).status, 200);
+      t.equal((await call('POST', '/me/second-factor/disable', as({ body: {} }))).status, 400);
+      const disable = { password: alice.password };
+      t.equal((await call('POST', '/me/second-factor/disable', as({ body: disable }))).status, 204);
 
       const nightly = { name: 'nightly', schedule: { cron: '0 3 * * *', timezone: 'Europe/Berlin' }, maxRuntime: 3600 };
       const monitor = await call('POST', '/monitors', as({ body: nightly }));
