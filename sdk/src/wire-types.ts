@@ -7,8 +7,10 @@ import type {
   FailAlerts,
   IncidentCause,
   IncidentEnd,
+  KeyScope,
   MonitorStatus,
   Plan,
+  Role,
   RuleOp,
   RunStatus,
 } from './types.js';
@@ -94,10 +96,13 @@ export interface ApiKey {
   name: string;
   /** The first characters of the key, to tell keys apart */
   prefix: string;
+  scope: KeyScope;
   /** Whether its pings may create and update monitors (a ping's monitor settings) */
   provision: boolean;
+  monitorIds: string[] | null;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
+  lastUsedAt: string | null;
   /** ISO 8601 UTC with milliseconds */
   revokedAt: string | null;
 }
@@ -210,6 +215,8 @@ export interface ChannelTestResult {
 
 export interface CreateApiKeyRequest {
   name?: string;
+  scope?: KeyScope;
+  monitorIds?: string[] | null;
   /** false: a ping-only key, whose pings never create or change a monitor */
   provision?: boolean;
 }
@@ -283,10 +290,13 @@ export interface CreatedApiKey {
   name: string;
   /** The first characters of the key, to tell keys apart */
   prefix: string;
+  scope: KeyScope;
   /** Whether its pings may create and update monitors (a ping's monitor settings) */
   provision: boolean;
+  monitorIds: string[] | null;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
+  lastUsedAt: string | null;
   /** ISO 8601 UTC with milliseconds */
   revokedAt: string | null;
   /** Shown this once only */
@@ -955,6 +965,55 @@ export interface UpdateMonitorRequest {
 export interface User {
   userId: string;
   email: string;
+  role: Role;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
+}
+
+export interface UserList {
+  users: User[];
+  nextCursor: string | null;
+}
+
+export interface Invite {
+  inviteId: string;
+  email: string;
+  role: Role;
+  invitedBy: string | null;
+  createdAt: string;
+  expiresAt: string;
+}
+
+export interface InviteList {
+  invites: Invite[];
+  nextCursor: string | null;
+}
+
+export interface CreatedInvite extends Invite {
+  url: string;
+  emailed: boolean;
+}
+
+export interface InviteInfo {
+  email: string;
+  role: Role;
+  expiresAt: string;
+}
+
+export interface AcceptInviteRequest {
+  token: string;
+  password: string;
+}
+
+export interface InviteTokenRequest {
+  token: string;
+}
+
+export interface InviteUserRequest {
+  email: string;
+  role: Role;
+}
+
+export interface UpdateUserRequest {
+  role: Role;
 }

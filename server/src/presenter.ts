@@ -6,6 +6,7 @@ import type {
   AlertDelivery,
   ApiKey,
   Channel,
+  Invite,
   LastRun,
   MaintenanceWindow,
   Monitor,
@@ -25,6 +26,7 @@ import type { EventRecord } from './db/events.js';
 import type { MaintenanceWindowRecord } from './db/maintenance-windows.js';
 import type { MonitorRecord } from './db/monitors.js';
 import type { RuleRecord } from './db/rules.js';
+import type { InviteRecord } from './db/invites.js';
 import type { FailureSeen, LatestRuns, RunPointRecord } from './db/runs.js';
 import type { UserRecord } from './db/users.js';
 import type { ChannelRecord } from './domain/channels.js';
@@ -161,12 +163,28 @@ export function presentChannel(channel: ChannelRecord): Channel {
 }
 
 export function presentApiKey(key: ApiKeyRecord): ApiKey {
-  const { keyId, name, prefix, provision } = key;
-  return { keyId, name, prefix, provision, createdAt: iso(key.createdAt), revokedAt: isoOrNull(key.revokedAt) };
+  const { keyId, name, prefix, scope, provision } = key;
+  return {
+    keyId,
+    name,
+    prefix,
+    scope,
+    provision,
+    monitorIds: key.monitorIds === null ? null : [...key.monitorIds],
+    createdAt: iso(key.createdAt),
+    lastUsedAt: isoOrNull(key.lastUsedAt),
+    revokedAt: isoOrNull(key.revokedAt),
+  };
 }
 
 export function presentUser(user: UserRecord): User {
-  return { userId: user.userId, email: user.email, createdAt: iso(user.createdAt) };
+  return { userId: user.userId, email: user.email, role: user.role, createdAt: iso(user.createdAt) };
+}
+
+/** Never its token: the link is shown once, to whoever made the invite. */
+export function presentInvite(invite: InviteRecord): Invite {
+  const { inviteId, email, role, invitedBy } = invite;
+  return { inviteId, email, role, invitedBy, createdAt: iso(invite.createdAt), expiresAt: iso(invite.expiresAt) };
 }
 
 export function presentAccount(account: AccountRecord): Account {

@@ -3,6 +3,7 @@ import Hapi from '@hapi/hapi';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
 import HapiPino from 'hapi-pino';
 import pino from 'pino';
+import { registerAccess } from './access-check.js';
 import { registerAuth } from './auth.js';
 import type { Config } from './config.js';
 import type { Database } from './db/index.js';
@@ -32,6 +33,8 @@ import { previewRoutes } from './routes/previews.js';
 import { ruleRoutes } from './routes/rules.js';
 import { runRoutes } from './routes/runs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { inviteRoutes } from './routes/invites.js';
+import { userRoutes } from './routes/users.js';
 import { newJwtSecret } from './secrets.js';
 import { sentStatus } from './sent-status.js';
 import { KnownMonitors } from './use-cases/record-ping.js';
@@ -83,6 +86,8 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
   registerMonitorRefs(server, db.sql);
+  // After the monitor references: a key limited to some monitors is checked against ids, never slugs.
+  registerAccess(server);
   const api = { name: 'pingmon-api', register: (plugin: Server) => plugin.route(apiRoutes(ctx)) };
   await server.register(api, { routes: { prefix: API_PREFIX } });
   registerMetrics(server, config, metrics, options.gatherMetrics);
@@ -117,6 +122,8 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...runRoutes(ctx),
     ...eventRoutes(ctx),
     ...apiKeyRoutes(ctx),
+    ...userRoutes(ctx),
+    ...inviteRoutes(ctx),
     ...ruleRoutes(ctx),
     ...previewRoutes(ctx),
     ...channelRoutes(ctx),

@@ -4,6 +4,7 @@ import type { MeResponse } from '@pingmon/sdk/wire';
 import type { ApiError } from './api.js';
 import { api, onSignedOut } from './api.js';
 import { TabStatus } from './components/tab-status.js';
+import { AcceptInvite } from './pages/accept-invite.js';
 import { AlertsPage } from './pages/alerts.js';
 import { ChannelsPage } from './pages/channels.js';
 import { KeysPage } from './pages/keys.js';
@@ -12,6 +13,7 @@ import { MonitorPage } from './pages/monitor.js';
 import { MonitorsPage } from './pages/monitors.js';
 import { RunPage } from './pages/run.js';
 import { SignIn } from './pages/sign-in.js';
+import { UsersPage } from './pages/users.js';
 import type { Route } from './router.js';
 import { Link, useRoute } from './router.js';
 import { setDownCount, useTitle } from './title.js';
@@ -71,7 +73,10 @@ export function App() {
     document.getElementById('main')?.focus({ preventScroll: true });
   }, [pageKey]);
   useEffect(() => {
-    if (session.state === 'signed-out') setDownCount(undefined);
+    // An invite link is for someone without a user yet: it is shown whoever is signed in.
+  if (route.page === 'invite')
+    return <AcceptInvite onSignedIn={(me) => setSession({ state: 'signed-in', me })} />;
+  if (session.state === 'signed-out') setDownCount(undefined);
   }, [session.state]);
 
   if (session.state === 'unreachable')
@@ -111,6 +116,9 @@ export function App() {
           <Link to="/alerts">Alerts</Link>
           <Link to="/channels">Channels</Link>
           <Link to="/keys">API keys</Link>
+          {session.state === 'signed-in' && ['owner', 'admin'].includes(session.me.user.role) && (
+            <Link to="/users">Users</Link>
+          )}
         </nav>
         <span className="who muted">{session.state === 'signed-in' ? session.me.user.email : ''}</span>
         <button type="button" onClick={() => void signOut()}>
@@ -125,14 +133,14 @@ export function App() {
       <main id="main" tabIndex={-1}>
         {route.page !== 'monitors' && <TabStatus />}
         <Crash key={pageKey}>
-          <Page route={route} />
+          <Page route={route} me={session.state === 'signed-in' ? session.me : undefined} />
         </Crash>
       </main>
     </>
   );
 }
 
-function Page({ route }: { route: Route }) {
+function Page({ route, me }: { route: Route; me: MeResponse | undefined }) {
   switch (route.page) {
     case 'monitors':
       return <MonitorsPage find={route.find} />;
@@ -157,6 +165,9 @@ function Page({ route }: { route: Route }) {
       return <ChannelsPage />;
     case 'keys':
       return <KeysPage />;
+    case 'users':
+      return me ? <UsersPage me={me.user} /> : null;
+    case 'invite':
     case 'not-found':
       return <NotFound />;
   }

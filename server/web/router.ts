@@ -13,6 +13,8 @@ export type Route =
   | { page: 'alerts' }
   | { page: 'channels' }
   | { page: 'keys' }
+  | { page: 'users' }
+  | { page: 'invite' }
   | { page: 'not-found' };
 
 export function routeOf(path: string, search: string): Route {
@@ -40,7 +42,9 @@ export function routeOf(path: string, search: string): Route {
   }
   if (first === 'monitors' && runs === 'runs' && runId !== undefined && rest.length === 0)
     return { page: 'run', monitorId: monitorId!, runId };
-  if (parts.length === 1 && (first === 'alerts' || first === 'channels' || first === 'keys')) return { page: first };
+  if (parts.length === 1 && (first === 'alerts' || first === 'channels' || first === 'keys' || first === 'users'))
+    return { page: first };
+  if (parts.length === 1 && first === 'invite') return { page: 'invite' };
   return { page: 'not-found' };
 }
 

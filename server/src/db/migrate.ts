@@ -14,6 +14,8 @@ import * as events from './migrations/012-events.js';
 import * as channelKinds from './migrations/013-channel-kinds.js';
 import * as fingerprints from './migrations/014-fingerprints.js';
 import * as relativeRules from './migrations/015-relative-rules.js';
+import * as usersRoles from './migrations/016-users-roles.js';
+import * as keyScopes from './migrations/017-key-scopes.js';
 
 const MIGRATIONS: Record<string, Knex.Migration> = {
   '001-initial': initial,
@@ -31,6 +33,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '013-channel-kinds': channelKinds,
   '014-fingerprints': fingerprints,
   '015-relative-rules': relativeRules,
+  '016-users-roles': usersRoles,
+  '017-key-scopes': keyScopes,
 };
 
 const source: Knex.MigrationSource<string> = {

@@ -12,6 +12,7 @@ import {
 } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
 import { endSession, insertSession } from '../db/sessions.js';
+import type { UserRecord } from '../db/users.js';
 import { findUserByEmail } from '../db/users.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -96,6 +97,11 @@ async function login(ctx: RouteContext, input: LoginRequest, address: string): P
   const valid = await verifyPassword(input.password, record?.passwordHash ?? DUMMY_PASSWORD_HASH);
   if (!record || !valid) throw wrongCredentials();
   await passwordAccepted(ctx, attempt);
+  return startSession(ctx, record, now);
+}
+
+/** Opens a session for a user whose password was just checked, or just set: the answer of a login. */
+export async function startSession(ctx: RouteContext, record: UserRecord, now: number): Promise<LoginResponse> {
   const account = await findAccount(ctx.db.sql, record.accountId);
   if (!account) throw new Error(`user ${record.userId} has no account`);
   const credentials = { userId: record.userId, accountId: account.accountId, sessionId: newId('ses', now) };
