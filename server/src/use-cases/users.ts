@@ -4,6 +4,7 @@ import { forgetInviter } from '../db/invites.js';
 import type { UserRecord } from '../db/users.js';
 import { deleteUser, findUser, lockOwners, updateUserRole } from '../db/users.js';
 import type { Refusal } from '../domain/access.js';
+import { accessRefusal } from '../domain/access.js';
 import { roleChangeRefusal } from '../domain/roles.js';
 
 export type UserChange =
@@ -14,20 +15,24 @@ export type UserChange =
 /**
  * Gives a user of the account the role `to`, or removes them (`to` = 'removed': their sessions end with them), as
  * `actor` (an admin or owner) may. The account's owners are held meanwhile (db/users.ts lockOwners), so that the
- * last owner stays one however many changes come at once.
+ * last owner stays one however many changes come at once; the actor's own role is read again under that hold, as
+ * another change may just have taken it.
  */
 export async function changeUser(
   db: Database,
-  actor: { accountId: string; role: Role },
+  actor: { accountId: string; userId: string },
   userId: string,
   to: Role | 'removed',
 ): Promise<UserChange> {
   const { accountId } = actor;
   return db.transaction(async (sql) => {
     const owners = await lockOwners(sql, accountId);
+    const role = (await findUser(sql, accountId, actor.userId))?.role ?? 'viewer';
+    const demoted = accessRefusal('admin', { kind: 'user', role }, 'changing users');
+    if (demoted) return { kind: 'refused', refusal: demoted };
     const user = await findUser(sql, accountId, userId);
     if (!user) return { kind: 'not_found' };
-    const refusal = roleChangeRefusal(actor.role, user, to, owners);
+    const refusal = roleChangeRefusal(role, user, to, owners);
     if (refusal) return { kind: 'refused', refusal };
     if (to === 'removed') {
       await deleteUser(sql, accountId, userId);
