@@ -37,7 +37,7 @@ export async function createAccount(
       const { keyId, accountId, userId } = ids;
       await insertUser(sql, { userId, accountId, email, passwordHash, role: 'owner', createdAt: now });
       const { prefix, hash: keyHash } = key;
-      const scope = 'ping';
+      const scope = 'ping' as const;
       const stored = { keyId, accountId, name: 'default', prefix, keyHash, scope, provision: true, monitorIds: null };
       await insertApiKey(sql, { ...stored, now });
     });

@@ -73,10 +73,7 @@ export function App() {
     document.getElementById('main')?.focus({ preventScroll: true });
   }, [pageKey]);
   useEffect(() => {
-    // An invite link is for someone without a user yet: it is shown whoever is signed in.
-  if (route.page === 'invite')
-    return <AcceptInvite onSignedIn={(me) => setSession({ state: 'signed-in', me })} />;
-  if (session.state === 'signed-out') setDownCount(undefined);
+    if (session.state === 'signed-out') setDownCount(undefined);
   }, [session.state]);
 
   if (session.state === 'unreachable')
@@ -90,6 +87,9 @@ export function App() {
         </button>
       </main>
     );
+  // An invite link is for someone without a user yet: it is shown whoever is signed in.
+  if (route.page === 'invite')
+    return <AcceptInvite onSignedIn={(me) => setSession({ state: 'signed-in', me })} />;
   if (session.state === 'signed-out')
     return <SignIn notice={session.notice} onSignedIn={(me) => setSession({ state: 'signed-in', me })} />;
 

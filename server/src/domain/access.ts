@@ -6,7 +6,7 @@ export type Asker = { kind: 'user'; role: Role } | { kind: 'key'; scope: KeyScop
 
 /** Why a request is refused, as its error answers it. */
 export interface Refusal {
-  status: 401 | 403 | 409;
+  status: 401 | 403 | 404 | 409 | 410;
   code: string;
   message: string;
 }
