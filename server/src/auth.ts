@@ -110,7 +110,8 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
       if (key?.startsWith('pm_')) return h.authenticated({ credentials: { caller: await keyCaller(key) } });
       const other = request.headers.authorization !== undefined;
       const session = other ? undefined : sessionOf(request);
-      if (session !== undefined) return h.authenticated({ credentials: { caller: await sessionUser(request, session) } });
+      if (session !== undefined)
+        return h.authenticated({ credentials: { caller: await sessionUser(request, session) } });
       if (!token)
         throw apiError(
           401,

@@ -88,8 +88,7 @@ export function App() {
       </main>
     );
   // An invite link is for someone without a user yet: it is shown whoever is signed in.
-  if (route.page === 'invite')
-    return <AcceptInvite onSignedIn={(me) => setSession({ state: 'signed-in', me })} />;
+  if (route.page === 'invite') return <AcceptInvite onSignedIn={(me) => setSession({ state: 'signed-in', me })} />;
   if (session.state === 'signed-out')
     return <SignIn notice={session.notice} onSignedIn={(me) => setSession({ state: 'signed-in', me })} />;
 

@@ -87,11 +87,10 @@ export async function findApiKeyGrant(sql: Sql, keyHash: string): Promise<ApiKey
  * by many processes at once writes its row about once per `everyMs`, whatever its traffic.
  */
 export async function touchApiKey(sql: Sql, keyId: string, now: number, everyMs: number): Promise<void> {
-  await sql.changes('update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at <= ?)', [
-    now,
-    keyId,
-    now - everyMs,
-  ]);
+  await sql.changes(
+    'update api_keys set last_used_at = ? where id = ? and (last_used_at is null or last_used_at <= ?)',
+    [now, keyId, now - everyMs],
+  );
 }
 
 interface ApiKeyRow {

@@ -91,7 +91,8 @@ export async function revokeInvite(sql: Sql, accountId: string, inviteId: string
 /** Revokes the account's open invites of an address: a new invite replaces them. */
 export async function revokeInvitesOf(sql: Sql, accountId: string, email: string, now: number): Promise<number> {
   return sql.changes(
-    'update invites set revoked_at = ? where account_id = ? and email = ? and accepted_at is null and revoked_at is null',
+    'update invites set revoked_at = ? ' +
+      'where account_id = ? and email = ? and accepted_at is null and revoked_at is null',
     [now, accountId, email],
   );
 }
@@ -107,5 +108,8 @@ export async function markInviteAccepted(sql: Sql, inviteId: string, now: number
 
 /** A removed user's invites name no inviter any more. */
 export async function forgetInviter(sql: Sql, accountId: string, userId: string): Promise<void> {
-  await sql.changes('update invites set invited_by = null where account_id = ? and invited_by = ?', [accountId, userId]);
+  await sql.changes('update invites set invited_by = null where account_id = ? and invited_by = ?', [
+    accountId,
+    userId,
+  ]);
 }

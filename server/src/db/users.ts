@@ -82,7 +82,9 @@ export async function lockOwners(sql: TransactionSql, accountId: string): Promis
 
 /** Sets a user's role; false when the account has no such user. */
 export async function updateUserRole(sql: Sql, accountId: string, userId: string, role: Role): Promise<boolean> {
-  return (await sql.changes('update users set role = ? where id = ? and account_id = ?', [role, userId, accountId])) > 0;
+  return (
+    (await sql.changes('update users set role = ? where id = ? and account_id = ?', [role, userId, accountId])) > 0
+  );
 }
 
 /** Deletes a user and their sessions (not left to ON DELETE CASCADE, see findUser); false when there was none. */

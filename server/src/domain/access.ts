@@ -18,7 +18,11 @@ const ROLE_ACCESS: Readonly<Record<Role, readonly Access[]>> = {
   member: ['read', 'write', 'self'],
   viewer: ['read', 'self'],
 };
-const KEY_ACCESS: Readonly<Record<KeyScope, readonly Access[]>> = { ping: [], read: ['read'], write: ['read', 'write'] };
+const KEY_ACCESS: Readonly<Record<KeyScope, readonly Access[]>> = {
+  ping: [],
+  read: ['read'],
+  write: ['read', 'write'],
+};
 
 const ROLE_ALLOWS: Readonly<Record<Role, string>> = {
   owner: 'everything',

@@ -10,7 +10,8 @@ import { closedInviteRefusal, emailTakenRefusal, INVITE_TTL_MS } from '../domain
 import { newId } from '../ids.js';
 import { newInviteToken } from '../secrets.js';
 
-export type Invitation = { kind: 'invited'; invite: InviteRecord; token: string } | { kind: 'refused'; refusal: Refusal };
+export type Invitation =
+  { kind: 'invited'; invite: InviteRecord; token: string } | { kind: 'refused'; refusal: Refusal };
 
 /** Invites `email` to the account as `role`: a new link, which replaces any open invite of that address. */
 export async function invite(

@@ -8,9 +8,7 @@ import { accessRefusal } from '../domain/access.js';
 import { roleChangeRefusal } from '../domain/roles.js';
 
 export type UserChange =
-  | { kind: 'done'; user: UserRecord }
-  | { kind: 'not_found' }
-  | { kind: 'refused'; refusal: Refusal };
+  { kind: 'done'; user: UserRecord } | { kind: 'not_found' } | { kind: 'refused'; refusal: Refusal };
 
 /**
  * Gives a user of the account the role `to`, or removes them (`to` = 'removed': their sessions end with them), as

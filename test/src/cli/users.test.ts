@@ -21,7 +21,9 @@ t.test('pingmon users and keys with scopes against a real server', async (t) => 
     t.match(url, /^http:\/\/127\.0\.0\.1:\d+\/invite#/);
     const pending = await cli('users', 'list');
     t.match(pending.stdout, /ada@example\.com\s+member \(invited\)/);
-    const accepted = await api.request('/auth/invites/accept', { body: { token: linkToken(url), password: 'ada password' } });
+    const accepted = await api.request('/auth/invites/accept', {
+      body: { token: linkToken(url), password: 'ada password' },
+    });
     t.equal(accepted.status, 200);
     const listed = await cli('users', 'list', '--json');
     const { users } = JSON.parse(listed.stdout);
@@ -46,7 +48,10 @@ t.test('pingmon users and keys with scopes against a real server', async (t) => 
 
   t.test('a role that refuses a command is said in one plain line', async (t) => {
     const viewer = await addUser(api, owner, 'viewer');
-    const refused = await pingmon(['monitors', 'create', 'backup'], { PINGMON_URL: api.url, PINGMON_TOKEN: viewer.token });
+    const refused = await pingmon(['monitors', 'create', 'backup'], {
+      PINGMON_URL: api.url,
+      PINGMON_TOKEN: viewer.token,
+    });
     t.equal(refused.code, 1);
     t.match(refused.stderr, /^pingmon: not allowed: Your role in this account is viewer, .*Ask an owner or admin/);
     t.equal(refused.stderr.split('\n').length, 2, 'one line');

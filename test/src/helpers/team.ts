@@ -24,7 +24,12 @@ export function linkToken(url: string): string {
 }
 
 /** Invites a user with `role` (as `inviter`, the owner unless said) and has them accept: signed in. */
-export async function addUser(api: TestServer, owner: TestAccount, role: Role, inviter = owner.token): Promise<TeamUser> {
+export async function addUser(
+  api: TestServer,
+  owner: TestAccount,
+  role: Role,
+  inviter = owner.token,
+): Promise<TeamUser> {
   const email = `${role}-${randomBytes(4).toString('hex')}@example.com`;
   const password = `${role} password here`;
   const invited = await api.request('/users/invites', { token: inviter, body: { email, role } });

@@ -17,7 +17,10 @@ t.test("the client's users, invites and key scopes", async (t) => {
   t.test('invite, accept (signed in), change the role, remove', async (t) => {
     const invite = await client.inviteUser('Ada@example.com', 'member');
     t.match(invite, { inviteId: /^inv_/, email: 'ada@example.com', role: 'member', emailed: false });
-    t.same((await client.listInvites()).invites.map((i) => i.inviteId), [invite.inviteId]);
+    t.same(
+      (await client.listInvites()).invites.map((i) => i.inviteId),
+      [invite.inviteId],
+    );
     const guest = createClient({ baseUrl: api.url });
     t.same(await guest.lookupInvite(linkToken(invite.url)), {
       email: 'ada@example.com',
@@ -58,6 +61,9 @@ t.test("the client's users, invites and key scopes", async (t) => {
     t.ok(isAccessRefusal(write));
     t.match(write, { status: 403, code: 'key_scope', message: /pingmon keys create --scope write/ });
     const keys = (await client.listApiKeys()).apiKeys;
-    t.match(keys.find((k) => k.keyId === created.keyId), { scope: 'read', monitorIds: [monitorId] });
+    t.match(
+      keys.find((k) => k.keyId === created.keyId),
+      { scope: 'read', monitorIds: [monitorId] },
+    );
   });
 });

@@ -14,21 +14,24 @@ for (const kind of DATABASE_KINDS) {
     const b = monitorB.body.monitorId as string;
     const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-    t.test("the account's first key pings, and its listing shows scope, monitors and last use, never the key", async (t) => {
-      t.equal((await api.ping(owner, a, 'success')).status, 200);
-      const listed = await api.request('/api-keys', { token: owner.token });
-      t.match(listed.body.apiKeys, [{ name: 'default', scope: 'ping', provision: true, monitorIds: null }]);
-      t.notOk(listed.text.includes(owner.apiKey), 'never the key');
-      const used = await waitFor(async () => {
-        const keys = (await api.request('/api-keys', { token: owner.token })).body.apiKeys;
-        return keys[0].lastUsedAt as string | null;
-      });
-      t.ok(Math.abs(Date.parse(used) - Date.now()) < 60_000, `last used ${used}`);
-      for (let i = 0; i < 3; i++) await api.ping(owner, a, 'success');
-      await api.request('/monitors', { headers: bearer(owner.apiKey) });
-      const again = (await api.request('/api-keys', { token: owner.token })).body.apiKeys[0];
-      t.equal(again.lastUsedAt, used, 'written at most once a minute');
-    });
+    t.test(
+      "the account's first key pings, and its listing shows scope, monitors and last use, never the key",
+      async (t) => {
+        t.equal((await api.ping(owner, a, 'success')).status, 200);
+        const listed = await api.request('/api-keys', { token: owner.token });
+        t.match(listed.body.apiKeys, [{ name: 'default', scope: 'ping', provision: true, monitorIds: null }]);
+        t.notOk(listed.text.includes(owner.apiKey), 'never the key');
+        const used = await waitFor(async () => {
+          const keys = (await api.request('/api-keys', { token: owner.token })).body.apiKeys;
+          return keys[0].lastUsedAt as string | null;
+        });
+        t.ok(Math.abs(Date.parse(used) - Date.now()) < 60_000, `last used ${used}`);
+        for (let i = 0; i < 3; i++) await api.ping(owner, a, 'success');
+        await api.request('/monitors', { headers: bearer(owner.apiKey) });
+        const again = (await api.request('/api-keys', { token: owner.token })).body.apiKeys[0];
+        t.equal(again.lastUsedAt, used, 'written at most once a minute');
+      },
+    );
 
     t.test('a ping key on the management API is told which key would do', async (t) => {
       const reply = await api.request('/monitors', { apiKey: owner.apiKey });
@@ -114,9 +117,17 @@ for (const kind of DATABASE_KINDS) {
       t.match(channels.body.message, /concerns the whole account/);
 
       const write = await addKey(api, owner, { name: 'a writer', scope: 'write', monitorIds: [a] });
-      const patched = await api.request(`/monitors/${a}`, { method: 'PATCH', headers: bearer(write), body: { name: 'A' } });
+      const patched = await api.request(`/monitors/${a}`, {
+        method: 'PATCH',
+        headers: bearer(write),
+        body: { name: 'A' },
+      });
       t.equal(patched.status, 200);
-      const other = await api.request(`/monitors/${b}`, { method: 'PATCH', headers: bearer(write), body: { name: 'B' } });
+      const other = await api.request(`/monitors/${b}`, {
+        method: 'PATCH',
+        headers: bearer(write),
+        body: { name: 'B' },
+      });
       t.equal(other.status, 404);
       const create = await api.request('/monitors', { headers: bearer(write), body: { name: 'new' } });
       t.equal(create.body.code, 'key_monitors');
@@ -124,7 +135,9 @@ for (const kind of DATABASE_KINDS) {
       const ping = await addKey(api, owner, { name: 'a pinger', monitorIds: ['job-a'] });
       t.equal((await api.ping({ apiKey: ping }, 'job-a', 'success')).status, 200);
       t.equal((await api.ping({ apiKey: ping }, b, 'success')).status, 404);
-      const provision = await api.ping({ apiKey: ping }, 'job-new', 'start', { monitor: { name: 'new job', schedule: { every: 3600 } } });
+      const provision = await api.ping({ apiKey: ping }, 'job-new', 'start', {
+        monitor: { name: 'new job', schedule: { every: 3600 } },
+      });
       t.equal(provision.status, 404, 'nor makes other monitors through ping settings');
       t.equal((await api.request('/monitors/job-new', { token: owner.token })).status, 404);
 
@@ -133,19 +146,24 @@ for (const kind of DATABASE_KINDS) {
       t.equal(unknown.body.code, 'unknown_monitor');
     });
 
-    t.test('a ping key made with provision false pings but never makes monitors; provision is for ping keys', async (t) => {
-      const key = await addKey(api, owner, { name: 'ping only', provision: false });
-      t.equal((await api.ping({ apiKey: key }, a, 'success')).status, 200);
-      const made = await api.ping({ apiKey: key }, 'job-z', 'start', { monitor: { name: 'new job', schedule: { every: 3600 } } });
-      t.equal(made.status, 403);
-      t.equal(made.body.code, 'provision_refused');
-      const wrong = await api.request('/api-keys', { token: owner.token, body: { scope: 'read', provision: true } });
-      t.equal(wrong.status, 400);
-      t.match(wrong.body.message, /provision is for ping keys/);
-      const scope = await api.request('/api-keys', { token: owner.token, body: { scope: 'admin' } });
-      t.equal(scope.status, 400);
-      t.match(scope.body.message, /scope must be one of ping, read, write/);
-    });
+    t.test(
+      'a ping key made with provision false pings but never makes monitors; provision is for ping keys',
+      async (t) => {
+        const key = await addKey(api, owner, { name: 'ping only', provision: false });
+        t.equal((await api.ping({ apiKey: key }, a, 'success')).status, 200);
+        const made = await api.ping({ apiKey: key }, 'job-z', 'start', {
+          monitor: { name: 'new job', schedule: { every: 3600 } },
+        });
+        t.equal(made.status, 403);
+        t.equal(made.body.code, 'provision_refused');
+        const wrong = await api.request('/api-keys', { token: owner.token, body: { scope: 'read', provision: true } });
+        t.equal(wrong.status, 400);
+        t.match(wrong.body.message, /provision is for ping keys/);
+        const scope = await api.request('/api-keys', { token: owner.token, body: { scope: 'admin' } });
+        t.equal(scope.status, 400);
+        t.match(scope.body.message, /scope must be one of ping, read, write/);
+      },
+    );
 
     t.test('keys of one account find nothing of another; revoked keys stop at once', async (t) => {
       const other = await api.account();

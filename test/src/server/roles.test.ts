@@ -84,8 +84,16 @@ for (const kind of DATABASE_KINDS) {
                 ? { status: 401, code: 'invalid_api_key' }
                 : caller.refusal;
           const refused = reply.status === expected.status && reply.body.code === expected.code;
-          if (allowed) t.notOk(refused, `${caller.name} reaches ${action} (${level}): ${reply.status} ${reply.text.slice(0, 160)}`);
-          else t.ok(refused, `${caller.name} is refused ${action} (${level}): ${reply.status} ${reply.text.slice(0, 160)}`);
+          if (allowed)
+            t.notOk(
+              refused,
+              `${caller.name} reaches ${action} (${level}): ${reply.status} ${reply.text.slice(0, 160)}`,
+            );
+          else
+            t.ok(
+              refused,
+              `${caller.name} is refused ${action} (${level}): ${reply.status} ${reply.text.slice(0, 160)}`,
+            );
           if (!allowed && reply.status === 403) t.match(reply.body.message, /(role|key|scope)/);
         }
       }

@@ -54,7 +54,9 @@ for (const kind of DATABASE_KINDS) {
       t.equal(accepted.body.account.accountId, owner.accountId);
       const me = await api.request('/me', { token: accepted.body.token });
       t.equal(me.body.user.role, 'member');
-      const login = await api.request('/auth/login', { body: { email: 'ada@example.com', password: 'a fine password' } });
+      const login = await api.request('/auth/login', {
+        body: { email: 'ada@example.com', password: 'a fine password' },
+      });
       t.equal(login.status, 200, 'the new user signs in with the password set');
 
       const again = await accept(made.body.url, 'another password');
@@ -67,7 +69,9 @@ for (const kind of DATABASE_KINDS) {
         users.body.users.map((u: { email: string; role: string }) => `${u.email} ${u.role}`).sort(),
         ['ada@example.com member', `${owner.email} owner`].sort(),
       );
-      const bogus = await api.request('/auth/invites/accept', { body: { token: 'not-a-token', password: 'whatever123' } });
+      const bogus = await api.request('/auth/invites/accept', {
+        body: { token: 'not-a-token', password: 'whatever123' },
+      });
       t.equal(bogus.status, 404);
       t.equal(bogus.body.code, 'invite_not_found');
     });
@@ -87,7 +91,10 @@ for (const kind of DATABASE_KINDS) {
       });
       t.equal(revoked.status, 204);
       t.equal((await accept(second.body.url)).body.code, 'invite_revoked');
-      const twice = await api.request(`/users/invites/${second.body.inviteId}`, { method: 'DELETE', token: owner.token });
+      const twice = await api.request(`/users/invites/${second.body.inviteId}`, {
+        method: 'DELETE',
+        token: owner.token,
+      });
       t.equal(twice.status, 404);
 
       const late = await invite(owner.token, 'late@example.com', 'member');

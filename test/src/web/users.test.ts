@@ -22,7 +22,10 @@ if (requireTools(t, 'chromium'))
       return page;
     };
     const roleOf = async (email: string) => {
-      const users = (await api.request('/users', { token: owner.token })).body.users as Array<{ email: string; role: string }>;
+      const users = (await api.request('/users', { token: owner.token })).body.users as Array<{
+        email: string;
+        role: string;
+      }>;
       return users.find((u) => u.email === email)?.role;
     };
 

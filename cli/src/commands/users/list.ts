@@ -5,7 +5,8 @@ import { printTable, when } from '../../output.js';
 
 export default class UsersList extends BaseCommand {
   static override summary = "List the account's users and their roles, and pending invites";
-  static override description = 'Roles: owner, admin, member, viewer (docs/api.md#roles). Admins and owners list users.';
+  static override description =
+    'Roles: owner, admin, member, viewer (docs/api.md#roles). Admins and owners list users.';
   static override enableJsonFlag = true;
   static override flags = { ...serverFlags };
 

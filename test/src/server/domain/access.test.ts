@@ -1,11 +1,6 @@
 import t from 'tap';
 import type { Asker } from '@pingmon/server/internal';
-import {
-  accessRefusal,
-  closedInviteRefusal,
-  inviteRoleRefusal,
-  roleChangeRefusal,
-} from '@pingmon/server/internal';
+import { accessRefusal, closedInviteRefusal, inviteRoleRefusal, roleChangeRefusal } from '@pingmon/server/internal';
 
 const ACTION = 'POST /api/v1/monitors';
 
