@@ -1,5 +1,5 @@
 import { Command, ux } from '@oclif/core';
-import { clean, inertJson, LOGIN_ERROR_CODES } from '@pingmon/sdk/wire';
+import { ACCESS_ERROR_CODES, clean, inertJson, LOGIN_ERROR_CODES } from '@pingmon/sdk/wire';
 
 /**
  * Every pingmon command fails the same way: one line on stderr, saying what to do, and a non-zero exit. What a
@@ -37,8 +37,11 @@ export function oneLine(message: string): string {
   return lines.join(' ') || 'unknown error';
 }
 
-/** The server's message, with what to do when the login is the problem. */
+/** The server's message, with what to do when the login is the problem, and a plain word for a refusal. */
 function explain(err: Error & { code?: unknown; status?: unknown }): string {
+  // The server says what the role or key allows and what would do (docs/api.md#roles).
+  if (err.name === 'PingmonError' && typeof err.code === 'string' && ACCESS_ERROR_CODES.has(err.code))
+    return `not allowed: ${err.message}`;
   if (err.name === 'PingmonError' && typeof err.code === 'string' && LOGIN_ERROR_CODES.has(err.code)) {
     if (err.code === 'token_expired') return 'your login has expired: run `pingmon login`';
     return err.message.includes('pingmon login') ? err.message : `${err.message} Run \`pingmon login\`.`;

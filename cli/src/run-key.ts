@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
-import type { Client } from '@pingmon/sdk';
+import type { ApiKey, Client } from '@pingmon/sdk';
+import { isAccessRefusal } from '@pingmon/sdk';
 import { listAllApiKeys } from './client.js';
 
 // The API key `pingmon run` reads from the config file, as `pingmon login` offers to store it: a key the user has,
@@ -39,12 +40,22 @@ async function pastedKey(client: Client, dialog: Dialog): Promise<string | undef
   }
 }
 
-/** Why `key` would not report runs to this account, or undefined: its form, then the account's active keys. */
+/** Why `key` would not report runs to this account, or undefined: its form, then the account's active ping keys. */
 export async function wrongKey(client: Client, key: string): Promise<string | undefined> {
   if (!/^pm_[\w-]+$/.test(key)) return 'an API key starts with pm_ (`pingmon keys create` makes one)';
-  const keys = await listAllApiKeys(client);
-  const active = keys.some((k) => k.revokedAt === null && key.startsWith(k.prefix));
-  return active ? undefined : 'that is not an active API key of this account (`pingmon keys list` shows them)';
+  let keys: ApiKey[];
+  try {
+    keys = await listAllApiKeys(client);
+  } catch (err) {
+    // Only admins and owners list keys: a member's key is taken as given, and its first ping tells.
+    if (isAccessRefusal(err)) return undefined;
+    throw err;
+  }
+  const found = keys.find((k) => k.revokedAt === null && key.startsWith(k.prefix));
+  if (!found) return 'that is not an active API key of this account (`pingmon keys list` shows them)';
+  if (found.scope !== 'ping')
+    return `that is a ${found.scope} key, which does not ping: pingmon run needs a ping key (\`pingmon keys create\`)`;
+  return undefined;
 }
 
 /** A new ping-only key, named after this host, so that `pingmon keys list` says where it lives. */

@@ -10,6 +10,7 @@ import type {
   ChannelPreview,
   ChannelPreviewRequest,
   ChannelTestResult,
+  CreatedInvite,
   CreateApiKeyRequest,
   CreateChannelRequest,
   CreatedApiKey,
@@ -17,6 +18,8 @@ import type {
   CreateRuleRequest,
   EventsQuery,
   ExpectedTimes,
+  InviteInfo,
+  InviteList,
   ListAlertsQuery,
   ListAuditQuery,
   ListRunsQuery,
@@ -32,6 +35,7 @@ import type {
   MonitorList,
   PageQuery,
   RecoveryCodes,
+  Role,
   Rule,
   RuleList,
   RulePreview,
@@ -46,12 +50,17 @@ import type {
   SessionList,
   UpdateChannelRequest,
   UpdateMonitorRequest,
+  User,
+  UserList,
 } from './types.js';
 
 export interface ClientOptions {
   /** The server, with or without /api/v1. Defaults to PINGMON_URL. */
   baseUrl?: string;
-  /** A user token from login(); login() sets it too. */
+  /**
+   * A user token from login() (login() and acceptInvite() set it too), or a read or write API key (pm_…), which
+   * reaches what its scope covers (docs/api.md#roles).
+   */
   token?: string;
   /** Total time one read or rename may take, every attempt and wait included (default 15 s). */
   retryBudgetMs?: number;
@@ -64,7 +73,11 @@ export interface ClientOptions {
   maxRetries?: number;
 }
 
-/** The management API (user token): monitors, runs, logs, API keys, alert rules, channels and alerts. */
+/**
+ * The management API (a user token, or a read or write key): monitors, runs, logs, API keys, users, alert rules,
+ * channels and alerts. A call the user's role or the key's scope does not cover is a PingmonError 403 that
+ * isAccessRefusal() recognizes, whose message says what would do.
+ */
 export interface Client {
   readonly token: string | undefined;
   /**
@@ -117,6 +130,21 @@ export interface Client {
   listApiKeys(query?: PageQuery): Promise<ApiKeyList>;
   createApiKey(key?: Partial<CreateApiKeyRequest>): Promise<CreatedApiKey>;
   revokeApiKey(keyId: string): Promise<void>;
+  /** The account's users and their roles (admins and owners). */
+  listUsers(): Promise<UserList>;
+  /** Gives a user another role: owners alone change owners or make one, and the last owner stays one. */
+  setUserRole(userId: string, role: Role): Promise<User>;
+  /** Removes a user from the account: their sessions end at once. */
+  removeUser(userId: string): Promise<void>;
+  /** The account's pending invites. */
+  listInvites(): Promise<InviteList>;
+  /** Invites `email` as `role`: the answer holds the one-time link (`url`), shown this once; mailed if SMTP is set. */
+  inviteUser(email: string, role: Role): Promise<CreatedInvite>;
+  revokeInvite(inviteId: string): Promise<void>;
+  /** What an invite link's token is for (address, role, expiry), while it works; needs no token. */
+  lookupInvite(inviteToken: string): Promise<InviteInfo>;
+  /** Accepts an invite by setting a password: the new user, signed in (this client keeps the token, as login). */
+  acceptInvite(inviteToken: string, password: string): Promise<LoginResponse>;
   listRules(monitorId: string): Promise<RuleList>;
   createRule(monitorId: string, rule: CreateRuleRequest): Promise<Rule>;
   deleteRule(monitorId: string, ruleId: string): Promise<void>;
@@ -183,6 +211,13 @@ export function createClient(options: ClientOptions = {}): Client {
       http = connect({ authorization: `Bearer ${token}` });
       return result;
     },
+    async acceptInvite(inviteToken, password) {
+      const result = await connect({})<LoginResponse>('POST', 'auth/invites/accept', { token: inviteToken, password });
+      token = result.token;
+      http = connect({ authorization: `Bearer ${token}` });
+      return result;
+    },
+    lookupInvite: (inviteToken) => connect({})<InviteInfo>('POST', 'auth/invites/lookup', { token: inviteToken }),
     logout: async () => void (await http('DELETE', 'auth/session')),
     changePassword: async (currentPassword, newPassword) =>
       void (await http('POST', 'me/password', { currentPassword, newPassword })),
@@ -216,6 +251,12 @@ export function createClient(options: ClientOptions = {}): Client {
     listApiKeys: (query = {}) => http<ApiKeyList>('GET', `api-keys${queryString(query)}`),
     createApiKey: (key = {}) => http<CreatedApiKey>('POST', 'api-keys', key),
     revokeApiKey: async (keyId) => void (await http('DELETE', `api-keys/${id(keyId)}`)),
+    listUsers: () => http<UserList>('GET', 'users'),
+    setUserRole: (userId, role) => http<User>('PATCH', `users/${id(userId)}`, { role }),
+    removeUser: async (userId) => void (await http('DELETE', `users/${id(userId)}`)),
+    listInvites: () => http<InviteList>('GET', 'users/invites'),
+    inviteUser: (email, role) => http<CreatedInvite>('POST', 'users/invites', { email, role }),
+    revokeInvite: async (inviteId) => void (await http('DELETE', `users/invites/${id(inviteId)}`)),
     listRules: (monitorId) => http<RuleList>('GET', `monitors/${id(monitorId)}/rules`),
     createRule: (monitorId, rule) => http<Rule>('POST', `monitors/${id(monitorId)}/rules`, rule),
     deleteRule: async (monitorId, ruleId) =>

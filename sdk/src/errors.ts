@@ -1,3 +1,5 @@
+import { ACCESS_ERROR_CODES } from './vocabulary.js';
+
 /** Every failure of the client library: an HTTP error answer, or no answer at all (status 0). */
 export class PingmonError extends Error {
   override readonly name = 'PingmonError';
@@ -36,4 +38,13 @@ export class PingmonError extends Error {
  */
 export function withoutUserinfo(text: string): string {
   return text.replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^/?#\s]*@/gi, '$1');
+}
+
+/**
+ * Whether the server refused a call for the caller's role or API key (403 `forbidden_role`, `key_scope`,
+ * `key_monitors`, docs/api.md#roles): the error's message says what the role or key allows and what would do
+ * (another role, asked of an owner or admin; a key of another scope). Signing in again does not help.
+ */
+export function isAccessRefusal(err: unknown): err is PingmonError {
+  return err instanceof PingmonError && err.status === 403 && ACCESS_ERROR_CODES.has(err.code);
 }

@@ -9,6 +9,15 @@ export type Plan = 'free' | 'pro' | 'business' | 'unlimited';
 export type PingKind = 'start' | 'success' | 'fail';
 
 /**
+ * What a user may do in their account (docs/api.md#roles): `owner` everything, `admin` everything but touch owners,
+ * `member` monitors, rules, channels and maintenance windows, `viewer` read only (logs included).
+ */
+export type Role = 'owner' | 'admin' | 'member' | 'viewer';
+
+/** What an API key may do: `ping` sends pings, `read` reads the management API, `write` changes it too. */
+export type KeyScope = 'ping' | 'read' | 'write';
+
+/**
  * Derived from the monitor's runs, schedule and incident: `new` no run yet and nothing expected yet; `up`;
  * `late` a run opening is due and its startGrace is running; `down` an incident is open; `running` a run is
  * open; `paused` it raises nothing until resumed.

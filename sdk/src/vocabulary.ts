@@ -1,5 +1,15 @@
 // Words and symbols the server, the CLI and the dashboard must write alike: defined once, here.
-import type { ChannelType, EventKind, FailAlerts, MonitorSettings, MonitorStatus, Plan, RuleOp } from './types.js';
+import type {
+  ChannelType,
+  EventKind,
+  FailAlerts,
+  KeyScope,
+  MonitorSettings,
+  MonitorStatus,
+  Plan,
+  Role,
+  RuleOp,
+} from './types.js';
 
 /** Every rule operator, in the order the docs and the CLI's messages list them. */
 export const RULE_OPS: readonly RuleOp[] = ['lt', 'lte', 'gt', 'gte', 'eq', 'neq'];
@@ -32,6 +42,18 @@ export const LOGIN_ERROR_CODES: ReadonlySet<string> = new Set([
   'missing_token',
   'user_token_required',
 ]);
+
+/**
+ * The error codes of a request the caller's role or key refuses (docs/api.md#roles): signing in again does not help,
+ * another role or another key does.
+ */
+export const ACCESS_ERROR_CODES: ReadonlySet<string> = new Set(['forbidden_role', 'key_scope', 'key_monitors']);
+
+/** The roles, from the one that may do the most. */
+export const ROLES: readonly Role[] = ['owner', 'admin', 'member', 'viewer'];
+
+/** The scopes of API keys: `ping` is the default, and every key made before scopes has it. */
+export const KEY_SCOPES: readonly KeyScope[] = ['ping', 'read', 'write'];
 
 /** The plans, from the longest minimum interval between a monitor's runs to none (DESIGN §5). */
 export const PLANS: readonly Plan[] = ['free', 'pro', 'business', 'unlimited'];

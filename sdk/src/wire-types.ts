@@ -7,11 +7,18 @@ import type {
   FailAlerts,
   IncidentCause,
   IncidentEnd,
+  KeyScope,
   MonitorStatus,
   Plan,
+  Role,
   RuleOp,
   RunStatus,
 } from './types.js';
+
+export interface AcceptInviteRequest {
+  token: string;
+  password: string;
+}
 
 export interface Account {
   accountId: string;
@@ -94,10 +101,16 @@ export interface ApiKey {
   name: string;
   /** The first characters of the key, to tell keys apart */
   prefix: string;
+  /** ping: pings only; read: reads the API; write: changes it too */
+  scope: KeyScope;
   /** Whether its pings may create and update monitors (a ping's monitor settings) */
   provision: boolean;
+  /** The monitors the key is limited to; null: every monitor of the account */
+  monitorIds: string[] | null;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
+  /** When it was last used, to the minute; null: never */
+  lastUsedAt: string | null;
   /** ISO 8601 UTC with milliseconds */
   revokedAt: string | null;
 }
@@ -257,8 +270,12 @@ export interface ChannelTestResult {
 
 export interface CreateApiKeyRequest {
   name?: string;
-  /** false: a ping-only key, whose pings never create or change a monitor */
+  /** ping (the default): pings only; read: reads the management API; write: changes it too */
+  scope?: KeyScope;
+  /** Ping keys only. false: a ping-only key, whose pings never create or change a monitor */
   provision?: boolean;
+  /** The monitors (ids or slugs) the key is limited to; left out or null: every monitor */
+  monitorIds?: string[] | null;
 }
 
 export interface CreateChannelRequest {
@@ -330,14 +347,36 @@ export interface CreatedApiKey {
   name: string;
   /** The first characters of the key, to tell keys apart */
   prefix: string;
+  /** ping: pings only; read: reads the API; write: changes it too */
+  scope: KeyScope;
   /** Whether its pings may create and update monitors (a ping's monitor settings) */
   provision: boolean;
+  /** The monitors the key is limited to; null: every monitor of the account */
+  monitorIds: string[] | null;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
+  /** When it was last used, to the minute; null: never */
+  lastUsedAt: string | null;
   /** ISO 8601 UTC with milliseconds */
   revokedAt: string | null;
   /** Shown this once only */
   key: string;
+}
+
+export interface CreatedInvite {
+  inviteId: string;
+  email: string;
+  role: Role;
+  /** The user who invited; null once that user is removed */
+  invitedBy: string | null;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+  /** ISO 8601 UTC with milliseconds */
+  expiresAt: string;
+  /** The one-time link to accept the invite: shown this once, and mailed when SMTP is set */
+  url: string;
+  /** Whether the link was mailed to the address (SMTP set, and the mail accepted) */
+  emailed: boolean;
 }
 
 export interface DeliveryAttempt {
@@ -447,6 +486,41 @@ export interface IncidentOpenedEvent {
   cause: IncidentCause;
   /** The run that opened it; null when missed runs did */
   runId: string | null;
+}
+
+export interface Invite {
+  inviteId: string;
+  email: string;
+  role: Role;
+  /** The user who invited; null once that user is removed */
+  invitedBy: string | null;
+  /** ISO 8601 UTC with milliseconds */
+  createdAt: string;
+  /** ISO 8601 UTC with milliseconds */
+  expiresAt: string;
+}
+
+export interface InviteInfo {
+  email: string;
+  role: Role;
+  /** ISO 8601 UTC with milliseconds */
+  expiresAt: string;
+}
+
+export interface InviteList {
+  /** Pending invites: neither accepted, revoked nor expired */
+  invites: Invite[];
+  /** Always null: every pending invite is listed at once */
+  nextCursor: string | null;
+}
+
+export interface InviteTokenRequest {
+  token: string;
+}
+
+export interface InviteUserRequest {
+  email: string;
+  role: Role;
 }
 
 export interface LastRun {
@@ -1082,11 +1156,23 @@ export interface UpdateMonitorRequest {
   snoozedUntil?: string | null;
 }
 
+export interface UpdateUserRequest {
+  role: Role;
+}
+
 export interface User {
   userId: string;
   email: string;
+  /** owner, admin, member or viewer (docs/api.md#roles) */
+  role: Role;
   /** ISO 8601 UTC with milliseconds */
   createdAt: string;
+}
+
+export interface UserList {
+  users: User[];
+  /** Always null: every user of the account is listed at once */
+  nextCursor: string | null;
 }
 
 export interface UserSession {

@@ -3,11 +3,13 @@ import { kindOf } from './alerts/channels/index.js';
 import type { AuditChange } from './db/audit-entries.js';
 import { findApiKey } from './db/api-keys.js';
 import { findChannel } from './db/channels.js';
+import { listPendingInvites } from './db/invites.js';
 import { listMaintenanceWindows } from './db/maintenance-windows.js';
 import type { MonitorRecord } from './db/monitors.js';
 import { findMonitor } from './db/monitors.js';
 import { listRules } from './db/rules.js';
 import type { Sql } from './db/sql.js';
+import { findUser } from './db/users.js';
 import { maskUrl } from './domain/channels.js';
 import type { ChannelRecord } from './domain/channels.js';
 import { iso } from './presenter.js';
@@ -65,9 +67,9 @@ function named(name: string | null, monitorId: string | null = null): Seen {
   return { name, monitorId, fields: {}, shown: {} };
 }
 
-export type TargetType = 'monitor' | 'rule' | 'channel' | 'api_key' | 'maintenance_window' | 'user';
+export type TargetType = 'monitor' | 'rule' | 'channel' | 'api_key' | 'maintenance_window' | 'user' | 'invite';
 
-export const TARGETS: Record<Exclude<TargetType, 'user'>, TargetKind> = {
+export const TARGETS: Record<TargetType, TargetKind> = {
   monitor: {
     idName: 'monitorId',
     find: async (sql, accountId, id) => {
@@ -101,6 +103,21 @@ export const TARGETS: Record<Exclude<TargetType, 'user'>, TargetKind> = {
     find: async (sql, accountId, id) => {
       const window = (await listMaintenanceWindows(sql, accountId)).find((w) => w.windowId === id);
       return window && named(`${window.cron} ${window.timezone}, ${window.durationMs / 1000} s`);
+    },
+  },
+  user: {
+    idName: 'userId',
+    find: async (sql, accountId, id) => {
+      const user = await findUser(sql, accountId, id);
+      return user && { name: user.email, monitorId: null, fields: { role: user.role }, shown: { role: user.role } };
+    },
+  },
+  invite: {
+    idName: 'inviteId',
+    find: async (sql, accountId, id) => {
+      // Expired ones too (now = 0): the entry names the invite it is about whatever the clock says.
+      const invite = (await listPendingInvites(sql, accountId, 0)).find((i) => i.inviteId === id);
+      return invite && named(`${invite.email} (${invite.role})`);
     },
   },
 };

@@ -1,6 +1,7 @@
 import type { ReqRef, Request, ResponseObject, Server } from '@hapi/hapi';
 import type { Boom } from '@hapi/boom';
 import { bearerOf, sessionIdOf, sessionOf } from './auth.js';
+import type { Caller } from './auth.js';
 import type { TargetType, Seen } from './audit-targets.js';
 import { changesOf, seenMonitor, TARGETS } from './audit-targets.js';
 import type { ApiKeyGrant } from './db/api-keys.js';
@@ -17,8 +18,8 @@ import type { ProvisionChange } from './use-cases/provision-monitor.js';
 interface Audited {
   /** The action, or the action an edit's changes make (a monitor paused, resumed, snoozed or edited). */
   action: string | ((changes: AuditChange[]) => string);
-  /** What it changes; left out: the user acting (a password, a sign-in). */
-  target?: TargetType;
+  /** What it changes; left out: the user acting (a password, a sign-in); null: the account as a whole. */
+  target?: TargetType | null;
   /** An edit: the target is read before and after, and the entry says which fields changed (none: no entry). */
   edit?: true;
   /** Refused with 401, recorded as this action all the same (a failed sign-in). */
@@ -47,6 +48,16 @@ const AUDITED: Readonly<Record<string, Audited>> = {
   login: { action: 'user.signed_in', failed: 'user.sign_in_failed' },
   createSession: { action: 'user.signed_in', failed: 'user.sign_in_failed' },
   logout: { action: 'user.signed_out' },
+  revokeSession: { action: 'user.session_revoked' },
+  revokeOtherSessions: { action: 'user.other_sessions_revoked' },
+  confirmSecondFactor: { action: 'user.second_factor_enabled' },
+  disableSecondFactor: { action: 'user.second_factor_disabled' },
+  inviteUser: { action: 'user.invited', target: 'invite' },
+  revokeInvite: { action: 'invite.revoked', target: 'invite' },
+  acceptInvite: { action: 'user.joined' },
+  setUserRole: { action: 'user.role_changed', target: 'user', edit: true },
+  removeUser: { action: 'user.removed', target: 'user' },
+  setStatusPage: { action: 'status_page.updated', target: null },
 };
 
 function monitorEdit(changes: AuditChange[]): string {
@@ -58,11 +69,10 @@ function monitorEdit(changes: AuditChange[]): string {
 
 /** Who a request's credentials speak for, without a name yet: the only place that knows the credentials' shape. */
 export function actorOf(request: Request): { accountId: string; type: AuditActor['type']; id: string } | undefined {
-  const credentials = request.auth.credentials as {
-    user?: { userId: string; accountId: string };
-    grant?: ApiKeyGrant;
-  } | null;
-  if (credentials?.user) return { accountId: credentials.user.accountId, type: 'user', id: credentials.user.userId };
+  const credentials = request.auth.credentials as { caller?: Caller; grant?: ApiKeyGrant } | null;
+  const caller = credentials?.caller;
+  if (caller?.kind === 'user') return { accountId: caller.accountId, type: 'user', id: caller.userId };
+  if (caller?.kind === 'key') return { accountId: caller.accountId, type: 'api_key', id: caller.keyId };
   if (credentials?.grant)
     return { accountId: credentials.grant.accountId, type: 'api_key', id: credentials.grant.keyId };
   return undefined;
@@ -120,7 +130,7 @@ async function readBefore(ctx: RouteContext, request: Request, audited: Audited)
     return;
   }
   const actor = actorOf(request);
-  const kind = audited.target === undefined || audited.target === 'user' ? undefined : TARGETS[audited.target];
+  const kind = audited.target == null ? undefined : TARGETS[audited.target];
   const id = kind && (request.params as Record<string, string | undefined>)[kind.idName];
   if (actor && kind && id !== undefined)
     trail.before = await kind.find(ctx.db.sql, actor.accountId, id, request.params as Record<string, string>);
@@ -143,10 +153,10 @@ async function write(ctx: RouteContext, request: Request, audited: Audited | und
   const who = await whoDid(ctx, request, trail);
   if (!who) return;
   const entry = { ...base, ...who, monitorId: null, changes: null };
-  const kind = audited.target === undefined || audited.target === 'user' ? undefined : TARGETS[audited.target];
+  const kind = audited.target == null ? undefined : TARGETS[audited.target];
   if (!kind) {
     const self = who.actor.type === 'user' ? { ...who.actor } : null;
-    return insert(ctx, { ...entry, action: actionName(audited, []), target: self });
+    return insert(ctx, { ...entry, action: actionName(audited, []), target: audited.target === null ? null : self });
   }
   const params = request.params as Record<string, string>;
   const source = (request.response as ResponseObject).source as Record<string, unknown> | null;

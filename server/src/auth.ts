@@ -1,20 +1,48 @@
 import type { Boom } from '@hapi/boom';
 import Jwt from '@hapi/jwt';
 import type { ReqRef, Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { KeyScope, Role } from '@pingmon/sdk/wire';
 import type { ApiKeyGrant } from './db/api-keys.js';
-import { findApiKeyGrant } from './db/api-keys.js';
+import { findApiKeyGrant, touchApiKey } from './db/api-keys.js';
 import type { Sql } from './db/sql.js';
 import { findSessionState } from './db/sessions.js';
+import { pingRefusal } from './domain/access.js';
 import { apiError } from './errors.js';
 import { hashApiKey } from './secrets.js';
 import { sessionUse } from './session-use.js';
 
 /** Who a user token speaks for, and the session it was issued for (db/sessions.ts). */
-export interface UserCredentials {
+export interface TokenClaims {
   userId: string;
   accountId: string;
   sessionId: string;
 }
+
+/** A signed-in user: their token's claims, and their role as it is at this request. */
+export interface UserCredentials extends TokenClaims {
+  kind: 'user';
+  role: Role;
+  /** A user sees every monitor of the account. */
+  monitorIds: null;
+}
+
+/** A read or write API key on the management API: an account, and no user. */
+export interface KeyCredentials {
+  kind: 'key';
+  accountId: string;
+  userId: null;
+  sessionId: null;
+  keyId: string;
+  scope: KeyScope;
+  /** The monitors it is limited to; null: every monitor of the account. */
+  monitorIds: readonly string[] | null;
+}
+
+/** Who a management request speaks for: a signed-in user, or an API key (whose `userId` is null). */
+export type Caller = UserCredentials | KeyCredentials;
+
+/** How often at most a key's last use is written (db/api-keys.ts touchApiKey). */
+const KEY_USE_EVERY_MS = 60_000;
 
 const JWT = { aud: 'pingmon', iss: 'pingmon', algorithm: 'HS256' } as const;
 
@@ -29,7 +57,7 @@ export const SESSION_HEADER = 'x-pingmon-request';
 
 export function issueUserToken(
   secret: string,
-  user: UserCredentials,
+  user: TokenClaims,
   now: number,
   ttlSeconds: number,
 ): { token: string; expiresAt: number } {
@@ -43,8 +71,9 @@ export function issueUserToken(
 }
 
 /**
- * Registers the two strategies: `api-key` for pings (X-API-Key, or Authorization: Bearer pm_…)
- * and `user` for everything a person does (Authorization: Bearer <user JWT>).
+ * Registers the two strategies: `api-key` for pings (X-API-Key, or Authorization: Bearer pm_…), which ping keys
+ * alone pass, and `user` for the management API: a user token (Authorization: Bearer <user JWT>, or the dashboard's
+ * session cookie), or an API key, whose scope the access check (access-check.ts) weighs against the route's level.
  */
 export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: string; apiKeyCacheMs: number }): void {
   const grants = grantCache(sql, options.apiKeyCacheMs);
@@ -67,12 +96,11 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
       if (!key)
         throw apiError(401, 'missing_api_key', 'Missing API key. Send your account API key in the X-API-Key header.');
       const grant = await grants(key);
-      if (!grant)
-        throw apiError(
-          401,
-          'invalid_api_key',
-          "Invalid or revoked API key. Check the X-API-Key header against your account's keys.",
-        );
+      if (!grant) throw invalidKey();
+      if (grant.scope !== 'ping') {
+        const refusal = pingRefusal(grant.scope);
+        throw apiError(refusal.status, refusal.code, refusal.message);
+      }
       return h.authenticated({ credentials: { grant } });
     },
   }));
@@ -80,21 +108,19 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
   server.auth.scheme('user', () => ({
     authenticate: async (request: Request, h: ResponseToolkit) => {
       const token = bearerOf(request);
-      const other = request.headers.authorization !== undefined || request.headers['x-api-key'] !== undefined;
+      const key = apiKeyOf(request);
+      if (key?.startsWith('pm_')) return h.authenticated({ credentials: { caller: await keyCaller(key) } });
+      const other = request.headers.authorization !== undefined;
       const session = other ? undefined : sessionOf(request);
-      if (session !== undefined) return h.authenticated({ credentials: { user: await sessionUser(request, session) } });
-      if (!token || token.startsWith('pm_') || request.headers['x-api-key']) {
-        const sentKey = Boolean(request.headers['x-api-key']) || Boolean(token?.startsWith('pm_'));
+      if (session !== undefined)
+        return h.authenticated({ credentials: { caller: await sessionUser(request, session) } });
+      if (!token)
         throw apiError(
           401,
-          sentKey ? 'user_token_required' : 'missing_token',
-          sentKey
-            ? 'This endpoint needs a user token, not an API key: ' +
-                'log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.'
-            : 'Missing user token. ' +
-                'Log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.',
+          'missing_token',
+          'Missing user token. ' +
+            'Log in with POST /api/v1/auth/login (or `pingmon login`) and send Authorization: Bearer <token>.',
         );
-      }
       const user = verifyUserToken(token, options.jwtSecret);
       if (user === 'expired')
         throw apiError(
@@ -111,19 +137,27 @@ export function registerAuth(server: Server, sql: Sql, options: { jwtSecret: str
       const ended =
         "This token's session has ended (signed out, or the password changed). " +
         'Log in again (POST /api/v1/auth/login, or `pingmon login`).';
-      return h.authenticated({ credentials: { user: await existing(user, ended) } });
+      return h.authenticated({ credentials: { caller: await existing(user, ended) } });
     },
   }));
 
+  // Any unrevoked key is let in here: the route's access level decides what its scope may do (access-check.ts).
+  const keyCaller = async (key: string): Promise<KeyCredentials> => {
+    const grant = await grants(key);
+    if (!grant) throw invalidKey();
+    const { accountId, keyId, scope, monitorIds } = grant;
+    return { kind: 'key', accountId, userId: null, sessionId: null, keyId, scope, monitorIds };
+  };
+
   // A token outlives nothing it speaks for: one query per user request (never on the ping path, which
   // takes API keys) refuses the token of a session ended since (signed out, a new password), of a user
-  // deleted since it was issued, or of a deleted account.
-  const existing = async (user: UserCredentials, ended: string): Promise<UserCredentials> => {
+  // deleted since it was issued, or of a deleted account, and reads the user's role as it is now.
+  const existing = async (user: TokenClaims, ended: string): Promise<UserCredentials> => {
     const state = await findSessionState(sql, user);
-    if (state === 'user_gone') throw userGone();
-    if (state === 'ended') throw apiError(401, 'session_ended', ended);
+    if (state.kind === 'user_gone') throw userGone();
+    if (state.kind === 'ended') throw apiError(401, 'session_ended', ended);
     await used(user.sessionId, Date.now());
-    return user;
+    return { kind: 'user', ...user, role: state.role, monitorIds: null };
   };
 
   const sessionUser = async (request: Request, token: string): Promise<UserCredentials> => {
@@ -144,12 +178,20 @@ export function sessionCookie(viaHttps: boolean, ttlMs: number): { ttl: number; 
   return { ttl: ttlMs, isSecure: viaHttps };
 }
 
+function invalidKey(): Boom {
+  return apiError(
+    401,
+    'invalid_api_key',
+    "Invalid or revoked API key. Check the X-API-Key header against your account's keys.",
+  );
+}
+
 /** The 401 of a valid token whose user or account has been deleted since it was issued. */
 export function userGone(): Boom {
   return apiError(401, 'invalid_token', 'The user of this token no longer exists. Log in again.');
 }
 
-function verifyUserToken(token: string, secret: string): UserCredentials | 'expired' | undefined {
+function verifyUserToken(token: string, secret: string): TokenClaims | 'expired' | undefined {
   const artifacts = signedBy(token, secret);
   if (!artifacts) return undefined;
   try {
@@ -217,10 +259,19 @@ function apiKeyOf(request: Request): string | undefined {
 /**
  * API key lookups are cached for a few seconds (DESIGN §3): a revoked key stops working within that time.
  * The cache lives in memory and is keyed by the key as presented, which saves hashing it on every ping;
- * only the hash ever reaches the database.
+ * only the hash ever reaches the database. A key's last use is written when its grant is read, at most once a
+ * minute per key and process, and never awaited: the request it came with waits for nothing more.
  */
 function grantCache(sql: Sql, ttlMs: number): (key: string) => Promise<ApiKeyGrant | undefined> {
   const cache = new Map<string, { grant: ApiKeyGrant; expiresAt: number }>();
+  const touched = new Map<string, number>();
+  const touch = (keyId: string, now: number) => {
+    if ((touched.get(keyId) ?? -Infinity) > now - KEY_USE_EVERY_MS) return;
+    if (touched.size >= 10_000) touched.clear();
+    touched.set(keyId, now);
+    // The last use is a hint shown to people: failing to write it must never fail a request.
+    touchApiKey(sql, keyId, now, KEY_USE_EVERY_MS).catch(() => touched.delete(keyId));
+  };
   return async (key) => {
     const now = Date.now();
     const hit = cache.get(key);
@@ -229,6 +280,7 @@ function grantCache(sql: Sql, ttlMs: number): (key: string) => Promise<ApiKeyGra
     if (cache.size >= 10_000) cache.clear();
     if (grant && ttlMs > 0) cache.set(key, { grant, expiresAt: now + ttlMs });
     else cache.delete(key);
+    if (grant) touch(grant.keyId, now);
     return grant;
   };
 }
@@ -237,6 +289,17 @@ export function grantOf<Refs extends ReqRef>(request: Request<Refs>): ApiKeyGran
   return (request.auth.credentials as { grant: ApiKeyGrant }).grant;
 }
 
-export function userOf<Refs extends ReqRef>(request: Request<Refs>): UserCredentials {
-  return (request.auth.credentials as { user: UserCredentials }).user;
+/**
+ * Who a management request speaks for, and so its account (`accountId`): a user, or a read or write key, whose
+ * `userId` is null. Routes of access `self` and `admin` never see a key: signedInUserOf is theirs.
+ */
+export function userOf<Refs extends ReqRef>(request: Request<Refs>): Caller {
+  return (request.auth.credentials as { caller: Caller }).caller;
+}
+
+/** The signed-in user of a route of access `self` or `admin`, which no key reaches (access-check.ts). */
+export function signedInUserOf<Refs extends ReqRef>(request: Request<Refs>): UserCredentials {
+  const caller = userOf(request);
+  if (caller.kind !== 'user') throw new Error(`${request.path} reached by an API key: is its access self or admin?`);
+  return caller;
 }

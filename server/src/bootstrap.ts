@@ -18,9 +18,10 @@ export interface NewAccount {
 
 export class AccountInputError extends Error {}
 
-const EMAIL = /^[^\s@]+@[^\s@]+$/;
+/** What an e-mail address must look like: an @ with something either side, no spaces. */
+export const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
-/** Creates an account with its first user and API key, all or nothing. */
+/** Creates an account with its first user, an owner, and a ping key, all or nothing. */
 export async function createAccount(
   db: Database,
   input: { email: string; password: string; plan: Plan },
@@ -35,10 +36,12 @@ export async function createAccount(
   try {
     await db.transaction(async (sql) => {
       await insertAccount(sql, { accountId: ids.accountId, plan: input.plan, createdAt: now });
-      await insertUser(sql, { userId: ids.userId, accountId: ids.accountId, email, passwordHash, createdAt: now });
+      const { keyId, accountId, userId } = ids;
+      await insertUser(sql, { userId, accountId, email, passwordHash, role: 'owner', createdAt: now });
       const { prefix, hash: keyHash } = key;
-      const { keyId, accountId } = ids;
-      await insertApiKey(sql, { keyId, accountId, name: 'default', prefix, keyHash, provision: true, now });
+      const scope = 'ping' as const;
+      const stored = { keyId, accountId, name: 'default', prefix, keyHash, scope, provision: true, monitorIds: null };
+      await insertApiKey(sql, { ...stored, now });
     });
   } catch (err) {
     if (isUniqueViolation(err)) throw new AccountInputError(`a user with email ${email} already exists`);

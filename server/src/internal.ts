@@ -39,6 +39,7 @@ export { clientAddressOf } from './client-address.js';
 export { findPingMonitor, unchangedMonitor } from './db/monitors.js';
 export { finishRun, insertRunIf } from './db/runs.js';
 export { outageCause, outageClassifier } from './db/unavailable.js';
+export { accessRefusal, pingRefusal, wholeAccountRefusal, type Asker, type Refusal } from './domain/access.js';
 export { isPublicAddress, nonPublicAddressIn, nonPublicHostOf } from './domain/addresses.js';
 export {
   CHANNEL_TESTS_PER_WINDOW,
@@ -56,6 +57,7 @@ export {
   type RetryPolicy,
 } from './domain/delivery.js';
 export { afterOutcome, HEALTHY, incidentSummary, monitorStatus, type Health } from './domain/incidents.js';
+export { closedInviteRefusal, INVITE_TTL_MS } from './domain/invites.js';
 export { logTail } from './domain/log-tail.js';
 export { fingerprint, normalise } from './domain/fingerprint.js';
 export { DEFAULT_SETTINGS } from './domain/monitor-settings.js';
@@ -63,6 +65,7 @@ export { enforcedIntervalMs, pairPing, rateDecision, type Pairing, type PairingS
 export { monitorWrites, planPing, type MonitorFacts, type PingFacts, type PingPlan } from './domain/ping-writes.js';
 export { parsePingBody } from './routes/ping-bodies.js';
 export { matchRules, replayRule, type RuleCondition } from './domain/rules.js';
+export { inviteRoleRefusal, roleChangeRefusal } from './domain/roles.js';
 export { describeSchedule } from './domain/schedule-words.js';
 export { finishedRun, newRun, type RunRecord } from './domain/runs.js';
 export {

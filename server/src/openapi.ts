@@ -34,7 +34,8 @@ export interface OpenApiDocument {
 
 /** How each strategy of auth.ts is presented: any one entry of its list will do; the keys of one entry go together. */
 const SECURITY: Record<string, Security> = {
-  user: [{ userToken: [] }, { sessionCookie: [], sessionHeader: [] }],
+  // A read or write key is accepted where its scope covers the route's access level (docs/api.md#roles).
+  user: [{ userToken: [] }, { sessionCookie: [], sessionHeader: [] }, { apiKey: [] }, { apiKeyBearer: [] }],
   'api-key': [{ apiKey: [] }, { apiKeyBearer: [] }],
 };
 
@@ -57,7 +58,12 @@ const SECURITY_SCHEMES: Record<string, JsonSchema> = {
     name: SESSION_HEADER,
     description: 'Any value. A request signed in by the session cookie must carry it (a page of another site cannot).',
   },
-  apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'An account API key (pm_…).' },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-API-Key',
+    description: 'An account API key (pm_…): a ping key on the ping routes, a read or write key on the others.',
+  },
   apiKeyBearer: {
     type: 'http',
     scheme: 'bearer',
@@ -114,6 +120,8 @@ function operation(server: Server, route: RequestRoute, schemas: Record<string, 
   const errors = new Set<number>();
   if (body || parameters.length > 0) errors.add(400);
   if (security.length > 0) errors.add(401);
+  // A role or a key scope below the route's access level (access-check.ts).
+  if (plugins?.access) errors.add(403);
   if (names.length > 0) errors.add(404);
   const responses = responsesOf(response?.status ?? {}, errors, toJson);
   return {
@@ -122,6 +130,8 @@ function operation(server: Server, route: RequestRoute, schemas: Record<string, 
     ...(description && { summary: description }),
     ...(notes && { description: [notes].flat().join('\n\n') }),
     ...(tags && { tags }),
+    // Who may call it (docs/api.md#roles): read, write, admin or self.
+    ...(plugins?.access && { 'x-pingmon-access': plugins.access }),
     security,
     ...(parameters.length > 0 && { parameters }),
     ...(body && { requestBody: body }),

@@ -7,6 +7,7 @@ import type {
   ApiKey,
   AuditEntry,
   Channel,
+  Invite,
   LastRun,
   MaintenanceWindow,
   Monitor,
@@ -30,6 +31,7 @@ import type { MaintenanceWindowRecord } from './db/maintenance-windows.js';
 import type { MonitorRecord } from './db/monitors.js';
 import type { RuleRecord } from './db/rules.js';
 import type { LiveSession } from './db/sessions.js';
+import type { InviteRecord } from './db/invites.js';
 import type { FailureSeen, LatestRuns, RunPointRecord } from './db/runs.js';
 import type { UserRecord } from './db/users.js';
 import type { ChannelRecord } from './domain/channels.js';
@@ -167,8 +169,18 @@ export function presentChannel(channel: ChannelRecord): Channel {
 }
 
 export function presentApiKey(key: ApiKeyRecord): ApiKey {
-  const { keyId, name, prefix, provision } = key;
-  return { keyId, name, prefix, provision, createdAt: iso(key.createdAt), revokedAt: isoOrNull(key.revokedAt) };
+  const { keyId, name, prefix, scope, provision } = key;
+  return {
+    keyId,
+    name,
+    prefix,
+    scope,
+    provision,
+    monitorIds: key.monitorIds === null ? null : [...key.monitorIds],
+    createdAt: iso(key.createdAt),
+    lastUsedAt: isoOrNull(key.lastUsedAt),
+    revokedAt: isoOrNull(key.revokedAt),
+  };
 }
 
 /** The account's status page as its admins set it, with the public addresses of the page and its badges. */
@@ -191,7 +203,13 @@ export function presentStatusPage(page: StatusPageSettings): StatusPage {
 }
 
 export function presentUser(user: UserRecord): User {
-  return { userId: user.userId, email: user.email, createdAt: iso(user.createdAt) };
+  return { userId: user.userId, email: user.email, role: user.role, createdAt: iso(user.createdAt) };
+}
+
+/** Never its token: the link is shown once, to whoever made the invite. */
+export function presentInvite(invite: InviteRecord): Invite {
+  const { inviteId, email, role, invitedBy } = invite;
+  return { inviteId, email, role, invitedBy, createdAt: iso(invite.createdAt), expiresAt: iso(invite.expiresAt) };
 }
 
 /** `currentId`: the session of the request, marked `current`. */

@@ -49,6 +49,16 @@ export function hashApiKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** The token of an invite's one-time link: only its SHA-256 is stored. */
+export function newInviteToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashInviteToken(token) };
+}
+
+export function hashInviteToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
 export function newJwtSecret(): string {
   return randomBytes(48).toString('base64url');
 }

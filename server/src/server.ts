@@ -3,6 +3,7 @@ import Hapi from '@hapi/hapi';
 import type { Request, Server, ServerRoute } from '@hapi/hapi';
 import HapiPino from 'hapi-pino';
 import pino from 'pino';
+import { registerAccess } from './access-check.js';
 import { registerAudit } from './audit.js';
 import { registerAuth } from './auth.js';
 import type { Config } from './config.js';
@@ -37,6 +38,8 @@ import { ruleRoutes } from './routes/rules.js';
 import { runRoutes } from './routes/runs.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { statusPageRoutes } from './routes/status-page.js';
+import { inviteRoutes } from './routes/invites.js';
+import { userRoutes } from './routes/users.js';
 import { newJwtSecret } from './secrets.js';
 import { registerStatusPages } from './status/routes.js';
 import { sentStatus } from './sent-status.js';
@@ -89,6 +92,8 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
   registerMonitorRefs(server, db.sql);
+  // After the monitor references: a key limited to some monitors is checked against ids, never slugs.
+  registerAccess(server);
   registerAudit(server, ctx);
   const api = { name: 'pingmon-api', register: (plugin: Server) => plugin.route(apiRoutes(ctx)) };
   await server.register(api, { routes: { prefix: API_PREFIX } });
@@ -127,6 +132,8 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...runRoutes(ctx),
     ...eventRoutes(ctx),
     ...apiKeyRoutes(ctx),
+    ...userRoutes(ctx),
+    ...inviteRoutes(ctx),
     ...ruleRoutes(ctx),
     ...previewRoutes(ctx),
     ...channelRoutes(ctx),

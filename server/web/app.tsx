@@ -5,6 +5,7 @@ import type { ApiError } from './api.js';
 import { api, onSignedOut } from './api.js';
 import { TabStatus } from './components/tab-status.js';
 import { AccountPage } from './pages/account.js';
+import { AcceptInvite } from './pages/accept-invite.js';
 import { AlertsPage } from './pages/alerts.js';
 import { AuditPage } from './pages/audit.js';
 import { ChannelsPage } from './pages/channels.js';
@@ -15,6 +16,7 @@ import { MonitorPage } from './pages/monitor.js';
 import { MonitorsPage } from './pages/monitors.js';
 import { RunPage } from './pages/run.js';
 import { SignIn } from './pages/sign-in.js';
+import { UsersPage } from './pages/users.js';
 import type { Route } from './router.js';
 import { Link, useRoute } from './router.js';
 import { setDownCount, useTitle } from './title.js';
@@ -88,6 +90,8 @@ export function App() {
         </button>
       </main>
     );
+  // An invite link is for someone without a user yet: it is shown whoever is signed in.
+  if (route.page === 'invite') return <AcceptInvite onSignedIn={(me) => setSession({ state: 'signed-in', me })} />;
   if (session.state === 'signed-out')
     return <SignIn notice={session.notice} onSignedIn={(me) => setSession({ state: 'signed-in', me })} />;
 
@@ -117,6 +121,9 @@ export function App() {
           <Link to="/audit">Audit</Link>
           <Link to="/status-page">Status page</Link>
           <Link to="/account">Account</Link>
+          {session.state === 'signed-in' && ['owner', 'admin'].includes(session.me.user.role) && (
+            <Link to="/users">Users</Link>
+          )}
         </nav>
         <span className="who muted">{session.state === 'signed-in' ? session.me.user.email : ''}</span>
         <button type="button" onClick={() => void signOut()}>
@@ -131,14 +138,14 @@ export function App() {
       <main id="main" tabIndex={-1}>
         {route.page !== 'monitors' && <TabStatus />}
         <Crash key={pageKey}>
-          <Page route={route} />
+          <Page route={route} me={session.state === 'signed-in' ? session.me : undefined} />
         </Crash>
       </main>
     </>
   );
 }
 
-function Page({ route }: { route: Route }) {
+function Page({ route, me }: { route: Route; me: Pick<MeResponse, 'user' | 'account'> | undefined }) {
   switch (route.page) {
     case 'monitors':
       return <MonitorsPage find={route.find} />;
@@ -169,6 +176,9 @@ function Page({ route }: { route: Route }) {
       return <StatusPageSettings />;
     case 'account':
       return <AccountPage />;
+    case 'users':
+      return me ? <UsersPage me={me.user} /> : null;
+    case 'invite':
     case 'not-found':
       return <NotFound />;
   }

@@ -16,6 +16,8 @@ export type Route =
   | { page: 'audit'; filter: AuditFilter }
   | { page: 'status-page' }
   | { page: 'account' }
+  | { page: 'users' }
+  | { page: 'invite' }
   | { page: 'not-found' };
 
 /** The audit page's filters (GET /audit's own query parameters), as its address holds them. */
@@ -53,7 +55,7 @@ export function routeOf(path: string, search: string): Route {
   if (first === 'monitors' && runs === 'runs' && runId !== undefined && rest.length === 0)
     return { page: 'run', monitorId: monitorId!, runId };
   if (parts.length === 1 && first === 'audit') return { page: 'audit', filter: auditFilterOf(search) };
-  const simple = ['alerts', 'channels', 'keys', 'status-page', 'account'] as const;
+  const simple = ['alerts', 'channels', 'keys', 'status-page', 'account', 'users', 'invite'] as const;
   if (parts.length === 1 && simple.includes(first as (typeof simple)[number]))
     return { page: first as (typeof simple)[number] };
   return { page: 'not-found' };

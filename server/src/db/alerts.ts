@@ -172,10 +172,15 @@ const ALERT_COLUMNS =
 export async function listAlerts(
   sql: Sql,
   accountId: string,
-  page: { limit: number; monitorId?: string; after?: CursorKey },
+  page: { limit: number; monitorId?: string; monitorIds?: readonly string[] | null; after?: CursorKey },
 ): Promise<Array<StoredAlert>> {
   const where = ['a.account_id = ?'];
   const params: SqlParam[] = [accountId];
+  // An API key limited to some monitors lists their alerts alone.
+  if (page.monitorIds) {
+    where.push(page.monitorIds.length > 0 ? `a.monitor_id in (${marks(page.monitorIds)})` : '1 = 0');
+    params.push(...page.monitorIds);
+  }
   if (page.monitorId !== undefined) {
     where.push('a.monitor_id = ?');
     params.push(page.monitorId);

@@ -14,6 +14,8 @@ import * as events from './migrations/012-events.js';
 import * as channelKinds from './migrations/013-channel-kinds.js';
 import * as fingerprints from './migrations/014-fingerprints.js';
 import * as relativeRules from './migrations/015-relative-rules.js';
+import * as usersRoles from './migrations/016-users-roles.js';
+import * as keyScopes from './migrations/017-key-scopes.js';
 import * as audit from './migrations/018-audit.js';
 import * as statusPage from './migrations/019-status-page.js';
 import * as accountSecurity from './migrations/020-account-security.js';
@@ -34,6 +36,8 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '013-channel-kinds': channelKinds,
   '014-fingerprints': fingerprints,
   '015-relative-rules': relativeRules,
+  '016-users-roles': usersRoles,
+  '017-key-scopes': keyScopes,
   '018-audit': audit,
   '019-status-page': statusPage,
   '020-account-security': accountSecurity,

@@ -264,10 +264,15 @@ export async function deleteMonitor(sql: Sql, accountId: string, monitorId: stri
 export async function listMonitors(
   sql: Sql,
   accountId: string,
-  page: { limit: number; after?: CursorKey },
+  page: { limit: number; after?: CursorKey; monitorIds?: readonly string[] | null },
 ): Promise<MonitorRecord[]> {
   const where = ['account_id = ?'];
   const params: SqlParam[] = [accountId];
+  // An API key limited to some monitors lists those alone.
+  if (page.monitorIds) {
+    where.push(page.monitorIds.length > 0 ? `id in (${marks(page.monitorIds)})` : '1 = 0');
+    params.push(...page.monitorIds);
+  }
   if (page.after) {
     const start = startAfter(page.after, 'created_at', 'id');
     where.push(start.sql);

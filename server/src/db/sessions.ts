@@ -1,3 +1,4 @@
+import type { Role } from '@pingmon/sdk/wire';
 import { ms } from './index.js';
 import type { Sql } from './sql.js';
 
@@ -18,8 +19,8 @@ export interface LiveSession extends SessionRecord {
   lastUsedAt: number | null;
 }
 
-/** What a user request finds behind its token's session. */
-export type SessionState = 'live' | 'ended' | 'user_gone';
+/** What a user request finds behind its token's session: while live, the user's role as it is now. */
+export type SessionState = { kind: 'live'; role: Role } | { kind: 'ended' } | { kind: 'user_gone' };
 
 /**
  * Opens a session for the user whose password hash is still `passwordHash`, the one the login checked: false (and
@@ -47,21 +48,22 @@ export async function insertSession(sql: Sql, session: SessionRecord, passwordHa
 
 /**
  * One query per user request: the user and its account must still exist (joined, not left to ON DELETE CASCADE,
- * which a SQLite connection without `foreign_keys = ON` does not apply) and the session must not have ended.
+ * which a SQLite connection without `foreign_keys = ON` does not apply) and the session must not have ended. The
+ * role is read here too, so that a new role applies from the user's next request.
  */
 export async function findSessionState(
   sql: Sql,
   user: { userId: string; accountId: string; sessionId: string },
 ): Promise<SessionState> {
-  const [row] = await sql.rows<{ session_id: string | null; ended_at: number | string | null }>(
-    `select s.id as session_id, s.ended_at
+  const [row] = await sql.rows<{ session_id: string | null; ended_at: number | string | null; role: Role }>(
+    `select s.id as session_id, s.ended_at, u.role
      from users u join accounts a on a.id = u.account_id
      left join sessions s on s.id = ? and s.user_id = u.id
      where u.id = ? and u.account_id = ?`,
     [user.sessionId, user.userId, user.accountId],
   );
-  if (!row) return 'user_gone';
-  return row.session_id !== null && row.ended_at === null ? 'live' : 'ended';
+  if (!row) return { kind: 'user_gone' };
+  return row.session_id !== null && row.ended_at === null ? { kind: 'live', role: row.role } : { kind: 'ended' };
 }
 
 /** Ends one session; true when it was live. */

@@ -1,11 +1,13 @@
+import type { Role } from '@pingmon/sdk/wire';
 import { ms } from './index.js';
-import type { Sql } from './sql.js';
+import type { Sql, TransactionSql } from './sql.js';
 
 interface UserRow {
   id: string;
   account_id: string;
   email: string;
   password_hash: string;
+  role: Role;
   created_at: number | string;
 }
 
@@ -15,10 +17,11 @@ export interface UserRecord {
   accountId: string;
   email: string;
   passwordHash: string;
+  role: Role;
   createdAt: number;
 }
 
-const COLUMNS = 'id, account_id, email, password_hash, created_at';
+const COLUMNS = 'u.id, u.account_id, u.email, u.password_hash, u.role, u.created_at';
 
 function toRecord(row: UserRow): UserRecord {
   return {
@@ -26,23 +29,21 @@ function toRecord(row: UserRow): UserRecord {
     accountId: row.account_id,
     email: row.email,
     passwordHash: row.password_hash,
+    role: row.role,
     createdAt: ms(row.created_at),
   };
 }
 
 export async function insertUser(sql: Sql, user: UserRecord): Promise<void> {
-  await sql.changes('insert into users (id, account_id, email, password_hash, created_at) values (?, ?, ?, ?, ?)', [
-    user.userId,
-    user.accountId,
-    user.email,
-    user.passwordHash,
-    user.createdAt,
-  ]);
+  await sql.changes(
+    'insert into users (id, account_id, email, password_hash, role, created_at) values (?, ?, ?, ?, ?, ?)',
+    [user.userId, user.accountId, user.email, user.passwordHash, user.role, user.createdAt],
+  );
 }
 
 /** Emails are stored and looked up in lower case. */
 export async function findUserByEmail(sql: Sql, email: string): Promise<UserRecord | undefined> {
-  const [row] = await sql.rows<UserRow>(`select ${COLUMNS} from users where email = ?`, [email.toLowerCase()]);
+  const [row] = await sql.rows<UserRow>(`select ${COLUMNS} from users u where u.email = ?`, [email.toLowerCase()]);
   return row && toRecord(row);
 }
 
@@ -52,11 +53,44 @@ export async function findUserByEmail(sql: Sql, email: string): Promise<UserReco
  */
 export async function findUser(sql: Sql, accountId: string, userId: string): Promise<UserRecord | undefined> {
   const [row] = await sql.rows<UserRow>(
-    `select u.id, u.account_id, u.email, u.password_hash, u.created_at
-     from users u join accounts a on a.id = u.account_id where u.id = ? and u.account_id = ?`,
+    `select ${COLUMNS} from users u join accounts a on a.id = u.account_id where u.id = ? and u.account_id = ?`,
     [userId, accountId],
   );
   return row && toRecord(row);
+}
+
+/** Every user of the account, oldest first: an account has a team, not thousands. */
+export async function listUsers(sql: Sql, accountId: string): Promise<UserRecord[]> {
+  const rows = await sql.rows<UserRow>(
+    `select ${COLUMNS} from users u where u.account_id = ? order by u.created_at, u.id`,
+    [accountId],
+  );
+  return rows.map(toRecord);
+}
+
+/**
+ * The ids of the account's owners, their rows held until the transaction ends (PostgreSQL): changes of roles and
+ * removals in one account take turns, so that two owners demoting each other at once cannot leave it without one.
+ */
+export async function lockOwners(sql: TransactionSql, accountId: string): Promise<string[]> {
+  const rows = await sql.rows<{ id: string }>(
+    sql.locking("select id from users where account_id = ? and role = 'owner'", 'update'),
+    [accountId],
+  );
+  return rows.map((row) => row.id);
+}
+
+/** Sets a user's role; false when the account has no such user. */
+export async function updateUserRole(sql: Sql, accountId: string, userId: string, role: Role): Promise<boolean> {
+  return (
+    (await sql.changes('update users set role = ? where id = ? and account_id = ?', [role, userId, accountId])) > 0
+  );
+}
+
+/** Deletes a user and their sessions (not left to ON DELETE CASCADE, see findUser); false when there was none. */
+export async function deleteUser(sql: TransactionSql, accountId: string, userId: string): Promise<boolean> {
+  await sql.changes('delete from sessions where user_id = ? and account_id = ?', [userId, accountId]);
+  return (await sql.changes('delete from users where id = ? and account_id = ?', [userId, accountId])) > 0;
 }
 
 /** Sets a user's password hash; false when the user does not exist. */

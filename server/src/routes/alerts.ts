@@ -20,6 +20,7 @@ export function alertRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/alerts',
       options: {
         id: 'listAlerts',
+        plugins: { access: 'read', keyMonitors: 'filtered' },
         description: 'Recent alerts and their deliveries, newest first',
         tags: ['alerts'],
         response: replies({ 200: AlertListSchema }),
@@ -32,14 +33,15 @@ export function alertRoutes(ctx: RouteContext): ServerRoute[] {
 
 async function list(ctx: RouteContext, request: Request): Promise<AlertList> {
   const { limit, cursor, monitorId } = request.query as { limit: number; cursor?: string; monitorId?: string };
-  const { accountId } = userOf(request);
+  const { accountId, monitorIds } = userOf(request);
   if (monitorId !== undefined) await requireMonitor(ctx, accountId, monitorId);
-  const fetched = await listAlerts(ctx.db.sql, accountId, { limit: limit + 1, monitorId, after: pageStart(cursor) });
-  const page = pageOf(fetched, limit, (alert) => ({ at: alert.createdAt, id: alert.alertId }));
+  const page = { limit: limit + 1, monitorId, monitorIds, after: pageStart(cursor) };
+  const fetched = await listAlerts(ctx.db.sql, accountId, page);
+  const shown = pageOf(fetched, limit, (alert) => ({ at: alert.createdAt, id: alert.alertId }));
   const deliveries = await listDeliveries(
     ctx.db.sql,
-    page.items.map((a) => a.alertId),
+    shown.items.map((a) => a.alertId),
   );
-  const alerts = page.items.map((alert) => presentAlert(alert, deliveries.get(alert.alertId) ?? []));
-  return { alerts, nextCursor: page.nextCursor };
+  const alerts = shown.items.map((alert) => presentAlert(alert, deliveries.get(alert.alertId) ?? []));
+  return { alerts, nextCursor: shown.nextCursor };
 }

@@ -1,8 +1,10 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import type { ApiKeyList, CreateApiKeyRequest, CreatedApiKey } from '@pingmon/sdk/wire';
+import type { ApiKeyList, CreateApiKeyRequest, CreatedApiKey, KeyScope } from '@pingmon/sdk/wire';
+import { KEY_SCOPES } from '@pingmon/sdk/wire';
 import { userOf } from '../auth.js';
 import { findApiKey, insertApiKey, listApiKeys, revokeApiKey } from '../db/api-keys.js';
+import { findMonitor } from '../db/monitors.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
 import { presentApiKey } from '../presenter.js';
@@ -15,10 +17,23 @@ import { invalidRequest, pathParams } from './validation.js';
 
 export const keyBody = Joi.object({
   name: Joi.string().trim().min(1).max(100).default('unnamed'),
+  scope: Joi.string()
+    .valid(...KEY_SCOPES)
+    .default('ping')
+    .meta({ type: 'KeyScope' })
+    .messages({ '*': `scope must be one of ${KEY_SCOPES.join(', ')}` })
+    .description('ping (the default): pings only; read: reads the management API; write: changes it too'),
   provision: Joi.boolean()
-    .default(true)
     .messages({ '*': 'provision must be true or false' })
-    .description('false: a ping-only key, whose pings never create or change a monitor'),
+    .description('Ping keys only. false: a ping-only key, whose pings never create or change a monitor'),
+  monitorIds: Joi.array()
+    .items(Joi.string().max(64))
+    .min(1)
+    .max(100)
+    .unique()
+    .allow(null)
+    .messages({ '*': 'monitorIds must be a list of 1 to 100 monitor ids or slugs, or null for every monitor' })
+    .description('The monitors (ids or slugs) the key is limited to; left out or null: every monitor'),
 })
   .options({ stripUnknown: true })
   .allow(null)
@@ -31,6 +46,7 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/api-keys',
       options: {
         id: 'listApiKeys',
+        plugins: { access: 'admin' },
         description: "The account's API keys",
         tags: ['api-keys'],
         response: replies({ 200: ApiKeyListSchema }),
@@ -43,6 +59,7 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/api-keys',
       options: {
         id: 'createApiKey',
+        plugins: { access: 'admin' },
         description: 'Create an API key (shown this once)',
         tags: ['api-keys'],
         response: replies({ 201: CreatedApiKeySchema }),
@@ -58,6 +75,7 @@ export function apiKeyRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/api-keys/{keyId}',
       options: {
         id: 'revokeApiKey',
+        plugins: { access: 'admin' },
         description: 'Revoke an API key',
         tags: ['api-keys'],
         response: replies({ 204: false }),
@@ -80,14 +98,28 @@ async function list(ctx: RouteContext, request: Request): Promise<ApiKeyList> {
 
 async function create(ctx: RouteContext, request: Request, h: ResponseToolkit) {
   const { accountId } = userOf(request);
-  const { name, provision } = (request.payload ?? {
-    name: 'unnamed',
-    provision: true,
-  }) as Required<CreateApiKeyRequest>;
+  const input = (request.payload ?? { name: 'unnamed', scope: 'ping' }) as CreateApiKeyRequest & {
+    name: string;
+    scope: KeyScope;
+  };
+  const { name, scope } = input;
+  if (scope !== 'ping' && input.provision !== undefined)
+    throw apiError(
+      400,
+      'invalid_request',
+      `provision is for ping keys: a ${scope} key never pings. Leave provision out, or make a ping key.`,
+    );
+  // Slugs are ids by now (routes/monitor-refs.ts): one left as given names no monitor of the account.
+  const monitorIds = input.monitorIds ? [...input.monitorIds].sort() : null;
+  for (const monitorId of monitorIds ?? []) {
+    if (!(await findMonitor(ctx.db.sql, accountId, monitorId)))
+      throw apiError(400, 'unknown_monitor', `monitorIds: no monitor ${monitorId} in your account.`);
+  }
   const keyId = newId('key');
   const key = newApiKey();
-  const stored = { keyId, accountId, name, prefix: key.prefix, keyHash: key.hash, provision, now: Date.now() };
-  await insertApiKey(ctx.db.sql, stored);
+  const provision = scope === 'ping' && input.provision !== false;
+  const stored = { keyId, accountId, name, prefix: key.prefix, keyHash: key.hash, scope, provision, monitorIds };
+  await insertApiKey(ctx.db.sql, { ...stored, now: Date.now() });
   const created: CreatedApiKey = { ...presentApiKey((await findApiKey(ctx.db.sql, accountId, keyId))!), key: key.key };
   return h.response(created).code(201);
 }

@@ -12,6 +12,7 @@ import {
 } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
 import { endSession, insertSession } from '../db/sessions.js';
+import type { UserRecord } from '../db/users.js';
 import { findUserByEmail } from '../db/users.js';
 import { apiError } from '../errors.js';
 import { newId } from '../ids.js';
@@ -94,12 +95,12 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
 }
 
 /** Who signs in: their address and User-Agent, kept with the session they open. */
-interface Client {
+export interface Client {
   address: string;
   userAgent: string | null;
 }
 
-function clientOf(ctx: RouteContext, request: Request): Client {
+export function clientOf(ctx: RouteContext, request: Request): Client {
   const agent: unknown = request.headers['user-agent'];
   return { address: ctx.clientAddress(request), userAgent: typeof agent === 'string' && agent !== '' ? agent : null };
 }
@@ -115,6 +116,16 @@ async function login(ctx: RouteContext, input: LoginRequest, client: Client): Pr
   // Still within the attempt counted above: a wrong code counts as a wrong password, and only a full sign-in clears.
   await passSecondFactor(ctx, record, input.code);
   await passwordAccepted(ctx, attempt);
+  return startSession(ctx, record, now, client);
+}
+
+/** Opens a session for a user whose password was just checked, or just set: the answer of a login. */
+export async function startSession(
+  ctx: RouteContext,
+  record: UserRecord,
+  now: number,
+  client: Client,
+): Promise<LoginResponse> {
   const account = await findAccount(ctx.db.sql, record.accountId);
   if (!account) throw new Error(`user ${record.userId} has no account`);
   const credentials = { userId: record.userId, accountId: account.accountId, sessionId: newId('ses', now) };

@@ -14,6 +14,7 @@ export function channelKindRoutes(): ServerRoute[] {
       path: '/channel-kinds',
       options: {
         id: 'listChannelKinds',
+        plugins: { access: 'read' },
         description: 'What each kind of channel needs: its URL, secret and options',
         tags: ['channels'],
         response: replies({ 200: ChannelKindListSchema }),

@@ -152,6 +152,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/channels',
       options: {
         id: 'listChannels',
+        plugins: { access: 'read' },
         description: "The account's notification channels",
         tags: ['channels'],
         response: replies({ 200: ChannelListSchema }),
@@ -166,6 +167,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/channels',
       options: {
         id: 'createChannel',
+        plugins: { access: 'write' },
         description: 'Create a notification channel',
         tags: ['channels'],
         response: replies({ 201: ChannelSchema }),
@@ -178,6 +180,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/channels/{channelId}',
       options: {
         id: 'updateChannel',
+        plugins: { access: 'write' },
         description: 'Change a notification channel',
         tags: ['channels'],
         response: replies({ 200: ChannelSchema }),
@@ -190,6 +193,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/channels/{channelId}',
       options: {
         id: 'deleteChannel',
+        plugins: { access: 'write' },
         description: 'Delete a notification channel',
         tags: ['channels'],
         response: replies({ 204: false }),
@@ -202,6 +206,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/channels/{channelId}/test',
       options: {
         id: 'testChannel',
+        plugins: { access: 'write' },
         description: 'Send a test message to a channel now',
         tags: ['channels'],
         response: replies({ 200: ChannelTestSchema }, [429]),
@@ -214,6 +219,7 @@ export function channelRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/channels/preview',
       options: {
         id: 'previewChannel',
+        plugins: { access: 'read' },
         description: "A template channel's request rendered for a sample alert of every event; nothing is stored",
         tags: ['channels'],
         response: replies({ 200: ChannelPreviewSchema }),

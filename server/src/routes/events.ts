@@ -41,6 +41,7 @@ export function eventRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}/events',
       options: {
         id: 'listEvents',
+        plugins: { access: 'read' },
         description: "A monitor's timeline: runs, missed runs, timeouts, incidents, alerts, snoozes and pauses",
         tags: ['monitors'],
         response: replies({ 200: MonitorEventListSchema }),

@@ -65,6 +65,7 @@ export function maintenanceWindowRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/maintenance-windows',
       options: {
         id: 'listMaintenanceWindows',
+        plugins: { access: 'read' },
         description: "The account's maintenance windows",
         tags: ['maintenance windows'],
         response: replies({ 200: WindowListSchema }),
@@ -76,6 +77,7 @@ export function maintenanceWindowRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/maintenance-windows',
       options: {
         id: 'createMaintenanceWindow',
+        plugins: { access: 'write' },
         description: 'Add a maintenance window, for every monitor or for some',
         tags: ['maintenance windows'],
         response: replies({ 201: WindowSchema }),
@@ -88,6 +90,7 @@ export function maintenanceWindowRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/maintenance-windows/{windowId}',
       options: {
         id: 'deleteMaintenanceWindow',
+        plugins: { access: 'write' },
         description: 'Delete a maintenance window',
         tags: ['maintenance windows'],
         response: replies({ 204: false }),

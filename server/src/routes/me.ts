@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { MeResponse } from '@pingmon/sdk/wire';
-import { userGone, userOf } from '../auth.js';
+import { signedInUserOf, userGone } from '../auth.js';
 import { findAccount } from '../db/accounts.js';
 import { AccountInputError, setPassword } from '../bootstrap.js';
 import { findUser } from '../db/users.js';
@@ -21,6 +21,7 @@ export function meRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/me',
       options: {
         id: 'me',
+        plugins: { access: 'self' },
         description: 'The signed-in user and account',
         tags: ['auth'],
         response: replies({ 200: MeSchema }),
@@ -32,6 +33,7 @@ export function meRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/me/password',
       options: {
         id: 'changePassword',
+        plugins: { access: 'self' },
         description: 'Change your password: every session of yours ends, this one too',
         tags: ['auth'],
         response: replies({ 204: false }, [400, 403, 429]),
@@ -49,7 +51,7 @@ export function meRoutes(ctx: RouteContext): ServerRoute[] {
 }
 
 async function me(ctx: RouteContext, request: Request): Promise<MeResponse> {
-  const { userId, accountId } = userOf(request);
+  const { userId, accountId } = signedInUserOf(request);
   const [user, account, secondFactor] = await Promise.all([
     findUser(ctx.db.sql, accountId, userId),
     findAccount(ctx.db.sql, accountId),
@@ -61,7 +63,7 @@ async function me(ctx: RouteContext, request: Request): Promise<MeResponse> {
 }
 
 async function changePassword(ctx: RouteContext, request: Request, h: ResponseToolkit) {
-  const { userId, accountId } = userOf(request);
+  const { userId, accountId } = signedInUserOf(request);
   const input = request.payload as { currentPassword: string; newPassword: string };
   const user = await findUser(ctx.db.sql, accountId, userId);
   if (!user) throw userGone();

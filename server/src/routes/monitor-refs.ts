@@ -3,7 +3,7 @@ import { isSlug } from '@pingmon/sdk/wire';
 import type { ApiKeyGrant } from '../db/api-keys.js';
 import { findMonitorId } from '../db/monitors.js';
 import type { Sql } from '../db/sql.js';
-import type { UserCredentials } from '../auth.js';
+import type { Caller } from '../auth.js';
 
 /**
  * A monitor's slug is accepted wherever its id is (DESIGN §16): before any handler, a `monitorId` in the path or
@@ -33,6 +33,6 @@ export function registerMonitorRefs(server: Server, sql: Sql): void {
 }
 
 function accountOf(request: Request): string | undefined {
-  const credentials = request.auth.credentials as { grant?: ApiKeyGrant; user?: UserCredentials } | null;
-  return credentials?.grant?.accountId ?? credentials?.user?.accountId;
+  const credentials = request.auth.credentials as { grant?: ApiKeyGrant; caller?: Caller } | null;
+  return credentials?.grant?.accountId ?? credentials?.caller?.accountId;
 }

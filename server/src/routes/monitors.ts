@@ -64,6 +64,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors',
       options: {
         id: 'listMonitors',
+        plugins: { access: 'read', keyMonitors: 'filtered' },
         description: "The account's monitors",
         tags: ['monitors'],
         response: replies({ 200: MonitorListSchema }),
@@ -80,6 +81,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors',
       options: {
         id: 'createMonitor',
+        plugins: { access: 'write' },
         description: 'Create a monitor',
         tags: ['monitors'],
         response: replies({ 201: MonitorSchema }, [403, 409]),
@@ -95,6 +97,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}',
       options: {
         id: 'getMonitor',
+        plugins: { access: 'read' },
         description: 'One monitor',
         tags: ['monitors'],
         response: replies({ 200: MonitorSchema }),
@@ -107,6 +110,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}',
       options: {
         id: 'updateMonitor',
+        plugins: { access: 'write' },
         description: "Change a monitor's name or settings",
         tags: ['monitors'],
         response: replies({ 200: MonitorSchema }, [409]),
@@ -123,6 +127,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}/expected',
       options: {
         id: 'listExpected',
+        plugins: { access: 'read' },
         description: 'The next expected run openings',
         tags: ['monitors'],
         response: replies({ 200: ExpectedTimesSchema }),
@@ -147,6 +152,7 @@ export function monitorRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}',
       options: {
         id: 'deleteMonitor',
+        plugins: { access: 'write' },
         description: 'Delete a monitor and its runs',
         tags: ['monitors'],
         response: replies({ 204: false }),
@@ -206,8 +212,8 @@ async function presentOne(ctx: RouteContext, accountId: string, monitor: Monitor
 
 async function list(ctx: RouteContext, request: Request): Promise<MonitorList> {
   const { limit, cursor, history } = request.query as { limit: number; cursor?: string; history: number };
-  const { accountId } = userOf(request);
-  const fetched = await listMonitors(ctx.db.sql, accountId, { limit: limit + 1, after: pageStart(cursor) });
+  const { accountId, monitorIds } = userOf(request);
+  const fetched = await listMonitors(ctx.db.sql, accountId, { limit: limit + 1, after: pageStart(cursor), monitorIds });
   const page = pageOf(fetched, limit, (m) => ({ at: m.createdAt, id: m.monitorId }));
   const monitors = await withLatestRuns(ctx, accountId, page.items);
   if (history > 0) {

@@ -62,6 +62,7 @@ export function previewRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/schedules/preview',
       options: {
         id: 'previewSchedule',
+        plugins: { access: 'read' },
         description: 'A schedule in words and its next expected times, as a monitor given it now would expect them',
         tags: ['monitors'],
         response: replies({ 200: SchedulePreviewSchema }),
@@ -74,6 +75,7 @@ export function previewRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}/rules/preview',
       options: {
         id: 'previewRule',
+        plugins: { access: 'read' },
         description: "What a rule would have matched among the monitor's latest successful runs",
         tags: ['rules'],
         response: replies({ 200: RulePreviewSchema }),

@@ -5,6 +5,12 @@ export { listQuery as ListAlertsQuery } from './alerts.js';
 export { listQuery as ListAuditQuery } from './audit.js';
 export { loginBody as LoginRequest } from './auth.js';
 export {
+  acceptInviteBody as AcceptInviteRequest,
+  inviteBody as InviteUserRequest,
+  inviteTokenBody as InviteTokenRequest,
+} from './invites.js';
+export { updateUserBody as UpdateUserRequest } from './users.js';
+export {
   createBody as CreateChannelRequest,
   previewBody as ChannelPreviewRequest,
   updateBody as UpdateChannelRequest,

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { RouteOptionsResponse } from '@hapi/hapi';
-import { FAIL_ALERTS, MONITOR_STATUSES, PLANS, RECENT_RUNS, RULE_OPS } from '@pingmon/sdk/wire';
+import { FAIL_ALERTS, KEY_SCOPES, MONITOR_STATUSES, PLANS, RECENT_RUNS, ROLES, RULE_OPS } from '@pingmon/sdk/wire';
 import type { AlertEvent, DeliveryState, IncidentCause, IncidentEnd, RunStatus } from '@pingmon/sdk/wire';
 import type { Dialect } from '../db/sql.js';
 import { CHANNEL_TYPES } from '../alerts/channels/index.js';
@@ -86,7 +86,38 @@ export const PingResponse = shape('PingResponse', {
   }),
 });
 
-const User = shape('User', { userId: Joi.string(), email: Joi.string(), createdAt: time });
+const role = oneOf(ROLES, 'Role');
+export const User = shape('User', {
+  userId: Joi.string(),
+  email: Joi.string(),
+  role: role.description('owner, admin, member or viewer (docs/api.md#roles)'),
+  createdAt: time,
+});
+export const UserList = shape('UserList', {
+  users: Joi.array().items(User),
+  nextCursor: nextCursor.description('Always null: every user of the account is listed at once'),
+});
+export const Invite = shape('Invite', {
+  inviteId: Joi.string(),
+  email: Joi.string(),
+  role,
+  invitedBy: Joi.string().allow(null).description('The user who invited; null once that user is removed'),
+  createdAt: time,
+  expiresAt: time,
+});
+export const InviteList = shape('InviteList', {
+  invites: Joi.array().items(Invite).description('Pending invites: neither accepted, revoked nor expired'),
+  nextCursor: nextCursor.description('Always null: every pending invite is listed at once'),
+});
+export const CreatedInvite = Invite.keys({
+  url: Joi.string().description('The one-time link to accept the invite: shown this once, and mailed when SMTP is set'),
+  emailed: Joi.boolean().description('Whether the link was mailed to the address (SMTP set, and the mail accepted)'),
+}).id('CreatedInvite');
+export const InviteInfo = shape('InviteInfo', {
+  email: Joi.string(),
+  role,
+  expiresAt: time,
+});
 const Account = shape('Account', { accountId: Joi.string(), plan: oneOf(PLANS, 'Plan'), createdAt: time });
 const SecondFactorStatus = shape('SecondFactorStatus', {
   enabled: Joi.boolean().description('Whether signing in asks for a code (a pending enrolment does not count)'),
@@ -343,8 +374,14 @@ export const ApiKey = shape('ApiKey', {
   keyId: Joi.string(),
   name: Joi.string(),
   prefix: Joi.string().description('The first characters of the key, to tell keys apart'),
+  scope: oneOf(KEY_SCOPES, 'KeyScope').description('ping: pings only; read: reads the API; write: changes it too'),
   provision: Joi.boolean().description("Whether its pings may create and update monitors (a ping's monitor settings)"),
+  monitorIds: Joi.array()
+    .items(Joi.string())
+    .allow(null)
+    .description('The monitors the key is limited to; null: every monitor of the account'),
   createdAt: time,
+  lastUsedAt: timeOrNull.description('When it was last used, to the minute; null: never'),
   revokedAt: timeOrNull,
 });
 export const ApiKeyList = shape('ApiKeyList', { apiKeys: Joi.array().items(ApiKey), nextCursor });

@@ -79,6 +79,7 @@ export function ruleRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}/rules',
       options: {
         id: 'listRules',
+        plugins: { access: 'read' },
         description: "A monitor's alert rules",
         tags: ['rules'],
         response: replies({ 200: RuleListSchema }),
@@ -91,6 +92,7 @@ export function ruleRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}/rules',
       options: {
         id: 'createRule',
+        plugins: { access: 'write' },
         description: 'Add an alert rule to a monitor',
         tags: ['rules'],
         response: replies({ 201: RuleSchema }),
@@ -103,6 +105,7 @@ export function ruleRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}/rules/{ruleId}',
       options: {
         id: 'deleteRule',
+        plugins: { access: 'write' },
         description: 'Delete an alert rule',
         tags: ['rules'],
         response: replies({ 204: false }),

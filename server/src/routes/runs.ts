@@ -37,6 +37,7 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}/runs',
       options: {
         id: 'listRuns',
+        plugins: { access: 'read' },
         description: "A monitor's runs, newest first",
         tags: ['runs'],
         response: replies({ 200: RunListSchema }),
@@ -54,6 +55,7 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}/runs/{runId}',
       options: {
         id: 'getRun',
+        plugins: { access: 'read' },
         description: 'One run, and its failure as the monitor has seen it',
         tags: ['runs'],
         response: replies({ 200: RunDetailSchema }),
@@ -66,6 +68,7 @@ export function runRoutes(ctx: RouteContext): ServerRoute[] {
       path: '/monitors/{monitorId}/runs/{runId}/log',
       options: {
         id: 'getLog',
+        plugins: { access: 'read' },
         description: "A run's log",
         tags: ['runs'],
         response: replies({ 200: LogSchema }),

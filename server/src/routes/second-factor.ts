@@ -1,7 +1,7 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { RecoveryCodes, SecondFactorEnrolment } from '@pingmon/sdk/wire';
-import { userGone, userOf } from '../auth.js';
+import { signedInUserOf, userGone } from '../auth.js';
 import { findSecondFactor, savePendingSecondFactor } from '../db/second-factors.js';
 import type { UserRecord } from '../db/users.js';
 import { findUser } from '../db/users.js';
@@ -75,7 +75,7 @@ export function secondFactorRoutes(ctx: RouteContext): ServerRoute[] {
 }
 
 async function signedInUser(ctx: RouteContext, request: Request): Promise<UserRecord> {
-  const { accountId, userId } = userOf(request);
+  const { accountId, userId } = signedInUserOf(request);
   const user = await findUser(ctx.db.sql, accountId, userId);
   if (!user) throw userGone();
   return user;
@@ -91,7 +91,7 @@ async function start(ctx: RouteContext, request: Request): Promise<SecondFactorE
 
 async function confirm(ctx: RouteContext, request: Request): Promise<RecoveryCodes> {
   const { code: typed } = request.payload as { code: string };
-  const confirmation = await confirmSecondFactor(ctx.db, userOf(request), typed, ctx.config.clock());
+  const confirmation = await confirmSecondFactor(ctx.db, signedInUserOf(request), typed, ctx.config.clock());
   if (confirmation === 'not_started')
     throw apiError(409, 'second_factor_not_started', 'Start with POST /api/v1/me/second-factor, then send its code.');
   if (confirmation === 'enabled_already') throw enabledAlready();

@@ -1,6 +1,6 @@
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
 import type { EndedSessions, SessionList } from '@pingmon/sdk/wire';
-import { userOf } from '../auth.js';
+import { signedInUserOf } from '../auth.js';
 import { endOtherSessions, endOwnSession, listLiveSessions } from '../db/sessions.js';
 import { apiError } from '../errors.js';
 import { presentSession } from '../presenter.js';
@@ -53,7 +53,7 @@ export function sessionRoutes(ctx: RouteContext): ServerRoute[] {
 }
 
 async function list(ctx: RouteContext, request: Request): Promise<SessionList> {
-  const user = userOf(request);
+  const user = signedInUserOf(request);
   const sessions = await listLiveSessions(ctx.db.sql, user, Date.now());
   return { sessions: sessions.map((session) => presentSession(session, user.sessionId)) };
 }
@@ -61,7 +61,7 @@ async function list(ctx: RouteContext, request: Request): Promise<SessionList> {
 async function revoke(ctx: RouteContext, request: Request<WithParams<'sessionId'>>, h: ResponseToolkit) {
   const { sessionId } = request.params;
   // Another user's session, or one ended or expired, is not found alike: nothing tells one from the other.
-  if (!(await endOwnSession(ctx.db.sql, { ...userOf(request), sessionId }, Date.now())))
+  if (!(await endOwnSession(ctx.db.sql, { ...signedInUserOf(request), sessionId }, Date.now())))
     throw apiError(
       404,
       'session_not_found',
@@ -71,6 +71,6 @@ async function revoke(ctx: RouteContext, request: Request<WithParams<'sessionId'
 }
 
 async function revokeOthers(ctx: RouteContext, request: Request): Promise<EndedSessions> {
-  const user = userOf(request);
+  const user = signedInUserOf(request);
   return { ended: await endOtherSessions(ctx.db.sql, user, user.sessionId, Date.now()) };
 }

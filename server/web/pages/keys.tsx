@@ -1,6 +1,7 @@
 import type { FormEvent } from 'react';
 import { useState } from 'react';
 import type { ApiKey, ApiKeyList, CreatedApiKey } from '@pingmon/sdk/wire';
+import { KEY_SCOPES } from '@pingmon/sdk/wire';
 import { api, id, query } from '../api.js';
 import { useAction } from '../components/action.js';
 import { Pager, usePages } from '../components/pager.js';
@@ -11,7 +12,10 @@ import { useTitle } from '../title.js';
 
 const PAGE = 25;
 
-/** The account's API keys (what jobs ping with). A new key is shown once, here, and never again. */
+/**
+ * The account's API keys: ping keys (what jobs ping with), read and write keys (the management API for scripts). A
+ * new key is shown once, here, and never again.
+ */
 export function KeysPage() {
   useTitle('API keys');
   const pages = usePages();
@@ -35,8 +39,9 @@ export function KeysPage() {
   const create = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = event.currentTarget;
-    const name = String(new FormData(form).get('name') ?? '').trim() || 'unnamed';
-    if (await action.run(async () => setCreated(await api<CreatedApiKey>('POST', 'api-keys', { name })))) {
+    const data = new FormData(form);
+    const body = { name: String(data.get('name') ?? '').trim() || 'unnamed', scope: data.get('scope') ?? 'ping' };
+    if (await action.run(async () => setCreated(await api<CreatedApiKey>('POST', 'api-keys', body)))) {
       form.reset();
       reload();
     }
@@ -78,7 +83,8 @@ export function KeysPage() {
             <div>
               <strong>{nameText(key.name)}</strong> <code>{key.prefix}…</code>
               <div className="muted">
-                created {when(key.createdAt)}
+                {scopeText(key)} · created {when(key.createdAt)}
+                {key.lastUsedAt && ` · last used ${when(key.lastUsedAt)}`}
                 {key.revokedAt && ` · revoked ${when(key.revokedAt)}`}
               </div>
             </div>
@@ -96,6 +102,14 @@ export function KeysPage() {
           Name
           <input name="name" maxLength={100} placeholder="backups host" />
         </label>
+        <label>
+          Scope
+          <select name="scope" defaultValue="ping">
+            {KEY_SCOPES.map((scope) => (
+              <option key={scope}>{scope}</option>
+            ))}
+          </select>
+        </label>
         <button type="submit" disabled={action.busy}>
           Create key
         </button>
@@ -103,4 +117,11 @@ export function KeysPage() {
       <Failure message={action.error} />
     </>
   );
+}
+
+/** What the key may do: "ping", "ping-only", "read, 2 monitors" (docs/api.md#roles). */
+function scopeText(key: ApiKey): string {
+  const scope = key.scope === 'ping' && !key.provision ? 'ping-only' : key.scope;
+  const count = key.monitorIds?.length;
+  return count === undefined ? scope : `${scope}, ${count} monitor${count === 1 ? '' : 's'}`;
 }

@@ -128,7 +128,8 @@ t.test('the everyday commands against a real server', async (t) => {
     const pingOnly = await cli('keys', 'create', '--name', 'cron host', '--no-provision');
     t.match(pingOnly.stdout, /^key_\S+ \(cron host, ping-only\): pm_/);
     const list = await cli('keys', 'list');
-    t.match(list.stdout, new RegExp(`${created.keyId}\\s+ci\\s+pm_\\S+\\s+provision\\s`));
+    // SCOPE: a ping key that may provision is `ping` (docs/cli.md#pingmon-keys-list).
+    t.match(list.stdout, new RegExp(`${created.keyId}\\s+ci\\s+pm_\\S+\\s+ping\\s+all\\s`));
     t.match(list.stdout, /\scron host\s+pm_\S+\s+ping-only\s/);
     t.notMatch(list.stdout, new RegExp(created.key));
     t.equal((await cli('keys', 'revoke', created.keyId)).code, 0);

@@ -3,6 +3,8 @@ import { TestClock } from '../helpers/clock.js';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import type { RequestOptions } from '../helpers/http.js';
 import { json, startReceiver } from '../helpers/receiver.js';
+import { linkToken } from '../helpers/team.js';
+import { codeAt } from '../helpers/totp.js';
 import { TestServer } from '../helpers/server.js';
 
 const DAY = 86_400_000;
@@ -158,6 +160,56 @@ for (const kind of DATABASE_KINDS) {
       const text = JSON.stringify(await stored(account.accountId));
       for (const secretText of ['TOPSECRET', 'T0KEN', key.key, account.password, newPassword, token])
         t.notOk(text.includes(secretText), `no ${String(secretText).slice(0, 12)}… stored`);
+    });
+
+    t.test('teammates, the status page, sessions and the second factor are recorded too', async (t) => {
+      const owner = await api.account();
+      const me = { type: 'user', id: owner.userId, name: owner.email };
+      const invited = await call(owner, '/users/invites', { body: { email: 'ada@example.com', role: 'viewer' } });
+      t.equal(invited.status, 201, invited.text);
+      const joined = await api.request('/auth/invites/accept', {
+        body: { token: linkToken(invited.body.url), password: 'a fine password' },
+        headers: VIA_PROXY,
+      });
+      t.equal(joined.status, 200, joined.text);
+      const ada = joined.body.user.userId as string;
+      const again = await call(owner, '/users/invites', { body: { email: 'bob@example.com', role: 'member' } });
+      t.equal((await call(owner, `/users/invites/${again.body.inviteId}`, { method: 'DELETE' })).status, 204);
+      t.equal((await call(owner, `/users/${ada}`, { method: 'PATCH', body: { role: 'member' } })).status, 200);
+      t.equal((await call(owner, `/users/${ada}`, { method: 'DELETE' })).status, 204);
+      const page = { slug: `audit-${kind}-${Date.now()}`, monitorIds: [] };
+      t.equal((await call(owner, '/status-page', { method: 'PUT', body: page })).status, 200);
+      const started = await call(owner, '/me/second-factor', { method: 'POST' });
+      const code = codeAt(started.body.secret, clock.now);
+      t.equal((await call(owner, '/me/second-factor/confirm', { body: { code } })).status, 200);
+      const off = { password: owner.password };
+      t.equal((await call(owner, '/me/second-factor/disable', { body: off })).status, 204);
+      t.equal((await call(owner, '/me/sessions', { method: 'DELETE' })).status, 200);
+
+      const entries = await trail(owner);
+      const byAction = (action: string) => entries.filter((e) => e.action === action);
+      t.match(byAction('user.invited'), [
+        {
+          actor: me,
+          address: CLIENT,
+          target: { type: 'invite', id: again.body.inviteId, name: 'bob@example.com (member)' },
+        },
+        { target: { type: 'invite', id: invited.body.inviteId, name: 'ada@example.com (viewer)' } },
+      ]);
+      t.match(byAction('invite.revoked'), [{ target: { id: again.body.inviteId, name: 'bob@example.com (member)' } }]);
+      const newcomer = { type: 'user', id: ada, name: 'ada@example.com' };
+      t.match(byAction('user.joined'), [{ actor: newcomer, address: CLIENT, target: newcomer }]);
+      t.match(byAction('user.role_changed'), [
+        { actor: me, target: newcomer, changes: [{ field: 'role', from: 'viewer', to: 'member' }] },
+      ]);
+      t.match(byAction('user.removed'), [{ actor: me, target: newcomer, changes: null }]);
+      t.match(byAction('status_page.updated'), [{ actor: me, target: null }]);
+      t.match(byAction('user.second_factor_enabled'), [{ actor: me, target: me }]);
+      t.match(byAction('user.second_factor_disabled'), [{ actor: me, target: me }]);
+      t.match(byAction('user.other_sessions_revoked'), [{ actor: me, target: me }]);
+      const text = JSON.stringify(await stored(owner.accountId));
+      for (const secretText of [linkToken(invited.body.url), started.body.secret, owner.password])
+        t.notOk(text.includes(secretText), `no ${String(secretText).slice(0, 6)}… stored`);
     });
 
     t.test('failed sign-ins are recorded with the e-mail tried, never the password', async (t) => {

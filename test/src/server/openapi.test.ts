@@ -111,7 +111,14 @@ for (const kind of DATABASE_KINDS) {
         apiKeyBearer: { type: 'http', scheme: 'bearer' },
       });
       t.same(doc.paths['/ping/{monitorId}/start']?.post?.security, [{ apiKey: [] }, { apiKeyBearer: [] }]);
-      t.same(doc.paths['/monitors']?.get?.security, [{ userToken: [] }, { sessionCookie: [], sessionHeader: [] }]);
+      t.same(doc.paths['/monitors']?.get?.security, [
+        { userToken: [] },
+        { sessionCookie: [], sessionHeader: [] },
+        { apiKey: [] },
+        { apiKeyBearer: [] },
+      ]);
+      const listing = doc.paths['/monitors']?.get as unknown as Record<string, unknown>;
+      t.equal(listing['x-pingmon-access'], 'read', 'each operation says its access level');
       for (const open of ['/health', '/auth/login', '/openapi.json']) {
         const operation = Object.values(doc.paths[open] ?? {})[0];
         t.same(operation?.security, [], `${open} needs no credentials`);
@@ -247,6 +254,29 @@ for (const kind of DATABASE_KINDS) {
       t.equal(created.status, 201);
       t.equal((await call('DELETE', `/api-keys/${created.body.keyId}`, as())).status, 204);
       t.equal((await call('DELETE', '/api-keys/key_nope', as())).status, 404);
+
+      const reader = await call('POST', '/api-keys', as({ body: { name: 'grafana', scope: 'read', monitorIds: [m] } }));
+      t.equal(reader.status, 201);
+      t.equal((await call('GET', '/monitors', { token: reader.body.key })).status, 200);
+      t.equal((await call('POST', '/monitors', { token: reader.body.key, body: { name: 'x' } })).status, 403);
+      const invite = { email: 'openapi@example.com', role: 'viewer' };
+      const invited = await call('POST', '/users/invites', as({ body: invite }));
+      t.equal(invited.status, 201);
+      t.equal((await call('GET', '/users/invites', as())).status, 200);
+      const inviteToken = (invited.body.url as string).split('#')[1];
+      t.equal((await call('POST', '/auth/invites/lookup', { body: { token: inviteToken } })).status, 200);
+      const acceptance = { body: { token: inviteToken, password: 'viewer password' } };
+      const joined = await call('POST', '/auth/invites/accept', acceptance);
+      t.equal(joined.status, 200);
+      t.equal((await call('POST', '/auth/invites/accept', acceptance)).status, 410);
+      t.equal((await call('GET', '/users', as())).status, 200);
+      t.equal((await call('POST', '/monitors', { token: joined.body.token, body: { name: 'x' } })).status, 403);
+      const viewerId = joined.body.user.userId as string;
+      t.equal((await call('PATCH', `/users/${viewerId}`, as({ body: { role: 'member' } }))).status, 200);
+      t.equal((await call('PATCH', `/users/${alice.userId}`, as({ body: { role: 'member' } }))).status, 409);
+      t.equal((await call('DELETE', `/users/${viewerId}`, as())).status, 204);
+      const pending = await call('POST', '/users/invites', as({ body: { ...invite, email: 'later@example.com' } }));
+      t.equal((await call('DELETE', `/users/invites/${pending.body.inviteId}`, as())).status, 204);
 
       const snooze = { snoozedUntil: new Date(Date.now() + 3_600_000).toISOString() };
       t.match((await call('PATCH', `/monitors/${m}`, as({ body: snooze }))).body, snooze);
