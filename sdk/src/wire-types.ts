@@ -1049,6 +1049,20 @@ export interface SetStatusPageRequest {
   showErrorMessages?: boolean;
 }
 
+export interface SignInMethods {
+  /** Whether users may sign in with their e-mail and password */
+  password: boolean;
+  /** The identity provider users may sign in through; null: none */
+  provider: SignInProvider | null;
+}
+
+export interface SignInProvider {
+  /** The identity provider's name, for its sign-in button */
+  name: string;
+  /** Where a browser starts signing in through it */
+  start: string;
+}
+
 export interface SnoozedEvent {
   kind: 'snoozed';
   /** When it happened */

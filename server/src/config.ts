@@ -2,7 +2,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import Joi from 'joi';
 import { DURATION_FORMS, LONGEST_TIMER_MS, notADuration, parseDuration, PLANS } from '@pingmon/sdk/wire';
-import type { Plan } from '@pingmon/sdk/wire';
+import { ROLES } from '@pingmon/sdk/wire';
+import type { Plan, Role } from '@pingmon/sdk/wire';
 
 export interface Config {
   readonly host: string;
@@ -70,6 +71,30 @@ export interface Config {
   readonly metrics: boolean;
   /** The bearer token a scrape of /metrics must send; undefined lets any scrape in. */
   readonly metricsToken: string | undefined;
+  /** Users may sign in with their e-mail and password; off, only through the identity provider. */
+  readonly passwordSignIn: boolean;
+  /** Sign-in through an OpenID Connect provider (docs/configuration.md#single-sign-on); undefined: none. */
+  readonly oidc: OidcSettings | undefined;
+}
+
+/** The identity provider users may sign in through, and who among its users gets in, with which role. */
+export interface OidcSettings {
+  readonly issuer: string;
+  readonly clientId: string;
+  /** Undefined: a public client, which proves itself by PKCE alone. */
+  readonly clientSecret: string | undefined;
+  /** The provider's name on the sign-in button. */
+  readonly name: string;
+  /** The account (id or status page slug) new users join; undefined: the server's only account. */
+  readonly account: string | undefined;
+  readonly scopes: string;
+  /** New users whose verified e-mail is in one of these domains get in, as `defaultRole`. */
+  readonly allowedDomains: readonly string[];
+  /** The claim listing the user's groups. */
+  readonly groupsClaim: string;
+  /** Group → role: a user in a mapped group gets in with the highest role mapped, kept in step at each sign-in. */
+  readonly roles: Readonly<Record<string, Role>>;
+  readonly defaultRole: Role;
 }
 
 export class ConfigError extends Error {}
@@ -125,6 +150,17 @@ interface Settings {
   PINGMON_PRUNE_INTERVAL: number;
   PINGMON_METRICS: boolean;
   PINGMON_METRICS_TOKEN: string | undefined;
+  PINGMON_PASSWORD_SIGN_IN: boolean;
+  PINGMON_OIDC_ISSUER: string | undefined;
+  PINGMON_OIDC_CLIENT_ID: string | undefined;
+  PINGMON_OIDC_CLIENT_SECRET: string | undefined;
+  PINGMON_OIDC_NAME: string | undefined;
+  PINGMON_OIDC_ACCOUNT: string | undefined;
+  PINGMON_OIDC_SCOPES: string | undefined;
+  PINGMON_OIDC_ALLOWED_DOMAINS: string[] | undefined;
+  PINGMON_OIDC_GROUPS_CLAIM: string | undefined;
+  PINGMON_OIDC_ROLES: Record<string, Role> | undefined;
+  PINGMON_OIDC_DEFAULT_ROLE: Role | undefined;
 }
 
 /**
@@ -229,6 +265,38 @@ const proxies = text
     mustBe('PINGMON_TRUSTED_PROXIES', 'IP addresses or CIDR ranges separated by commas, e.g. "127.0.0.1,10.0.0.0/8"'),
   );
 
+/** A setting of the identity provider: meaningless, so refused, without PINGMON_OIDC_ISSUER. */
+function oidcSetting<T extends Joi.Schema>(name: string, schema: T): T {
+  return schema.when('PINGMON_OIDC_ISSUER', { is: Joi.exist(), otherwise: Joi.forbidden() }).messages({
+    'any.unknown': `${name} is set but PINGMON_OIDC_ISSUER is not: set the issuer to sign in through a provider, or unset ${name}`,
+  }) as T;
+}
+
+/** A group name is anything before the last "="; "sre=admin, dev team=member". */
+const groupRoles = text
+  .custom((value: string): Record<string, Role> => {
+    const entries = value.split(',').map((part) => {
+      const at = part.lastIndexOf('=');
+      const group = part.slice(0, at).trim();
+      const role = part.slice(at + 1).trim();
+      if (at < 1 || group === '' || !ROLES.includes(role as Role)) throw new Error('not group=role');
+      return [group, role as Role] as const;
+    });
+    return Object.assign(Object.create(null) as Record<string, Role>, Object.fromEntries(entries));
+  })
+  .messages(
+    mustBe('PINGMON_OIDC_ROLES', `groups and roles like "pingmon-admins=admin,engineering=member" (roles: ${ROLES.join(', ')})`),
+  );
+
+const domains = text
+  .custom((value: string): string[] =>
+    Joi.attempt(
+      value.split(',').map((entry) => entry.trim().toLowerCase().replace(/^@/, '')),
+      Joi.array().items(Joi.string().domain({ tlds: false, minDomainSegments: 1 })),
+    ),
+  )
+  .messages(mustBe('PINGMON_OIDC_ALLOWED_DOMAINS', 'e-mail domains separated by commas, e.g. "example.com,corp.example.com"'));
+
 // Checked in the order written: of several bad values, the message names the first.
 const ENVIRONMENT = Joi.object<Settings>({
   PINGMON_HOST: text.default('127.0.0.1'),
@@ -312,6 +380,36 @@ const ENVIRONMENT = Joi.object<Settings>({
         'PINGMON_METRICS_TOKEN is set but metrics are off: set PINGMON_METRICS=true to serve /metrics ' +
         'behind this token, or unset PINGMON_METRICS_TOKEN',
     }),
+  PINGMON_PASSWORD_SIGN_IN: Joi.boolean()
+    .truthy('1')
+    .falsy('0')
+    .empty('')
+    .default(true)
+    .messages(mustBe('PINGMON_PASSWORD_SIGN_IN', 'true, false, 1 or 0')),
+  PINGMON_OIDC_ISSUER: text.uri({ scheme: ['http', 'https'] }).messages(
+    mustBe('PINGMON_OIDC_ISSUER', "the identity provider's issuer URL, e.g. https://login.example.com/realms/acme"),
+  ),
+  // Never quoted in a message: the secret.
+  PINGMON_OIDC_CLIENT_ID: text.when('PINGMON_OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }).messages({
+    'any.required':
+      "PINGMON_OIDC_CLIENT_ID must be set with PINGMON_OIDC_ISSUER: the client id pingmon was registered with at the provider",
+  }),
+  PINGMON_OIDC_CLIENT_SECRET: oidcSetting('PINGMON_OIDC_CLIENT_SECRET', text),
+  PINGMON_OIDC_NAME: oidcSetting('PINGMON_OIDC_NAME', text.max(60)),
+  PINGMON_OIDC_ACCOUNT: oidcSetting('PINGMON_OIDC_ACCOUNT', text),
+  PINGMON_OIDC_SCOPES: oidcSetting('PINGMON_OIDC_SCOPES', text.pattern(/(^|\s)openid(\s|$)/)).messages({
+    'string.pattern.base': mustBe('PINGMON_OIDC_SCOPES', 'scopes separated by spaces, openid among them')['*']!,
+  }),
+  PINGMON_OIDC_ALLOWED_DOMAINS: oidcSetting('PINGMON_OIDC_ALLOWED_DOMAINS', domains),
+  PINGMON_OIDC_GROUPS_CLAIM: oidcSetting('PINGMON_OIDC_GROUPS_CLAIM', text),
+  PINGMON_OIDC_ROLES: oidcSetting('PINGMON_OIDC_ROLES', groupRoles),
+  PINGMON_OIDC_DEFAULT_ROLE: oidcSetting(
+    'PINGMON_OIDC_DEFAULT_ROLE',
+    Joi.string()
+      .valid(...ROLES)
+      .empty('')
+      .messages(mustBe('PINGMON_OIDC_DEFAULT_ROLE', `one of ${ROLES.join(', ')}`)),
+  ),
 });
 
 /** What must hold whoever chose the value (environment, flag or caller); messages show the URL redacted. */
@@ -361,11 +459,44 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     clock: Date.now,
     metrics: settings.PINGMON_METRICS,
     metricsToken: settings.PINGMON_METRICS_TOKEN,
+    passwordSignIn: settings.PINGMON_PASSWORD_SIGN_IN,
+    oidc: oidcOf(settings),
   };
   const config = { ...fromEnv, ...definedOnly(overrides) };
   const shown = config.databaseUrl === undefined ? {} : { databaseUrl: redactUrl(config.databaseUrl) };
   validate(CHOSEN, config, shown);
+  signInPossible(config);
   return Object.freeze(config);
+}
+
+function oidcOf(settings: Settings): OidcSettings | undefined {
+  if (settings.PINGMON_OIDC_ISSUER === undefined || settings.PINGMON_OIDC_CLIENT_ID === undefined) return undefined;
+  return {
+    issuer: settings.PINGMON_OIDC_ISSUER,
+    clientId: settings.PINGMON_OIDC_CLIENT_ID,
+    clientSecret: settings.PINGMON_OIDC_CLIENT_SECRET,
+    name: settings.PINGMON_OIDC_NAME ?? 'single sign-on',
+    account: settings.PINGMON_OIDC_ACCOUNT,
+    scopes: settings.PINGMON_OIDC_SCOPES ?? 'openid email profile',
+    allowedDomains: settings.PINGMON_OIDC_ALLOWED_DOMAINS ?? [],
+    groupsClaim: settings.PINGMON_OIDC_GROUPS_CLAIM ?? 'groups',
+    roles: settings.PINGMON_OIDC_ROLES ?? {},
+    defaultRole: settings.PINGMON_OIDC_DEFAULT_ROLE ?? 'viewer',
+  };
+}
+
+/** Whoever chose the settings: someone must be able to sign in, and the provider must know where to send them back. */
+function signInPossible(config: Config): void {
+  if (config.oidc && config.publicUrl === undefined)
+    throw new ConfigError(
+      'PINGMON_PUBLIC_URL must be set with PINGMON_OIDC_ISSUER: the provider sends users back to ' +
+        '<PINGMON_PUBLIC_URL>/api/v1/auth/oidc/callback, the redirect URI to register for pingmon at the provider',
+    );
+  if (!config.passwordSignIn && !config.oidc)
+    throw new ConfigError(
+      'PINGMON_PASSWORD_SIGN_IN=false needs PINGMON_OIDC_ISSUER: with neither, nobody could sign in. ' +
+        'Set up an identity provider (docs/configuration.md#single-sign-on), or leave password sign-in on',
+    );
 }
 
 /** Once, at the edge (as hapi's lib/config.js does): the first failure becomes the one-line message. */

@@ -16,6 +16,7 @@ import { registerErrorShape } from './errors.js';
 import { backgroundWork, runInBackground } from './lifecycle.js';
 import type { GatherMetrics } from './metrics-route.js';
 import { registerMetrics } from './metrics-route.js';
+import { IdentityProvider } from './identity-provider.js';
 import { registerDepthGuard, registerTextGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
 import { auditRoutes } from './routes/audit.js';
@@ -25,6 +26,7 @@ import { channelRoutes } from './routes/channels.js';
 import { eventRoutes } from './routes/events.js';
 import type { RouteContext } from './routes/context.js';
 import { healthRoutes } from './routes/health.js';
+import { identityProviderRoutes, registerPendingCookie } from './routes/identity-provider.js';
 import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { meRoutes } from './routes/me.js';
 import { secondFactorRoutes } from './routes/second-factor.js';
@@ -83,6 +85,9 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
     metrics,
     clientAddress,
     viaHttps,
+    provider:
+      config.oidc &&
+      new IdentityProvider(config.oidc, `${config.publicUrl}${API_PREFIX}/auth/oidc/callback`, config.alertTimeoutMs),
   };
   if (config.logLevel !== 'silent') await registerRequestLog(server, config, clientAddress);
   for (const notice of db.notices) server.log(['database', 'warn'], notice);
@@ -91,6 +96,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
   registerTextGuard(server);
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
+  registerPendingCookie(server, jwtSecret);
   registerMonitorRefs(server, db.sql);
   // After the monitor references: a key limited to some monitors is checked against ids, never slugs.
   registerAccess(server);
@@ -125,6 +131,7 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...healthRoutes(ctx),
     ...pingRoutes(ctx),
     ...authRoutes(ctx),
+    ...identityProviderRoutes(ctx),
     ...meRoutes(ctx),
     ...sessionRoutes(ctx),
     ...secondFactorRoutes(ctx),

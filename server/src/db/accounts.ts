@@ -55,3 +55,13 @@ export async function findAccountIdBySlug(sql: Sql, slug: string): Promise<strin
 export async function setAccountSlug(sql: TransactionSql, accountId: string, slug: string | null): Promise<void> {
   await sql.changes('update accounts set slug = ? where id = ?', [slug, accountId]);
 }
+
+/** The account named by its id or its slug; without a name, the server's account when it has exactly one. */
+export async function findAccountIdNamed(sql: Sql, name: string | undefined): Promise<string | undefined> {
+  if (name !== undefined) {
+    const [row] = await sql.rows<{ id: string }>('select id from accounts where id = ? or slug = ?', [name, name]);
+    return row?.id;
+  }
+  const rows = await sql.rows<{ id: string }>('select id from accounts limit 2', []);
+  return rows.length === 1 ? rows[0]!.id : undefined;
+}

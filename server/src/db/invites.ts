@@ -113,3 +113,18 @@ export async function forgetInviter(sql: Sql, accountId: string, userId: string)
     userId,
   ]);
 }
+
+/** The account's open invite of an address at `now`, if any (a new invite revokes older ones: one at most). */
+export async function findOpenInviteOf(
+  sql: Sql,
+  accountId: string,
+  email: string,
+  now: number,
+): Promise<InviteRecord | undefined> {
+  const [row] = await sql.rows<InviteRow>(
+    `select ${COLUMNS} from invites where account_id = ? and email = ? and accepted_at is null ` +
+      'and revoked_at is null and expires_at > ? order by created_at desc limit 1',
+    [accountId, email, now],
+  );
+  return row && toRecord(row);
+}

@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { Request, ResponseToolkit, ServerRoute } from '@hapi/hapi';
-import type { LoginRequest, LoginResponse, SessionResponse } from '@pingmon/sdk/wire';
+import type { LoginRequest, LoginResponse, SessionResponse, SignInMethods } from '@pingmon/sdk/wire';
 import {
   bearerOf,
   issueUserToken,
@@ -20,7 +20,12 @@ import { iso, presentAccount, presentUser } from '../presenter.js';
 import { DUMMY_PASSWORD_HASH, verifyPassword } from '../secrets.js';
 import type { RouteContext } from './context.js';
 import { countPasswordAttempt, passwordAccepted } from './password-attempts.js';
-import { LoginResponse as LoginSchema, SessionResponse as SessionSchema, replies } from './responses.js';
+import {
+  LoginResponse as LoginSchema,
+  SessionResponse as SessionSchema,
+  SignInMethods as SignInMethodsSchema,
+  replies,
+} from './responses.js';
 import { passSecondFactor } from './second-factor.js';
 import { invalidRequest } from './validation.js';
 
@@ -38,6 +43,21 @@ const credentials = { payload: loginBody, failAction: invalidRequest };
 export function authRoutes(ctx: RouteContext): ServerRoute[] {
   return [
     {
+      method: 'GET',
+      path: '/auth/methods',
+      options: {
+        id: 'signInMethods',
+        auth: false,
+        description: 'How users sign in to this server: with a password, through an identity provider, or both',
+        tags: ['auth'],
+        response: replies({ 200: SignInMethodsSchema }),
+        handler: (): SignInMethods => ({
+          password: ctx.config.passwordSignIn,
+          provider: ctx.provider ? { name: ctx.provider.name, start: '/api/v1/auth/oidc/start' } : null,
+        }),
+      },
+    },
+    {
       method: 'POST',
       path: '/auth/login',
       options: {
@@ -45,7 +65,7 @@ export function authRoutes(ctx: RouteContext): ServerRoute[] {
         auth: false,
         description: 'Log in: a user token',
         tags: ['auth'],
-        response: replies({ 200: LoginSchema }, [401, 429]),
+        response: replies({ 200: LoginSchema }, [401, 403, 429]),
         validate: credentials,
         handler: (request: Request) => login(ctx, request.payload as LoginRequest, clientOf(ctx, request)),
       },
@@ -106,6 +126,7 @@ export function clientOf(ctx: RouteContext, request: Request): Client {
 }
 
 async function login(ctx: RouteContext, input: LoginRequest, client: Client): Promise<LoginResponse> {
+  refusePasswords(ctx);
   const now = Date.now();
   const email = input.email.toLowerCase();
   const attempt = await countPasswordAttempt(ctx, email, client.address, now);
@@ -135,6 +156,18 @@ export async function startSession(
   const opened = await insertSession(ctx.db.sql, session, record.passwordHash);
   if (!opened) throw wrongCredentials();
   return { token, expiresAt: iso(expiresAt), user: presentUser(record), account: presentAccount(account) };
+}
+
+/** With password sign-in turned off (PINGMON_PASSWORD_SIGN_IN=false), no password opens a session. */
+export function refusePasswords(ctx: RouteContext): void {
+  if (ctx.config.passwordSignIn) return;
+  throw apiError(
+    403,
+    'password_sign_in_off',
+    `Password sign-in is turned off on this server: sign in through ${ctx.provider?.name ?? 'the identity provider'} ` +
+      'in the dashboard. Scripts and the CLI use an API key instead (create one in the dashboard, then ' +
+      '`pingmon config set token pm_…` or PINGMON_TOKEN).',
+  );
 }
 
 function wrongCredentials() {

@@ -2,6 +2,7 @@ import type { Mailer } from '../alerts/email.js';
 import type { DeliveryWorker } from '../alerts/worker.js';
 import type { Request } from '@hapi/hapi';
 import type { Config } from '../config.js';
+import type { IdentityProvider } from '../identity-provider.js';
 import type { Database } from '../db/index.js';
 import type { Metrics } from '../metrics.js';
 import type { KnownMonitors } from '../use-cases/record-ping.js';
@@ -21,6 +22,8 @@ export interface RouteContext {
   readonly mailer: Mailer | undefined;
   /** Who sent a request: the peer, or behind PINGMON_TRUSTED_PROXIES the client they name. */
   readonly clientAddress: (request: Request) => string;
+  /** The identity provider users may sign in through (PINGMON_OIDC_ISSUER); undefined: none. */
+  readonly provider: IdentityProvider | undefined;
   /** Whether the request came over HTTPS, directly or through a proxy (client-address.ts). */
   readonly viaHttps: (request: Request) => boolean;
 }

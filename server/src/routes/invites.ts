@@ -13,7 +13,7 @@ import { mailInvite } from '../invite-mail.js';
 import { iso, presentInvite } from '../presenter.js';
 import { hashInviteToken, hashPassword } from '../secrets.js';
 import { acceptInvite, invite } from '../use-cases/invites.js';
-import { clientOf, startSession } from './auth.js';
+import { clientOf, refusePasswords, startSession } from './auth.js';
 import type { RouteContext } from './context.js';
 import {
   CreatedInvite as CreatedInviteSchema,
@@ -110,7 +110,7 @@ export function inviteRoutes(ctx: RouteContext): ServerRoute[] {
         auth: false,
         description: 'Accept an invite by setting a password: the new user, signed in',
         tags: ['auth'],
-        response: replies({ 200: LoginSchema }, [404, 409, 410]),
+        response: replies({ 200: LoginSchema }, [403, 404, 409, 410]),
         validate: { payload: acceptInviteBody, failAction: invalidRequest },
       },
       handler: (request: Request) => accept(ctx, request),
@@ -159,6 +159,8 @@ async function lookup(ctx: RouteContext, request: Request): Promise<InviteInfo> 
 
 async function accept(ctx: RouteContext, request: Request): Promise<LoginResponse> {
   const { token: given, password } = request.payload as { token: string; password: string };
+  // The invite stays open: signing in through the identity provider with its address honours it.
+  refusePasswords(ctx);
   const tokenHash = hashInviteToken(given);
   // Checked before the (slow) password hash: a dead link is answered at once.
   refuseIf(closedInviteRefusal(await findInviteByToken(ctx.db.sql, tokenHash), ctx.config.clock()));

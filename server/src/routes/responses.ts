@@ -124,6 +124,15 @@ const SecondFactorStatus = shape('SecondFactorStatus', {
   recoveryCodesLeft: count.description('Recovery codes not used yet'),
 });
 export const MeResponse = shape('MeResponse', { user: User, account: Account, secondFactor: SecondFactorStatus });
+export const SignInMethods = shape('SignInMethods', {
+  password: Joi.boolean().description('Whether users may sign in with their e-mail and password'),
+  provider: orNull(
+    shape('SignInProvider', {
+      name: Joi.string().description("The identity provider's name, for its sign-in button"),
+      start: Joi.string().description('Where a browser starts signing in through it'),
+    }),
+  ).description('The identity provider users may sign in through; null: none'),
+});
 export const SessionResponse = shape('SessionResponse', { expiresAt: time, user: User, account: Account });
 export const LoginResponse = shape('LoginResponse', {
   token: Joi.string(),

@@ -4,11 +4,12 @@ import type { InviteInfo, SessionResponse } from '@pingmon/sdk/wire';
 import { api, ApiError } from '../api.js';
 import { navigate } from '../router.js';
 import { useTitle } from '../title.js';
+import { ProviderButton, useSignInMethods } from './sign-in.js';
 
 /**
  * An invite link (`/invite#<token>`): the address and role it is for, and a password to set. Accepting makes the
- * user; signing in with the new password then opens the dashboard's session. The token stays after the #: it never
- * reaches a server's log.
+ * user; signing in with the new password then opens the dashboard's session. Where passwords are turned off, the
+ * identity provider's sign-in honours the invite. The token stays after the #: it never reaches a server's log.
  */
 export function AcceptInvite({ onSignedIn }: { onSignedIn: (s: SessionResponse) => void }) {
   useTitle('Accept the invite');
@@ -16,6 +17,7 @@ export function AcceptInvite({ onSignedIn }: { onSignedIn: (s: SessionResponse) 
   const [invite, setInvite] = useState<InviteInfo>();
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const methods = useSignInMethods();
   useEffect(() => {
     api<InviteInfo>('POST', 'auth/invites/lookup', { token }).then(setInvite, (err: ApiError) => setError(err.message));
   }, [token]);
@@ -44,7 +46,16 @@ export function AcceptInvite({ onSignedIn }: { onSignedIn: (s: SessionResponse) 
           {error}
         </p>
       )}
-      {invite && (
+      {invite && methods && !methods.password && methods.provider && (
+        <div className="provider">
+          <p>
+            You are invited as <strong>{invite.role}</strong>. Sign in through {methods.provider.name} as{' '}
+            <strong>{invite.email}</strong> to join.
+          </p>
+          <ProviderButton provider={methods.provider} next="/" />
+        </div>
+      )}
+      {invite && methods?.password && (
         <form onSubmit={(e) => void submit(e)} aria-label="Accept the invite">
           <p>
             You are invited as <strong>{invite.role}</strong>. Set the password you will sign in with as{' '}
