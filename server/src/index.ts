@@ -2,7 +2,7 @@ export { createServer, API_PREFIX } from './server.js';
 export type { ServerOptions } from './server.js';
 export { workerMetrics } from './metrics-route.js';
 export { loadConfig, ConfigError, redactUrl } from './config.js';
-export type { Config, ConfigOverrides } from './config.js';
+export type { Config, ConfigOverrides, OidcSettings } from './config.js';
 export { openDatabase, closeDatabase, DatabaseUnavailableError } from './db/index.js';
 export type { Database } from './db/index.js';
 export { createAccount, setPassword, AccountInputError } from './bootstrap.js';
