@@ -147,7 +147,9 @@ function responsesOf(
   const responses: Record<string, JsonSchema> = {};
   for (const [code, schema] of Object.entries(declared)) {
     const reply: JsonSchema = { description: STATUS_CODES[code] ?? code };
-    if (code !== '204' && Joi.isSchema(schema)) reply.content = { 'application/json': { schema: toJson(schema) } };
+    // No content, or a redirect: declared `false`, which hapi compiles with a joi of its own.
+    const bodiless = code === '204' || code.startsWith('3');
+    if (!bodiless && Joi.isSchema(schema)) reply.content = { 'application/json': { schema: toJson(schema) } };
     responses[code] = reply;
   }
   const error = { 'application/json': { schema: toJson(ErrorBody) } };

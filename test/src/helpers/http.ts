@@ -20,6 +20,8 @@ export interface RequestOptions {
   body?: unknown;
   token?: string;
   apiKey?: string;
+  /** 'manual': a redirect is the reply, not followed. */
+  redirect?: 'follow' | 'manual';
 }
 
 /** One real HTTP request; the reply's body parsed as JSON when it is JSON. */
@@ -33,7 +35,8 @@ export async function request<T = AnyBody>(url: string, options: RequestOptions 
   }
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.apiKey) headers['x-api-key'] = options.apiKey;
-  const response = await fetch(url, { method: options.method ?? (body === undefined ? 'GET' : 'POST'), headers, body });
+  const method = options.method ?? (body === undefined ? 'GET' : 'POST');
+  const response = await fetch(url, { method, headers, body, redirect: options.redirect });
   const text = await response.text();
   let parsed: unknown = text;
   try {

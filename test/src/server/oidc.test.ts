@@ -2,7 +2,8 @@ import t from 'tap';
 import type { Test } from 'tap';
 import type { OidcSettings } from '@pingmon/server';
 import { DATABASE_KINDS } from '../helpers/databases.js';
-import { freePort, startIdentityProvider } from '../helpers/oidc-provider.js';
+import { startIdentityProvider } from '../helpers/oidc-provider.js';
+import { closedPort } from '../helpers/receiver.js';
 import type { ProviderUser } from '../helpers/oidc-provider.js';
 import { signInThroughProvider } from '../helpers/oidc-flow.js';
 import { TestServer } from '../helpers/server.js';
@@ -18,7 +19,7 @@ async function setUp(
   settings: Partial<OidcSettings> = {},
   overrides: { passwordSignIn?: boolean } = {},
 ) {
-  const port = await freePort();
+  const port = await closedPort();
   const publicUrl = `http://127.0.0.1:${port}`;
   const idp = await startIdentityProvider(t, { redirectUri: `${publicUrl}${CALLBACK}`, users });
   const oidc: OidcSettings = {
@@ -196,7 +197,7 @@ for (const kind of DATABASE_KINDS) {
 }
 
 t.test('the provider unreachable, or not set up', async (t) => {
-  const port = await freePort();
+  const port = await closedPort();
   const api = await TestServer.start(t, 'sqlite', {
     publicUrl: 'http://127.0.0.1:1',
     oidc: {
