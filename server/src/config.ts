@@ -390,10 +390,13 @@ const ENVIRONMENT = Joi.object<Settings>({
     mustBe('PINGMON_OIDC_ISSUER', "the identity provider's issuer URL, e.g. https://login.example.com/realms/acme"),
   ),
   // Never quoted in a message: the secret.
-  PINGMON_OIDC_CLIENT_ID: text.when('PINGMON_OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() }).messages({
-    'any.required':
-      "PINGMON_OIDC_CLIENT_ID must be set with PINGMON_OIDC_ISSUER: the client id pingmon was registered with at the provider",
-  }),
+  PINGMON_OIDC_CLIENT_ID: oidcSetting('PINGMON_OIDC_CLIENT_ID', text)
+    .when('PINGMON_OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() })
+    .messages({
+      'any.required':
+        'PINGMON_OIDC_CLIENT_ID must be set with PINGMON_OIDC_ISSUER: the client id pingmon was registered with at ' +
+        'the provider',
+    }),
   PINGMON_OIDC_CLIENT_SECRET: oidcSetting('PINGMON_OIDC_CLIENT_SECRET', text),
   PINGMON_OIDC_NAME: oidcSetting('PINGMON_OIDC_NAME', text.max(60)),
   PINGMON_OIDC_ACCOUNT: oidcSetting('PINGMON_OIDC_ACCOUNT', text),
