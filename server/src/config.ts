@@ -268,7 +268,9 @@ const proxies = text
 /** A setting of the identity provider: meaningless, so refused, without PINGMON_OIDC_ISSUER. */
 function oidcSetting<T extends Joi.Schema>(name: string, schema: T): T {
   return schema.when('PINGMON_OIDC_ISSUER', { is: Joi.exist(), otherwise: Joi.forbidden() }).messages({
-    'any.unknown': `${name} is set but PINGMON_OIDC_ISSUER is not: set the issuer to sign in through a provider, or unset ${name}`,
+    'any.unknown':
+      `${name} is set but PINGMON_OIDC_ISSUER is not: set the issuer to sign in through a provider, ` +
+      `or unset ${name}`,
   }) as T;
 }
 
@@ -285,7 +287,10 @@ const groupRoles = text
     return Object.assign(Object.create(null) as Record<string, Role>, Object.fromEntries(entries));
   })
   .messages(
-    mustBe('PINGMON_OIDC_ROLES', `groups and roles like "pingmon-admins=admin,engineering=member" (roles: ${ROLES.join(', ')})`),
+    mustBe(
+      'PINGMON_OIDC_ROLES',
+      `groups and roles like "pingmon-admins=admin,engineering=member" (roles: ${ROLES.join(', ')})`,
+    ),
   );
 
 const domains = text
@@ -295,7 +300,9 @@ const domains = text
       Joi.array().items(Joi.string().domain({ tlds: false, minDomainSegments: 1 })),
     ),
   )
-  .messages(mustBe('PINGMON_OIDC_ALLOWED_DOMAINS', 'e-mail domains separated by commas, e.g. "example.com,corp.example.com"'));
+  .messages(
+    mustBe('PINGMON_OIDC_ALLOWED_DOMAINS', 'e-mail domains separated by commas, e.g. "example.com,corp.example.com"'),
+  );
 
 // Checked in the order written: of several bad values, the message names the first.
 const ENVIRONMENT = Joi.object<Settings>({
@@ -386,9 +393,11 @@ const ENVIRONMENT = Joi.object<Settings>({
     .empty('')
     .default(true)
     .messages(mustBe('PINGMON_PASSWORD_SIGN_IN', 'true, false, 1 or 0')),
-  PINGMON_OIDC_ISSUER: text.uri({ scheme: ['http', 'https'] }).messages(
-    mustBe('PINGMON_OIDC_ISSUER', "the identity provider's issuer URL, e.g. https://login.example.com/realms/acme"),
-  ),
+  PINGMON_OIDC_ISSUER: text
+    .uri({ scheme: ['http', 'https'] })
+    .messages(
+      mustBe('PINGMON_OIDC_ISSUER', "the identity provider's issuer URL, e.g. https://login.example.com/realms/acme"),
+    ),
   // Never quoted in a message: the secret.
   PINGMON_OIDC_CLIENT_ID: oidcSetting('PINGMON_OIDC_CLIENT_ID', text)
     .when('PINGMON_OIDC_ISSUER', { is: Joi.exist(), then: Joi.required() })

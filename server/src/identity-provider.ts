@@ -40,7 +40,12 @@ export class IdentityProvider {
 
   async start(next: string): Promise<{ url: string; pending: PendingSignIn }> {
     const config = await this.discover();
-    const pending = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier: oidc.randomPKCECodeVerifier(), next };
+    const pending = {
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      verifier: oidc.randomPKCECodeVerifier(),
+      next,
+    };
     const url = oidc.buildAuthorizationUrl(config, {
       redirect_uri: this.redirectUri,
       scope: this.settings.scopes,
@@ -52,7 +57,7 @@ export class IdentityProvider {
     return { url: url.href, pending };
   }
 
-  /** The claims of the person the provider sent back to `callbackUrl`: the ID token's, with the userinfo's over them. */
+  /** The claims of whom the provider sent back to `callbackUrl`: the ID token's, with the userinfo's over them. */
   async finish(callbackUrl: URL, pending: PendingSignIn): Promise<Record<string, unknown>> {
     const config = await this.discover();
     try {

@@ -80,7 +80,8 @@ export function identityProviderRoutes(ctx: RouteContext): ServerRoute[] {
         response: replies({ 302: false }),
       },
       handler: async (request: Request, h: ResponseToolkit) => {
-        const pending = (request.state as Record<string, unknown> | null)?.[PENDING_COOKIE] as PendingSignIn | undefined;
+        const pending = (request.state as Record<string, unknown> | null)?.[PENDING_COOKIE] as
+          PendingSignIn | undefined;
         try {
           if (!provider) throw notSetUp();
           if (!pending?.state)

@@ -204,19 +204,42 @@ t.test('sign-in through an identity provider: PINGMON_OIDC_* and PINGMON_PASSWOR
 
   const cases: Array<[Record<string, string>, RegExp]> = [
     [{ PINGMON_OIDC_CLIENT_ID: 'x' }, /PINGMON_OIDC_CLIENT_ID is set but PINGMON_OIDC_ISSUER is not/],
-    [{ PINGMON_OIDC_ALLOWED_DOMAINS: 'acme.com' }, /PINGMON_OIDC_ALLOWED_DOMAINS is set but PINGMON_OIDC_ISSUER is not/],
-    [{ PINGMON_OIDC_ISSUER: 'https://login.example.com' }, /PINGMON_OIDC_CLIENT_ID must be set with PINGMON_OIDC_ISSUER/],
-    [{ ...base, PINGMON_PUBLIC_URL: '' }, /PINGMON_PUBLIC_URL must be set with PINGMON_OIDC_ISSUER.*\/api\/v1\/auth\/oidc\/callback/],
-    [{ ...base, PINGMON_OIDC_ISSUER: 'login.example.com' }, /PINGMON_OIDC_ISSUER must be the identity provider's issuer URL/],
-    [{ ...base, PINGMON_OIDC_ROLES: 'sre=boss' }, /PINGMON_OIDC_ROLES must be groups and roles like .*\(got "sre=boss"\)/],
+    [
+      { PINGMON_OIDC_ALLOWED_DOMAINS: 'acme.com' },
+      /PINGMON_OIDC_ALLOWED_DOMAINS is set but PINGMON_OIDC_ISSUER is not/,
+    ],
+    [
+      { PINGMON_OIDC_ISSUER: 'https://login.example.com' },
+      /PINGMON_OIDC_CLIENT_ID must be set with PINGMON_OIDC_ISSUER/,
+    ],
+    [
+      { ...base, PINGMON_PUBLIC_URL: '' },
+      /PINGMON_PUBLIC_URL must be set with PINGMON_OIDC_ISSUER.*\/api\/v1\/auth\/oidc\/callback/,
+    ],
+    [
+      { ...base, PINGMON_OIDC_ISSUER: 'login.example.com' },
+      /PINGMON_OIDC_ISSUER must be the identity provider's issuer URL/,
+    ],
+    [
+      { ...base, PINGMON_OIDC_ROLES: 'sre=boss' },
+      /PINGMON_OIDC_ROLES must be groups and roles like .*\(got "sre=boss"\)/,
+    ],
     [{ ...base, PINGMON_OIDC_ROLES: 'admin' }, /PINGMON_OIDC_ROLES must be/],
     [{ ...base, PINGMON_OIDC_ALLOWED_DOMAINS: 'not a domain' }, /PINGMON_OIDC_ALLOWED_DOMAINS must be e-mail domains/],
-    [{ ...base, PINGMON_OIDC_DEFAULT_ROLE: 'root' }, /PINGMON_OIDC_DEFAULT_ROLE must be one of owner, admin, member, viewer/],
-    [{ ...base, PINGMON_OIDC_SCOPES: 'email' }, /PINGMON_OIDC_SCOPES must be scopes separated by spaces, openid among them/],
+    [
+      { ...base, PINGMON_OIDC_DEFAULT_ROLE: 'root' },
+      /PINGMON_OIDC_DEFAULT_ROLE must be one of owner, admin, member, viewer/,
+    ],
+    [
+      { ...base, PINGMON_OIDC_SCOPES: 'email' },
+      /PINGMON_OIDC_SCOPES must be scopes separated by spaces, openid among them/,
+    ],
     [{ PINGMON_PASSWORD_SIGN_IN: 'false' }, /PINGMON_PASSWORD_SIGN_IN=false needs PINGMON_OIDC_ISSUER/],
     [{ PINGMON_PASSWORD_SIGN_IN: 'nope' }, /PINGMON_PASSWORD_SIGN_IN must be true, false, 1 or 0/],
   ];
   for (const [env, message] of cases) t.throws(() => loadConfig(env), message, JSON.stringify(env));
-  const refusal = t.throws(() => loadConfig({ ...base, PINGMON_OIDC_CLIENT_SECRET: 'hunter2', PINGMON_OIDC_ROLES: 'x' }));
+  const refusal = t.throws(() =>
+    loadConfig({ ...base, PINGMON_OIDC_CLIENT_SECRET: 'hunter2', PINGMON_OIDC_ROLES: 'x' }),
+  );
   t.notMatch(String(refusal), /hunter2/, 'the secret is never quoted');
 });

@@ -35,7 +35,10 @@ for (const kind of DATABASE_KINDS) {
     const port = await closedPort();
     const publicUrl = `http://127.0.0.1:${port}`;
     const people: Record<string, ProviderUser> = {};
-    const idp = await startIdentityProvider(t, { redirectUri: `${publicUrl}${PREFIX}/auth/oidc/callback`, users: people });
+    const idp = await startIdentityProvider(t, {
+      redirectUri: `${publicUrl}${PREFIX}/auth/oidc/callback`,
+      users: people,
+    });
     const oidc = { ...OIDC, issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret };
     const api = await TestServer.start(t, kind, { alertPollMs: 50, alertTimeoutMs: 30_000, port, publicUrl, oidc });
     const served = await request(`${api.url}/openapi.json`);
@@ -170,7 +173,10 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await call('POST', '/auth/session', { body: credentials })).status, 403);
       t.equal((await call('POST', '/auth/session', { body: credentials, headers: SESSION })).status, 200);
       t.equal((await call('DELETE', '/auth/session', { headers: SESSION })).status, 204);
-      t.same((await call('GET', '/auth/methods')).body.provider, { name: OIDC.name, start: `${PREFIX}/auth/oidc/start` });
+      t.same((await call('GET', '/auth/methods')).body.provider, {
+        name: OIDC.name,
+        start: `${PREFIX}/auth/oidc/start`,
+      });
       t.equal((await call('GET', '/auth/oidc/start', { redirect: 'manual' })).status, 302);
       people.alice = { email: alice.email };
       const back = await signInThroughProvider(`${api.url}/auth/oidc/start`, 'alice');
