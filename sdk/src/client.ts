@@ -19,6 +19,7 @@ import type {
   EventsQuery,
   ExpectedTimes,
   InviteInfo,
+  CliTokenRequest,
   InviteList,
   ListAlertsQuery,
   ListAuditQuery,
@@ -85,6 +86,11 @@ export interface Client {
    * 401 `second_factor_required`).
    */
   login(email: string, password: string, code?: string): Promise<LoginResponse>;
+  /**
+   * Signs in with the code the dashboard's /cli-sign-in page handed over and the verifier of the challenge it was
+   * made for (`pingmon login --browser`); this client keeps the token, as login.
+   */
+  exchangeCliCode(request: CliTokenRequest): Promise<LoginResponse>;
   /** Ends the session of this client's token: the token is refused from now on. */
   logout(): Promise<void>;
   /** Sets a new password; every session of the user ends, this client's too: log in again. */
@@ -207,6 +213,12 @@ export function createClient(options: ClientOptions = {}): Client {
     },
     async login(email, password, code) {
       const result = await connect({})<LoginResponse>('POST', 'auth/login', { email, password, code });
+      token = result.token;
+      http = connect({ authorization: `Bearer ${token}` });
+      return result;
+    },
+    async exchangeCliCode(request) {
+      const result = await connect({})<LoginResponse>('POST', 'auth/cli/token', request);
       token = result.token;
       http = connect({ authorization: `Bearer ${token}` });
       return result;

@@ -268,6 +268,19 @@ export interface ChannelTestResult {
   durationMs: number;
 }
 
+export interface CliCode {
+  /** For the CLI to trade, with its verifier, at POST /auth/cli/token */
+  code: string;
+  expiresInSeconds: number;
+}
+
+export interface CliTokenRequest {
+  code: string;
+  verifier: string;
+  /** What signs in, shown with the session (e.g. "pingmon CLI on db-1") */
+  device?: string;
+}
+
 export interface CreateApiKeyRequest {
   name?: string;
   /** ping (the default): pings only; read: reads the management API; write: changes it too */
@@ -294,6 +307,11 @@ export interface CreateChannelRequest {
   /** Left out or null: every monitor of the account */
   monitorIds?: string[] | null;
   enabled?: boolean;
+}
+
+export interface CreateCliCodeRequest {
+  /** base64url(SHA-256(verifier)) of the CLI asking */
+  challenge: string;
 }
 
 export interface CreateMaintenanceWindowRequest {

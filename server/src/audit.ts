@@ -47,6 +47,7 @@ const AUDITED: Readonly<Record<string, Audited>> = {
   changePassword: { action: 'user.password_changed' },
   login: { action: 'user.signed_in', failed: 'user.sign_in_failed' },
   createSession: { action: 'user.signed_in', failed: 'user.sign_in_failed' },
+  exchangeCliCode: { action: 'user.signed_in' },
   logout: { action: 'user.signed_out' },
   revokeSession: { action: 'user.session_revoked' },
   revokeOtherSessions: { action: 'user.other_sessions_revoked' },

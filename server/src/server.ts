@@ -23,6 +23,7 @@ import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
 import { channelKindRoutes } from './routes/channel-kinds.js';
 import { channelRoutes } from './routes/channels.js';
+import { cliSignInRoutes } from './routes/cli-sign-in.js';
 import { eventRoutes } from './routes/events.js';
 import type { RouteContext } from './routes/context.js';
 import { healthRoutes } from './routes/health.js';
@@ -132,6 +133,7 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...pingRoutes(ctx),
     ...authRoutes(ctx),
     ...identityProviderRoutes(ctx),
+    ...cliSignInRoutes(ctx),
     ...meRoutes(ctx),
     ...sessionRoutes(ctx),
     ...secondFactorRoutes(ctx),

@@ -16,6 +16,7 @@ import { MonitorPage } from './pages/monitor.js';
 import { MonitorsPage } from './pages/monitors.js';
 import { RunPage } from './pages/run.js';
 import { SignIn } from './pages/sign-in.js';
+import { CliSignIn } from './pages/cli-sign-in.js';
 import { UsersPage } from './pages/users.js';
 import type { Route } from './router.js';
 import { Link, useRoute } from './router.js';
@@ -178,6 +179,8 @@ function Page({ route, me }: { route: Route; me: Pick<MeResponse, 'user' | 'acco
       return <AccountPage />;
     case 'users':
       return me ? <UsersPage me={me.user} /> : null;
+    case 'cli-sign-in':
+      return me ? <CliSignIn request={route.request} me={me.user} /> : null;
     case 'invite':
     case 'not-found':
       return <NotFound />;

@@ -18,7 +18,16 @@ export type Route =
   | { page: 'account' }
   | { page: 'users' }
   | { page: 'invite' }
+  | { page: 'cli-sign-in'; request: CliRequest }
   | { page: 'not-found' };
+
+/** What `pingmon login --browser` asks, in the address it has the user open. */
+export interface CliRequest {
+  port: string | null;
+  challenge: string | null;
+  state: string | null;
+  device: string | null;
+}
 
 /** The audit page's filters (GET /audit's own query parameters), as its address holds them. */
 export const AUDIT_FILTERS = ['action', 'actor', 'monitor', 'since'] as const;
@@ -55,6 +64,11 @@ export function routeOf(path: string, search: string): Route {
   if (first === 'monitors' && runs === 'runs' && runId !== undefined && rest.length === 0)
     return { page: 'run', monitorId: monitorId!, runId };
   if (parts.length === 1 && first === 'audit') return { page: 'audit', filter: auditFilterOf(search) };
+  if (parts.length === 1 && first === 'cli-sign-in') {
+    const params = new URLSearchParams(search);
+    const [port, challenge, state, device] = ['port', 'challenge', 'state', 'device'].map((name) => params.get(name));
+    return { page: 'cli-sign-in', request: { port: port!, challenge: challenge!, state: state!, device: device! } };
+  }
   const simple = ['alerts', 'channels', 'keys', 'status-page', 'account', 'users', 'invite'] as const;
   if (parts.length === 1 && simple.includes(first as (typeof simple)[number]))
     return { page: first as (typeof simple)[number] };

@@ -1,6 +1,7 @@
 import { Flags } from '@oclif/core';
 import { createClient, PingmonError } from '@pingmon/sdk';
 import { BaseCommand } from '../base-command.js';
+import { browserLogin } from '../browser-login.js';
 import { ask } from '../prompt.js';
 import { chooseRunKey, createRunKey, wrongKey } from '../run-key.js';
 import { readSettings, resolveSetting, writeSettings } from '../settings.js';
@@ -15,6 +16,7 @@ export default class Login extends BaseCommand {
     '<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com',
     '<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com --create-api-key',
     '<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com --code 123456',
+    '<%= config.bin %> login --url https://pingmon.example.com --browser',
   ];
   static override flags = {
     url: Flags.string({ description: 'pingmon server [env: PINGMON_URL; default: the stored one]' }),
@@ -28,6 +30,11 @@ export default class Login extends BaseCommand {
       exclusive: ['create-api-key'],
     }),
     'create-api-key': Flags.boolean({ description: 'create a ping-only API key and store it for `pingmon run`' }),
+    browser: Flags.boolean({
+      description:
+        'sign in through the dashboard in a browser on this computer (single sign-on included) instead of a password',
+      exclusive: ['email', 'password', 'code'],
+    }),
   };
 
   async run(): Promise<void> {
@@ -35,9 +42,14 @@ export default class Login extends BaseCommand {
     const stored = readSettings();
     const url =
       resolveSetting('url', flags.url, stored) ?? (await this.ask('Server URL (e.g. http://127.0.0.1:8080): '));
-    const email = flags.email ?? (await this.ask('Email: '));
-    const password = flags.password ?? (await this.ask('Password: ', true));
-    const login = await this.logIn(url, email, password, flags.code);
+    const login = flags.browser
+      ? await browserLogin(url, (line) => this.log(line))
+      : await this.logIn(
+          url,
+          flags.email ?? (await this.ask('Email: ')),
+          flags.password ?? (await this.ask('Password: ', true)),
+          flags.code,
+        );
     const path = writeSettings({ ...stored, url, token: login.token });
     this.log(
       `Logged in as ${login.user.email} ` +

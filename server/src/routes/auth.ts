@@ -165,8 +165,8 @@ export function refusePasswords(ctx: RouteContext): void {
     403,
     'password_sign_in_off',
     `Password sign-in is turned off on this server: sign in through ${ctx.provider?.name ?? 'the identity provider'} ` +
-      'in the dashboard. Scripts and the CLI use an API key instead (create one in the dashboard, then ' +
-      '`pingmon config set token pm_…` or PINGMON_TOKEN).',
+      'in the dashboard; the CLI signs in through it with `pingmon login --browser`. Scripts use an API key ' +
+      'with the read or write scope instead (PINGMON_TOKEN).',
   );
 }
 

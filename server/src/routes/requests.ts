@@ -4,6 +4,7 @@ export { keyBody as CreateApiKeyRequest } from './api-keys.js';
 export { listQuery as ListAlertsQuery } from './alerts.js';
 export { listQuery as ListAuditQuery } from './audit.js';
 export { loginBody as LoginRequest } from './auth.js';
+export { cliCodeBody as CreateCliCodeRequest, cliTokenBody as CliTokenRequest } from './cli-sign-in.js';
 export {
   acceptInviteBody as AcceptInviteRequest,
   inviteBody as InviteUserRequest,

@@ -133,6 +133,10 @@ export const SignInMethods = shape('SignInMethods', {
     }),
   ).description('The identity provider users may sign in through; null: none'),
 });
+export const CliCode = shape('CliCode', {
+  code: Joi.string().description('For the CLI to trade, with its verifier, at POST /auth/cli/token'),
+  expiresInSeconds: count,
+});
 export const SessionResponse = shape('SessionResponse', { expiresAt: time, user: User, account: Account });
 export const LoginResponse = shape('LoginResponse', {
   token: Joi.string(),

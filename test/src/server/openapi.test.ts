@@ -1,3 +1,4 @@
+import { createHash, randomBytes } from 'node:crypto';
 import { createClient } from '@pingmon/sdk';
 import type { OidcSettings } from '@pingmon/server';
 import t from 'tap';
@@ -178,6 +179,10 @@ for (const kind of DATABASE_KINDS) {
         start: `${PREFIX}/auth/oidc/start`,
       });
       t.equal((await call('GET', '/auth/oidc/start', { redirect: 'manual' })).status, 302);
+      const verifier = randomBytes(32).toString('base64url');
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      const cliCode = await call('POST', '/auth/cli/code', as({ body: { challenge } }));
+      t.equal((await call('POST', '/auth/cli/token', { body: { code: cliCode.body.code, verifier } })).status, 200);
       people.alice = { email: alice.email };
       const back = await signInThroughProvider(`${api.url}/auth/oidc/start`, 'alice');
       const callback = new URL(back.url);

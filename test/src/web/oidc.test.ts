@@ -5,6 +5,8 @@ import type { OidcSettings } from '@pingmon/server';
 import { launchBrowser, openPage } from '../helpers/browser.js';
 import { startIdentityProvider } from '../helpers/oidc-provider.js';
 import type { ProviderUser } from '../helpers/oidc-provider.js';
+import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
+import { tempDir } from '../helpers/databases.js';
 import { closedPort } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
 import { requireTools } from '../helpers/system-tools.js';
@@ -92,5 +94,21 @@ if (requireTools(t, 'chromium'))
       await other.waitForURL(`${origin}/`);
       await other.locator('.who', { hasText: 'ada@acme.test' }).waitFor();
       t.pass('someone of an allowed domain is in');
+
+      // The CLI signs in through the same browser: pingmon login --browser, the page's Allow, a token of its own.
+      const env = { XDG_CONFIG_HOME: tempDir('pingmon-config-') };
+      const cli = spawnCli(['login', '--browser', '--url', origin], env);
+      const ended = finished(cli);
+      const [address] = await waitForLine(cli, /http:\/\/127\.0\.0\.1:\d+\/cli-sign-in\?\S+/);
+      await other.goto(address);
+      await other.getByText('asks to sign in as ada@acme.test').waitFor();
+      await other.getByRole('button', { name: 'Allow' }).click();
+      await other.getByText('Signed in as ada@acme.test. Close this tab').waitFor();
+      const done = await ended;
+      t.equal(done.code, 0, done.stderr);
+      t.match(done.stdout, /Logged in as ada@acme\.test/);
+      const listed = await pingmon(['sessions', 'list'], env);
+      t.equal(listed.code, 0, listed.stderr);
+      t.match(listed.stdout, /pingmon CLI on /, 'the CLI has a session of its own, named');
     });
   });
