@@ -1,5 +1,5 @@
 import type { FormEvent } from 'react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { MeResponse, RecoveryCodes, SecondFactorEnrolment } from '@pingmon/sdk/wire';
 import { api } from '../api.js';
 import { usePoll } from '../use-poll.js';
@@ -7,7 +7,8 @@ import { useAction } from './action.js';
 import { Failure, Problem } from './problem.js';
 
 /**
- * The TOTP second factor: added with its secret (typed, or the otpauth:// URI pasted into an authenticator app) and
+ * The TOTP second factor: added with its secret (a QR code scanned, the secret typed or the otpauth:// URI pasted into
+ * an authenticator app) and
  * a first code, which answers the recovery codes shown here once; turned off with the password.
  */
 export function SecondFactor() {
@@ -65,7 +66,11 @@ export function SecondFactor() {
       )}
       {enrolment && (
         <form className="stacked" onSubmit={(e) => void confirm(e)} aria-label="Turn the second factor on">
-          <p>Add this secret to an authenticator app (type it, or paste the URI), then send the code it shows.</p>
+          <p>
+            Scan this code with an authenticator app (or type the secret, or paste the URI), then send the code it
+            shows.
+          </p>
+          <QrCode text={enrolment.uri} />
           <code className="secret">{enrolment.secret}</code>
           <code className="url">{enrolment.uri}</code>
           <label>
@@ -94,5 +99,25 @@ export function SecondFactor() {
       )}
       <Failure message={action.error} />
     </section>
+  );
+}
+
+/** The otpauth URI as a QR code, drawn here: the secret never leaves the page for an image service. */
+function QrCode({ text }: { text: string }) {
+  const [svg, setSvg] = useState<string>();
+  useEffect(() => {
+    import('qrcode')
+      .then(({ default: QRCode }) => QRCode.toString(text, { type: 'svg', margin: 2, errorCorrectionLevel: 'M' }))
+      .then(setSvg, () => setSvg(undefined));
+  }, [text]);
+  if (!svg) return null;
+  return (
+    <img
+      className="qr"
+      src={`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`}
+      alt="QR code of the URI below, for an authenticator app"
+      width={180}
+      height={180}
+    />
   );
 }

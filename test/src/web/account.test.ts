@@ -33,6 +33,13 @@ if (requireTools(t, 'chromium'))
       const secret = (await form.locator('code.secret').innerText()).trim();
       t.match(secret, /^[A-Z2-7]{32}$/);
       t.match(await form.locator('code.url').innerText(), /^otpauth:\/\/totp\//);
+      const qr = form.getByRole('img', { name: /QR code of the URI/ });
+      await qr.waitFor();
+      const drawn = await qr.evaluate((img) => {
+        const image = img as unknown as { decode(): Promise<void>; naturalWidth: number };
+        return image.decode().then(() => image.naturalWidth);
+      });
+      t.ok(drawn > 0, 'a QR code of the URI is drawn on the page, no image service asked');
       await form.getByLabel('Code').fill(codeAt(secret, clock.now));
       await form.getByRole('button', { name: 'Turn on' }).click();
       const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
