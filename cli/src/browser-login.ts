@@ -25,7 +25,8 @@ export async function browserLogin(baseUrl: string, log: (line: string) => void)
     listener.listen(0, '127.0.0.1', resolve);
   });
   const { port } = listener.address() as AddressInfo;
-  const page = new URL('/cli-sign-in', baseUrl);
+  // Relative to the server's address, which may have a path of its own (behind a proxy).
+  const page = new URL('cli-sign-in', baseUrl.replace(/\/*$/, '/'));
   page.search = new URLSearchParams({ port: String(port), challenge, state, device }).toString();
   log('Open this address in a browser on this computer, sign in and choose Allow:');
   log(`  ${page.href}`);

@@ -203,10 +203,7 @@ async function namedActor(ctx: RouteContext, accountId: string, type: AuditActor
 
 /** A wrong password for a user of the account: the e-mail tried, never the password. Unknown e-mails: no account. */
 async function writeFailedSignIn(ctx: RouteContext, request: Request, action: string, base: Base): Promise<void> {
-  await writeSignIn(ctx, (request.payload as { email?: unknown } | null)?.email, action, base);
-}
-
-async function writeSignIn(ctx: RouteContext, email: unknown, action: string, base: Base): Promise<void> {
+  const email = (request.payload as { email?: unknown } | null)?.email;
   const user = typeof email === 'string' ? await findUserByEmail(ctx.db.sql, email) : undefined;
   if (!user) return;
   const actor: AuditActor = { type: 'user', id: user.userId, name: user.email };
@@ -215,17 +212,28 @@ async function writeSignIn(ctx: RouteContext, email: unknown, action: string, ba
 }
 
 /**
- * A sign-in through the identity provider, which answers with a redirect rather than the sign-in's reply: written
- * by its handler, for the user of the e-mail the provider vouched for (none: nothing to write).
+ * A sign-in through the identity provider, which answers with a redirect rather than the sign-in's reply, and a
+ * role it brought in step with the provider's groups: written by its handler, the user acting on themselves.
  */
 export async function auditSignIn(
   ctx: RouteContext,
   request: Request,
-  email: unknown,
-  action: 'user.signed_in' | 'user.sign_in_failed',
+  user: { userId: string; accountId: string; email: string },
+  action: 'user.signed_in' | 'user.sign_in_failed' | 'user.role_changed',
+  changes: AuditChange[] | null = null,
 ): Promise<void> {
-  const base = { at: ctx.config.clock(), address: ctx.clientAddress(request) };
-  await writeSignIn(ctx, email, action, base).catch((err: unknown) =>
+  const actor: AuditActor = { type: 'user', id: user.userId, name: user.email };
+  const entry = {
+    at: ctx.config.clock(),
+    address: ctx.clientAddress(request),
+    accountId: user.accountId,
+    actor,
+    action,
+    target: { type: 'user', id: user.userId, name: user.email },
+    monitorId: null,
+    changes,
+  };
+  await insert(ctx, entry).catch((err: unknown) =>
     request.server.log(['audit', 'error'], `audit entry of ${action} not written: ${String(err)}`),
   );
 }

@@ -85,16 +85,21 @@ export interface OidcSettings {
   readonly clientSecret: string | undefined;
   /** The provider's name on the sign-in button. */
   readonly name: string;
-  /** The account (id or status page slug) new users join; undefined: the server's only account. */
+  /** The account (its id) new users join; undefined: the server's only account. */
   readonly account: string | undefined;
   readonly scopes: string;
   /** New users whose verified e-mail is in one of these domains get in, as `defaultRole`. */
   readonly allowedDomains: readonly string[];
   /** The claim listing the user's groups. */
   readonly groupsClaim: string;
-  /** Group → role: a user in a mapped group gets in with the highest role mapped, kept in step at each sign-in. */
+  /**
+   * Group → role: a user in a mapped group gets in with the highest role mapped; while any group is mapped, every
+   * user's role is brought in step at each sign-in (`defaultRole` for one in no mapped group).
+   */
   readonly roles: Readonly<Record<string, Role>>;
   readonly defaultRole: Role;
+  /** Take an e-mail the provider does not say it verified (for providers that never say, and let no user choose). */
+  readonly trustUnverifiedEmail: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -161,6 +166,7 @@ interface Settings {
   PINGMON_OIDC_GROUPS_CLAIM: string | undefined;
   PINGMON_OIDC_ROLES: Record<string, Role> | undefined;
   PINGMON_OIDC_DEFAULT_ROLE: Role | undefined;
+  PINGMON_OIDC_TRUST_UNVERIFIED_EMAIL: boolean | undefined;
 }
 
 /**
@@ -408,7 +414,15 @@ const ENVIRONMENT = Joi.object<Settings>({
     }),
   PINGMON_OIDC_CLIENT_SECRET: oidcSetting('PINGMON_OIDC_CLIENT_SECRET', text),
   PINGMON_OIDC_NAME: oidcSetting('PINGMON_OIDC_NAME', text.max(60)),
-  PINGMON_OIDC_ACCOUNT: oidcSetting('PINGMON_OIDC_ACCOUNT', text),
+  PINGMON_OIDC_ACCOUNT: oidcSetting(
+    'PINGMON_OIDC_ACCOUNT',
+    text.pattern(/^acc_[A-Za-z0-9_-]+$/).messages({
+      'string.pattern.base': mustBe(
+        'PINGMON_OIDC_ACCOUNT',
+        'an account id, acc_… (as pingmon admin create-account and pingmon login print it)',
+      )['*']!,
+    }),
+  ),
   PINGMON_OIDC_SCOPES: oidcSetting('PINGMON_OIDC_SCOPES', text.pattern(/(^|\s)openid(\s|$)/)).messages({
     'string.pattern.base': mustBe('PINGMON_OIDC_SCOPES', 'scopes separated by spaces, openid among them')['*']!,
   }),
@@ -421,6 +435,14 @@ const ENVIRONMENT = Joi.object<Settings>({
       .valid(...ROLES)
       .empty('')
       .messages(mustBe('PINGMON_OIDC_DEFAULT_ROLE', `one of ${ROLES.join(', ')}`)),
+  ),
+  PINGMON_OIDC_TRUST_UNVERIFIED_EMAIL: oidcSetting(
+    'PINGMON_OIDC_TRUST_UNVERIFIED_EMAIL',
+    Joi.boolean()
+      .truthy('1')
+      .falsy('0')
+      .empty('')
+      .messages(mustBe('PINGMON_OIDC_TRUST_UNVERIFIED_EMAIL', 'true, false, 1 or 0')),
   ),
 });
 
@@ -494,6 +516,7 @@ function oidcOf(settings: Settings): OidcSettings | undefined {
     groupsClaim: settings.PINGMON_OIDC_GROUPS_CLAIM ?? 'groups',
     roles: settings.PINGMON_OIDC_ROLES ?? {},
     defaultRole: settings.PINGMON_OIDC_DEFAULT_ROLE ?? 'viewer',
+    trustUnverifiedEmail: settings.PINGMON_OIDC_TRUST_UNVERIFIED_EMAIL ?? false,
   };
 }
 

@@ -10,11 +10,12 @@ export interface PendingSignIn {
   next: string;
 }
 
-/** A sign-in through the provider that did not complete, with what to tell the person. */
+/** A sign-in through the provider that did not complete, with what to tell the person (and the operator's log). */
 export class ProviderError extends Error {
   constructor(
-    readonly status: 403 | 404 | 502,
+    readonly status: 403 | 404 | 409 | 502,
     message: string,
+    readonly detail?: string,
   ) {
     super(message);
   }
@@ -81,8 +82,9 @@ export class IdentityProvider {
       this.configuration = undefined;
       throw new ProviderError(
         502,
-        `The identity provider at ${this.settings.issuer} could not be reached or answered wrongly ` +
-          `(${messageOf(err)}). Try again in a moment; if it lasts, tell the operator of this pingmon server.`,
+        'The identity provider could not be reached, or answered wrongly. Try again in a moment; if it lasts, ' +
+          'tell the operator of this pingmon server (its log says more).',
+        `discovery at ${this.settings.issuer} failed: ${messageOf(err)}`,
       );
     });
     return this.configuration;
@@ -109,8 +111,9 @@ function signInFailed(err: unknown, issuer: string): ProviderError {
   }
   return new ProviderError(
     502,
-    `Signing in through the identity provider at ${issuer} failed (${messageOf(err)}). ` +
-      'Start again from the sign-in page; if it fails again, tell the operator of this pingmon server.',
+    'Signing in through the identity provider failed. Start again from the sign-in page; if it fails again, tell ' +
+      'the operator of this pingmon server (its log says more).',
+    `sign-in through ${issuer} failed: ${messageOf(err)}`,
   );
 }
 

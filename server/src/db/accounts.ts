@@ -56,12 +56,11 @@ export async function setAccountSlug(sql: TransactionSql, accountId: string, slu
   await sql.changes('update accounts set slug = ? where id = ?', [slug, accountId]);
 }
 
-/** The account named by its id or its slug; without a name, the server's account when it has exactly one. */
-export async function findAccountIdNamed(sql: Sql, name: string | undefined): Promise<string | undefined> {
-  if (name !== undefined) {
-    const [row] = await sql.rows<{ id: string }>('select id from accounts where id = ? or slug = ?', [name, name]);
-    return row?.id;
-  }
-  const rows = await sql.rows<{ id: string }>('select id from accounts limit 2', []);
+/** The account of this id; without one, the server's account when it has exactly one. */
+export async function findProviderAccount(sql: Sql, accountId: string | undefined): Promise<string | undefined> {
+  const rows =
+    accountId === undefined
+      ? await sql.rows<{ id: string }>('select id from accounts limit 2', [])
+      : await sql.rows<{ id: string }>('select id from accounts where id = ?', [accountId]);
   return rows.length === 1 ? rows[0]!.id : undefined;
 }

@@ -97,3 +97,13 @@ export async function deleteUser(sql: TransactionSql, accountId: string, userId:
 export async function updatePasswordHash(sql: Sql, userId: string, passwordHash: string): Promise<boolean> {
   return (await sql.changes('update users set password_hash = ? where id = ?', [passwordHash, userId])) > 0;
 }
+
+/** The provider identity a user is linked to (`issuer subject`); null until their first sign-in through it. */
+export async function findUserIdentity(sql: Sql, userId: string): Promise<string | null> {
+  const [row] = await sql.rows<{ identity: string | null }>('select identity from users where id = ?', [userId]);
+  return row?.identity ?? null;
+}
+
+export async function setUserIdentity(sql: Sql, userId: string, identity: string): Promise<void> {
+  await sql.changes('update users set identity = ? where id = ?', [identity, userId]);
+}

@@ -3,7 +3,8 @@ import Jwt from '@hapi/jwt';
 import Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { CliCode, LoginResponse } from '@pingmon/sdk/wire';
-import { signedInUserOf } from '../auth.js';
+import { bearerOf, signedInUserOf } from '../auth.js';
+import { findLiveSession } from '../db/sessions.js';
 import { findUser } from '../db/users.js';
 import { apiError } from '../errors.js';
 import { clientOf, startSession } from './auth.js';
@@ -50,14 +51,30 @@ export function cliSignInRoutes(ctx: RouteContext): ServerRoute[] {
         description: 'Allow a CLI to sign in as you: a code for it, valid 2 minutes, bound to its challenge',
         tags: ['auth'],
         plugins: { access: 'self' },
-        response: replies({ 200: CliCodeSchema }),
+        response: replies({ 200: CliCodeSchema }, [403]),
         validate: { payload: cliCodeBody, failAction: invalidRequest },
       },
       handler: (request: Request): CliCode => {
-        const { userId, accountId } = signedInUserOf(request);
+        // A person at the dashboard, not a token: a token could otherwise renew itself for ever through codes.
+        if (bearerOf(request) !== undefined)
+          throw apiError(
+            403,
+            'dashboard_only',
+            "Only the dashboard's session makes a sign-in code for the CLI: open the address " +
+              '`pingmon login --browser` prints, and choose Allow there.',
+          );
+        const { userId, accountId, sessionId } = signedInUserOf(request);
         const { challenge } = request.payload as { challenge: string };
         const iat = Math.floor(Date.now() / 1000);
-        const claims = { sub: userId, acc: accountId, chl: challenge, aud: CODE.aud, iss: CODE.iss, iat };
+        const claims = {
+          sub: userId,
+          acc: accountId,
+          sid: sessionId,
+          chl: challenge,
+          aud: CODE.aud,
+          iss: CODE.iss,
+          iat,
+        };
         const code = Jwt.token.generate(
           { ...claims, exp: iat + CODE.ttlSeconds },
           { key: ctx.jwtSecret, algorithm: CODE.algorithm },
@@ -86,13 +103,16 @@ async function exchange(ctx: RouteContext, request: Request): Promise<LoginRespo
   const claims = verified(code, ctx.jwtSecret);
   const challenge = createHash('sha256').update(verifier).digest('base64url');
   if (!claims || claims.chl !== challenge) throw badCode();
+  // The session that allowed it must still be live: signing out, or a new password, ends its codes too.
+  const allowedBy = await findLiveSession(ctx.db.sql, claims.sid);
+  if (allowedBy?.userId !== claims.sub) throw badCode();
   const user = await findUser(ctx.db.sql, claims.acc, claims.sub);
   if (!user) throw badCode();
   const client = clientOf(ctx, request);
   return startSession(ctx, user, Date.now(), { ...client, userAgent: device || client.userAgent });
 }
 
-function verified(code: string, secret: string): { sub: string; acc: string; chl: string } | undefined {
+function verified(code: string, secret: string): { sub: string; acc: string; sid: string; chl: string } | undefined {
   try {
     const artifacts = Jwt.token.decode(code);
     Jwt.token.verify(
@@ -100,10 +120,10 @@ function verified(code: string, secret: string): { sub: string; acc: string; chl
       { key: secret, algorithm: CODE.algorithm },
       { aud: CODE.aud, iss: CODE.iss, sub: false },
     );
-    const { sub, acc, chl, exp } = artifacts.decoded.payload as Record<string, unknown>;
-    if (typeof sub !== 'string' || typeof acc !== 'string' || typeof chl !== 'string' || typeof exp !== 'number')
-      return undefined;
-    return { sub, acc, chl };
+    const { sub, acc, sid, chl, exp } = artifacts.decoded.payload as Record<string, unknown>;
+    const strings = [sub, acc, sid, chl].every((value) => typeof value === 'string');
+    if (!strings || typeof exp !== 'number') return undefined;
+    return { sub, acc, sid, chl } as { sub: string; acc: string; sid: string; chl: string };
   } catch {
     return undefined;
   }
@@ -113,6 +133,7 @@ function badCode() {
   return apiError(
     401,
     'invalid_cli_code',
-    'This sign-in code is wrong, expired (2 minutes) or not for this verifier: run `pingmon login --browser` again.',
+    'This sign-in code is wrong, expired (2 minutes), not for this verifier, or its browser session has ended: ' +
+      'run `pingmon login --browser` again.',
   );
 }

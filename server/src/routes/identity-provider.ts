@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import Iron from '@hapi/iron';
 import Joi from 'joi';
 import type { Request, ResponseToolkit, Server, ServerRoute } from '@hapi/hapi';
 import { SESSION_COOKIE, sessionCookie } from '../auth.js';
@@ -24,6 +25,8 @@ export function registerPendingCookie(server: Server, jwtSecret: string): void {
     encoding: 'iron',
     // iron wants 32 characters at least; the JWT secret may be shorter when an operator chose it.
     password: createHash('sha256').update(`oidc:${jwtSecret}`).digest('hex'),
+    // The seal expires too, not only the cookie: a copy kept past 10 minutes is refused.
+    iron: { ...Iron.defaults, ttl: PENDING_TTL_MS },
     isHttpOnly: true,
     // Lax: the provider's redirect back is a top-level navigation from another site, which Strict would strip.
     isSameSite: 'Lax',
@@ -38,7 +41,8 @@ export function registerPendingCookie(server: Server, jwtSecret: string): void {
 /** A page of the dashboard to land on: a path of this server, never another site's address. */
 const nextPage = Joi.string()
   .max(2000)
-  .pattern(/^\/(?![/\\])/)
+  // No control characters either: a browser drops tabs and newlines, so "/\t/evil.example" would go to another site.
+  .pattern(/^\/(?![/\\])[^\x00-\x1f\x7f]*$/)
   .default('/');
 
 export function identityProviderRoutes(ctx: RouteContext): ServerRoute[] {
@@ -94,12 +98,16 @@ export function identityProviderRoutes(ctx: RouteContext): ServerRoute[] {
           const now = ctx.config.clock();
           const outcome = await signInThroughProvider(ctx.db, ctx.config.oidc!, claims, now);
           if (outcome.kind === 'refused') {
-            if (outcome.refusal.code === 'provider_other_account' || outcome.refusal.code === 'provider_not_allowed')
-              await auditSignIn(ctx, request, claims.email, 'user.sign_in_failed');
-            throw new ProviderError(403, outcome.refusal.message);
+            // Refusals naming a user of this server (another identity, an unverified address) are theirs to see.
+            if (outcome.user) await auditSignIn(ctx, request, outcome.user, 'user.sign_in_failed');
+            throw new ProviderError(outcome.refusal.status === 409 ? 409 : 403, outcome.refusal.message);
           }
           const session = await startSession(ctx, outcome.user, now, clientOf(ctx, request));
-          await auditSignIn(ctx, request, claims.email, 'user.signed_in');
+          await auditSignIn(ctx, request, outcome.user, 'user.signed_in');
+          if (outcome.roleWas) {
+            const change = { field: 'role', from: outcome.roleWas, to: outcome.user.role };
+            await auditSignIn(ctx, request, outcome.user, 'user.role_changed', [change]);
+          }
           const cookie = sessionCookie(ctx.viaHttps(request), ctx.config.tokenTtlSeconds * 1000);
           return h.redirect(pending.next).state(SESSION_COOKIE, session.token, cookie).unstate(PENDING_COOKIE);
         } catch (err) {
@@ -120,6 +128,7 @@ function notSetUp(): ProviderError {
 
 function failure(h: ResponseToolkit, err: unknown) {
   if (!(err instanceof ProviderError)) throw err;
+  if (err.detail) h.request.server.log(['oidc', 'warn'], err.detail);
   return h.response(page(err.message)).type('text/html; charset=utf-8').code(err.status);
 }
 

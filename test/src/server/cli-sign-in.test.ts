@@ -16,8 +16,10 @@ for (const kind of DATABASE_KINDS) {
   t.test(`signing the CLI in from the dashboard on ${kind}`, async (t) => {
     const api = await TestServer.start(t, kind);
     const owner = await api.account();
+    // The dashboard's session: the cookie and its header, never a bearer token.
+    const session = (token: string) => ({ cookie: `pingmon_session=${token}`, 'x-pingmon-request': '1' });
     const codeFor = (token: string | undefined, challenge: string, apiKey?: string) =>
-      api.request('/auth/cli/code', { token, apiKey, body: { challenge } });
+      api.request('/auth/cli/code', { apiKey, headers: token ? session(token) : {}, body: { challenge } });
     const trade = (body: object) => api.request('/auth/cli/token', { body });
 
     t.test('the code, with the verifier of its challenge, opens a session of its own', async (t) => {
@@ -51,6 +53,18 @@ for (const kind of DATABASE_KINDS) {
       const [head, payload] = made.body.code.split('.');
       const forged = await trade({ code: `${head}.${payload}.c2lnbmF0dXJl`, verifier: pkce().verifier });
       t.equal(forged.status, 401);
+
+      const bearer = await api.request('/auth/cli/code', { token: owner.token, body: { challenge } });
+      t.equal(bearer.status, 403, 'a bearer token makes no code: it could renew itself for ever');
+      t.equal(bearer.body.code, 'dashboard_only');
+
+      const browser = await api.request('/auth/login', { body: { email: owner.email, password: owner.password } });
+      const ended = pkce();
+      const endedCode = await codeFor(browser.body.token, ended.challenge);
+      const signedOut = await api.request('/auth/session', { method: 'DELETE', token: browser.body.token });
+      t.equal(signedOut.status, 204);
+      const afterSignOut = await trade({ code: endedCode.body.code, verifier: ended.verifier });
+      t.equal(afterSignOut.status, 401, 'the session that allowed it ended: its codes with it');
 
       const member = await addUser(api, owner, 'member');
       const mine = pkce();

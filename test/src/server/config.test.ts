@@ -177,12 +177,14 @@ t.test('sign-in through an identity provider: PINGMON_OIDC_* and PINGMON_PASSWOR
     groupsClaim: 'groups',
     roles: {},
     defaultRole: 'viewer',
+    trustUnverifiedEmail: false,
   });
   const full = loadConfig({
     ...base,
     PINGMON_OIDC_CLIENT_SECRET: 's3cret',
     PINGMON_OIDC_NAME: 'Okta',
-    PINGMON_OIDC_ACCOUNT: 'acme',
+    PINGMON_OIDC_ACCOUNT: 'acc_0mwre67ib6Po1zhc6lS',
+    PINGMON_OIDC_TRUST_UNVERIFIED_EMAIL: '1',
     PINGMON_OIDC_SCOPES: 'openid email groups',
     PINGMON_OIDC_ALLOWED_DOMAINS: 'Acme.com, @corp.acme.com',
     PINGMON_OIDC_GROUPS_CLAIM: 'roles',
@@ -193,7 +195,8 @@ t.test('sign-in through an identity provider: PINGMON_OIDC_* and PINGMON_PASSWOR
   t.match(full.oidc, {
     clientSecret: 's3cret',
     name: 'Okta',
-    account: 'acme',
+    account: 'acc_0mwre67ib6Po1zhc6lS',
+    trustUnverifiedEmail: true,
     scopes: 'openid email groups',
     allowedDomains: ['acme.com', 'corp.acme.com'],
     groupsClaim: 'roles',
@@ -235,6 +238,7 @@ t.test('sign-in through an identity provider: PINGMON_OIDC_* and PINGMON_PASSWOR
       /PINGMON_OIDC_SCOPES must be scopes separated by spaces, openid among them/,
     ],
     [{ PINGMON_PASSWORD_SIGN_IN: 'false' }, /PINGMON_PASSWORD_SIGN_IN=false needs PINGMON_OIDC_ISSUER/],
+    [{ ...base, PINGMON_OIDC_ACCOUNT: 'acme' }, /PINGMON_OIDC_ACCOUNT must be an account id, acc_…/],
     [{ PINGMON_PASSWORD_SIGN_IN: 'nope' }, /PINGMON_PASSWORD_SIGN_IN must be true, false, 1 or 0/],
   ];
   for (const [env, message] of cases) t.throws(() => loadConfig(env), message, JSON.stringify(env));

@@ -27,6 +27,7 @@ const OIDC: OidcSettings = {
   groupsClaim: 'groups',
   roles: {},
   defaultRole: 'viewer',
+  trustUnverifiedEmail: false,
 };
 const SESSION = { 'x-pingmon-request': '1' };
 
@@ -181,7 +182,8 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await call('GET', '/auth/oidc/start', { redirect: 'manual' })).status, 302);
       const verifier = randomBytes(32).toString('base64url');
       const challenge = createHash('sha256').update(verifier).digest('base64url');
-      const cliCode = await call('POST', '/auth/cli/code', as({ body: { challenge } }));
+      const cookie = { cookie: `pingmon_session=${alice.token}`, ...SESSION };
+      const cliCode = await call('POST', '/auth/cli/code', { headers: cookie, body: { challenge } });
       t.equal((await call('POST', '/auth/cli/token', { body: { code: cliCode.body.code, verifier } })).status, 200);
       people.alice = { email: alice.email };
       const back = await signInThroughProvider(`${api.url}/auth/oidc/start`, 'alice');

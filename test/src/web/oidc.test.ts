@@ -35,6 +35,7 @@ async function start(t: Test, passwordSignIn: boolean) {
     groupsClaim: 'groups',
     roles: { 'pingmon-admins': 'admin' },
     defaultRole: 'viewer',
+    trustUnverifiedEmail: false,
   };
   const api = await TestServer.start(t, 'sqlite', { port, publicUrl, oidc, passwordSignIn });
   await api.account();
