@@ -63,27 +63,27 @@ for (const kind of DATABASE_KINDS) {
     const m = await api.monitor(account, 'followed');
     const door = gate();
     const job = spawnCli(
-      ['run', '--', 'sh', '-c', `echo "first line"; read x < ${door.path}; echo "last line"; exit 3`],
+      ['run', '--', 'sh', '-c', `echo "first line: ünïcödé ✓ 🚀"; read x < ${door.path}; echo "last line"; exit 3`],
       env(api.url, account, m),
     );
     const ran = finished(job);
-    await runningWith(api, account, m, (o) => o.text.includes('first line'));
+    await runningWith(api, account, m, (o) => o.text === 'first line: ünïcödé ✓ 🚀\n');
     const follow = spawnCli(['logs', m, '--follow'], { PINGMON_URL: api.url, PINGMON_TOKEN: account.token });
     const followed = finished(follow);
-    await waitForLine(follow, /first line\n/);
+    await waitForLine(follow, /first line: ünïcödé ✓ 🚀\n/);
     t.equal(job.exitCode, null, 'the follower printed the line while the job still runs');
     door.release();
     const [jobResult, followResult] = await Promise.all([ran, followed]);
     t.equal(jobResult.code, 3);
-    t.equal(jobResult.stdout, 'first line\nlast line\n', 'the job output passes through unchanged');
-    t.equal(followResult.stdout, 'first line\nlast line\n', 'the follower got the last line too');
+    t.equal(jobResult.stdout, 'first line: ünïcödé ✓ 🚀\nlast line\n', 'the job output passes through unchanged');
+    t.equal(followResult.stdout, 'first line: ünïcödé ✓ 🚀\nlast line\n', 'the follower got the last line too');
     t.match(followResult.stderr, /pingmon: run \S+ failed after \d+\w*: exit code 3/);
     t.equal(followResult.code, 1, "the follower's exit code says the run failed");
 
     // Nothing running: the last run's log, and its result.
     const after = await finished(spawnCli(['logs', m, '--follow'], { PINGMON_URL: api.url, PINGMON_TOKEN: account.token }));
     t.match(after.stderr, /No run of \S+ is running; the last run's log follows/);
-    t.equal(after.stdout, 'first line\nlast line\n');
+    t.equal(after.stdout, 'first line: ünïcödé ✓ 🚀\nlast line\n');
     t.equal(after.code, 1);
   });
 }
