@@ -8,7 +8,6 @@ import { findRun, lockRunStatus } from '../db/runs.js';
 import { OUTPUT_WINDOW_CHARS, outputAfter, withChunk } from '../domain/run-output.js';
 import { apiError } from '../errors.js';
 import type { RouteContext } from './context.js';
-import { requireMonitor } from './monitors.js';
 import { OutputAck as OutputAckSchema, RunOutput as RunOutputSchema, replies } from './responses.js';
 import type { WithParams } from './validation.js';
 import { invalidRequest, pathParams } from './validation.js';
@@ -110,10 +109,7 @@ async function read(ctx: RouteContext, request: RunRequest): Promise<RunOutput> 
   const { monitorId, runId } = request.params;
   const { after } = request.query as { after: number };
   const run = await findRun(ctx.db.sql, accountId, monitorId, runId);
-  if (!run) {
-    await requireMonitor(ctx, accountId, monitorId);
-    throw apiError(404, 'run_not_found', `No run ${runId} on monitor ${monitorId} in your account.`);
-  }
+  if (!run) throw apiError(404, 'run_not_found', `No run ${runId} on monitor ${monitorId} in your account.`);
   const { text, from, to } = outputAfter(await findRunOutput(ctx.db.sql, monitorId, runId), after);
   return { runId, status: run.status, running: run.status === 'running', text, from, next: to };
 }
