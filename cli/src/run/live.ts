@@ -33,6 +33,8 @@ export class LiveOutput {
   /** Characters of output so far, and of them sent (the server has them). */
   private total = 0;
   private sentTo = 0;
+  /** A chunk was sent (or tried): the run is long enough to be watched. */
+  private tried = false;
   /** Waiting for the start to be delivered; off after a refusal, or at the end. */
   private state: 'waiting' | 'on' | 'off' = 'waiting';
   private inFlight: Promise<void> | undefined;
@@ -70,14 +72,21 @@ export class LiveOutput {
     this.keep(chunk);
   }
 
-  /** Sends what is left (waiting at most FINISH_MS for it), then stops: the log goes with the result. */
+  /**
+   * Sends what is left if chunks went before (waiting at most FINISH_MS for it), then stops: the log goes with the
+   * result.
+   */
   async finish(): Promise<void> {
     clearInterval(this.timer);
     if (this.state === 'on') {
       this.total += this.decoder.end().length;
       const timer = setTimeout(() => this.abort.abort(), FINISH_MS);
       await this.inFlight;
-      if (this.state === 'on' && this.total > this.sentTo && !this.abort.signal.aborted) await this.sendNew(true);
+      // A job over within the first tick sends nothing live: its log tells it all, with the result.
+      const watched = this.tried;
+      if (watched && this.state === 'on' && this.total > this.sentTo && !this.abort.signal.aborted) {
+        await this.sendNew(true);
+      }
       clearTimeout(timer);
     }
     this.abort.abort();
@@ -118,6 +127,7 @@ export class LiveOutput {
 
   /** Sends the output not sent yet, at most its newest LIVE_MAX_CHARS characters. */
   private async sendNew(final: boolean): Promise<void> {
+    this.tried = true;
     const to = this.total;
     const newest = this.newest(final);
     const text = newest.slice(newest.length - Math.min(to - this.sentTo, LIVE_MAX_CHARS, newest.length));

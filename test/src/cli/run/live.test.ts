@@ -38,10 +38,12 @@ t.test('characters split across chunks are counted once, and the offsets hold', 
   const live = new LiveOutput('run-0001', r.send, () => undefined);
   live.begin();
   const text = 'plain ascii\nünïcödé ✓ 🚀\n'.repeat(50);
-  feed(live, text, 3);
+  feed(live, text.slice(0, 601), 3);
+  await waitFor(() => r.sent.length === 1, { what: 'the first chunk' });
+  feed(live, text.slice(601), 3);
   await live.finish();
   t.equal(r.output(), text);
-  t.equal(r.sent.length, 1, 'one chunk at the end');
+  t.equal(r.sent.length, 2, 'the rest at the end');
 });
 
 t.test('more than the bound: only the newest output goes, at its offset', async (t) => {
@@ -50,6 +52,7 @@ t.test('more than the bound: only the newest output goes, at its offset', async 
   live.begin();
   const text = Array.from({ length: 40_000 }, (_, i) => `line ${i} é\n`).join('');
   feed(live, text, 4096);
+  await waitFor(() => r.sent.length === 1, { what: 'the first chunk' });
   await live.finish();
   t.equal(r.sent.length, 1);
   t.equal(r.sent[0]!.text.length, LIVE_MAX_CHARS);
@@ -70,11 +73,20 @@ t.test('a chunk refused for want of its start goes again, with what came after',
   );
   live.begin();
   feed(live, 'one\n', 64);
-  await waitFor(() => sent.length === 1, { what: 'the first chunk', timeoutMs: 5_000 });
+  await waitFor(() => sent.length === 1, { what: 'the first chunk' });
   refuse = false;
   feed(live, 'two\n', 64);
   await live.finish();
   t.same(sent.at(-1), { runId: 'run-0001', offset: 0, text: 'one\ntwo\n' });
+});
+
+t.test('a job over within the first second sends nothing live: its log tells it all', async (t) => {
+  const r = receiver();
+  const live = new LiveOutput('run-0001', r.send, () => undefined);
+  live.begin();
+  feed(live, 'quick\n', 64);
+  await live.finish();
+  t.equal(r.sent.length, 0);
 });
 
 t.test('a refusal that is final turns it off with one warning; nothing goes before the start is delivered', async (t) => {
@@ -90,6 +102,7 @@ t.test('a refusal that is final turns it off with one warning; nothing goes befo
   );
   feed(live, 'before the start\n', 64);
   live.begin();
+  await waitFor(() => warnings.length === 1, { what: 'the warning' });
   await live.finish();
   feed(live, 'after\n', 64);
   t.equal(sent.length, 1);
