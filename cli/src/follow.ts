@@ -15,7 +15,12 @@ export function writeOutput(text: string): void {
  * Prints a run's live output as it arrives (docs/api.md#live-output) until the run ends or `stop` aborts. Answers
  * whether anything was printed: a run followed after its window went has only its log to show.
  */
-export async function followOutput(client: Client, monitor: string, runId: string, stop: AbortSignal): Promise<boolean> {
+export async function followOutput(
+  client: Client,
+  monitor: string,
+  runId: string,
+  stop: AbortSignal,
+): Promise<boolean> {
   let after = 0;
   let printed = false;
   while (!stop.aborted) {

@@ -7,8 +7,8 @@ import { followOutput, resultLine, writeOutput } from '../follow.js';
 export default class Logs extends BaseCommand {
   static override summary = "Print a run's log; or, with --follow, a running run's output as it arrives";
   static override description =
-    'Without a run id: the monitor\'s latest run (with --follow, the one running now). --follow prints the output ' +
-    'that `pingmon run` sends while the job runs, about once a second, then the run\'s result on stderr; it exits ' +
+    "Without a run id: the monitor's latest run (with --follow, the one running now). --follow prints the output " +
+    "that `pingmon run` sends while the job runs, about once a second, then the run's result on stderr; it exits " +
     '0 when the run succeeded, 1 when it failed or timed out, 130 on Ctrl-C. A run that has ended shows its log.';
   static override examples = [
     '<%= config.bin %> logs mon_0mwrcimaolGyOzk3ikq 01a201a4-ac38-7e5c-ac8f-8c012b117ffa | less -R',

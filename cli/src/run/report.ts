@@ -42,7 +42,9 @@ export function startReport(to: ReportTo, warn: (message: string) => void): Repo
   });
   let startError: PingmonError | undefined;
   const startPing = pinger.start();
-  const live = to.live ? new LiveOutput(pinger.runId!, (chunk, signal) => pinger.output(chunk, { signal }), warn) : undefined;
+  const live = to.live
+    ? new LiveOutput(pinger.runId!, (chunk, signal) => pinger.output(chunk, { signal }), warn)
+    : undefined;
   const started = startPing.then(
     () => live?.begin(),
     (err: PingmonError) => {

@@ -81,7 +81,9 @@ for (const kind of DATABASE_KINDS) {
     t.equal(followResult.code, 1, "the follower's exit code says the run failed");
 
     // Nothing running: the last run's log, and its result.
-    const after = await finished(spawnCli(['logs', m, '--follow'], { PINGMON_URL: api.url, PINGMON_TOKEN: account.token }));
+    const after = await finished(
+      spawnCli(['logs', m, '--follow'], { PINGMON_URL: api.url, PINGMON_TOKEN: account.token }),
+    );
     t.match(after.stderr, /No run of \S+ is running; the last run's log follows/);
     t.equal(after.stdout, 'first line: ünïcödé ✓ 🚀\nlast line\n');
     t.equal(after.code, 1);
@@ -96,7 +98,9 @@ t.test('live output against a test server (sqlite)', async (t) => {
     const m = await api.monitor(account, 'chatty');
     const door = gate();
     // 30,000 lines: 168,894 characters.
-    const ran = finished(spawnCli(['run', '--', 'sh', '-c', `seq 1 30000; read x < ${door.path}`], env(api.url, account, m)));
+    const ran = finished(
+      spawnCli(['run', '--', 'sh', '-c', `seq 1 30000; read x < ${door.path}`], env(api.url, account, m)),
+    );
     const { output } = await runningWith(api, account, m, (o) => o.next === 168_894);
     t.equal(output.text.length, 65_536);
     t.equal(output.from, 168_894 - 65_536);
@@ -117,22 +121,33 @@ t.test('live output against a test server (sqlite)', async (t) => {
     const job = ['sh', '-c', 'echo one; sleep 2; echo two'];
     const off = await finished(spawnCli(['run', '--no-live', '--', ...job], env(receiver.url, account, 'mon_x')));
     t.equal(off.code, 0, off.stderr);
-    t.same(received.map((r) => r.url.split('/').pop()), ['start', 'success'], 'start and success, no output');
+    t.same(
+      received.map((r) => r.url.split('/').pop()),
+      ['start', 'success'],
+      'start and success, no output',
+    );
     received.length = 0;
     const on = await finished(spawnCli(['run', '--', ...job], env(receiver.url, account, 'mon_x')));
     t.equal(on.code, 0, on.stderr);
-    t.ok(received.some((r) => r.url.endsWith('/output')), 'with live output on, chunks go');
+    t.ok(
+      received.some((r) => r.url.endsWith('/output')),
+      'with live output on, chunks go',
+    );
   });
 
   t.test('a server that does not take live output (404) turns it off with one warning', async (t) => {
     const received: Received[] = [];
     const receiver = await startReceiver(t, (req, _n, res) => {
       received.push(req);
-      if (req.url.endsWith('/output')) return json(res, 404, { statusCode: 404, error: 'Not Found', message: 'Not Found' });
+      if (req.url.endsWith('/output'))
+        return json(res, 404, { statusCode: 404, error: 'Not Found', message: 'Not Found' });
       json(res, 200, ack((JSON.parse(req.body || '{}') as { runId?: string }).runId));
     });
     const result = await finished(
-      spawnCli(['run', '--', 'sh', '-c', 'echo one; sleep 1.5; echo two; sleep 1.5; echo three'], env(receiver.url, account, 'mon_x')),
+      spawnCli(
+        ['run', '--', 'sh', '-c', 'echo one; sleep 1.5; echo two; sleep 1.5; echo three'],
+        env(receiver.url, account, 'mon_x'),
+      ),
     );
     t.equal(result.code, 0);
     t.equal(result.stdout, 'one\ntwo\nthree\n');
@@ -159,7 +174,10 @@ t.test('live output against a test server (sqlite)', async (t) => {
     t.equal(result.code, 0);
     t.equal(result.stdout.length, 'begin\n'.length + 20_000_000 + '\nend\n'.length, 'every byte passed through');
     t.equal(received.filter((r) => r.url.endsWith('/output')).length, 1, 'never more than one request in flight');
-    t.ok(received.some((r) => r.url.endsWith('/success')), 'the result went');
+    t.ok(
+      received.some((r) => r.url.endsWith('/success')),
+      'the result went',
+    );
     // The end waits at most 1 s for the last chunk, then the result goes (2 s --ping-timeout).
     t.ok(Date.now() - released < 8_000, `done ${Date.now() - released} ms after the job was let go`);
     t.ok(released - started < 15_000);

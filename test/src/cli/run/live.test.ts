@@ -89,28 +89,35 @@ t.test('a job over within the first second sends nothing live: its log tells it 
   t.equal(r.sent.length, 0);
 });
 
-t.test('a refusal that is final turns it off with one warning; nothing goes before the start is delivered', async (t) => {
-  const warnings: string[] = [];
-  const sent: Sent[] = [];
-  const live = new LiveOutput(
-    'run-0001',
-    async (chunk) => {
-      sent.push(chunk);
-      throw Object.assign(new Error('Not Found'), { status: 404, code: 'not_found' });
-    },
-    (w) => warnings.push(w),
-  );
-  feed(live, 'before the start\n', 64);
-  live.begin();
-  await waitFor(() => warnings.length === 1, { what: 'the warning' });
-  await live.finish();
-  feed(live, 'after\n', 64);
-  t.equal(sent.length, 1);
-  t.same(warnings, ['live output is off for this run: Not Found']);
+t.test(
+  'a refusal that is final turns it off with one warning; nothing goes before the start is delivered',
+  async (t) => {
+    const warnings: string[] = [];
+    const sent: Sent[] = [];
+    const live = new LiveOutput(
+      'run-0001',
+      async (chunk) => {
+        sent.push(chunk);
+        throw Object.assign(new Error('Not Found'), { status: 404, code: 'not_found' });
+      },
+      (w) => warnings.push(w),
+    );
+    feed(live, 'before the start\n', 64);
+    live.begin();
+    await waitFor(() => warnings.length === 1, { what: 'the warning' });
+    await live.finish();
+    feed(live, 'after\n', 64);
+    t.equal(sent.length, 1);
+    t.same(warnings, ['live output is off for this run: Not Found']);
 
-  const never = new LiveOutput('run-0002', async (chunk) => void sent.push(chunk), () => undefined);
-  feed(never, 'a start never delivered\n', 64);
-  never.stop();
-  await never.finish();
-  t.equal(sent.length, 1, 'stopped before its start was delivered: nothing sent');
-});
+    const never = new LiveOutput(
+      'run-0002',
+      async (chunk) => void sent.push(chunk),
+      () => undefined,
+    );
+    feed(never, 'a start never delivered\n', 64);
+    never.stop();
+    await never.finish();
+    t.equal(sent.length, 1, 'stopped before its start was delivered: nothing sent');
+  },
+);
