@@ -72,6 +72,11 @@ for (const kind of DATABASE_KINDS) {
     const followed = finished(follow);
     await waitForLine(follow, /first line: ünïcödé ✓ 🚀\n/);
     t.equal(job.exitCode, null, 'the follower printed the line while the job still runs');
+    const stopped = spawnCli(['logs', m, '--follow'], { PINGMON_URL: api.url, PINGMON_TOKEN: account.token });
+    const interrupted = finished(stopped);
+    await waitForLine(stopped, /first line/);
+    stopped.kill('SIGINT');
+    t.match(await interrupted, { code: 130, stderr: '' }, 'Ctrl-C ends following cleanly, exit 130');
     door.release();
     const [jobResult, followResult] = await Promise.all([ran, followed]);
     t.equal(jobResult.code, 3);
