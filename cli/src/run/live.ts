@@ -83,8 +83,7 @@ export class LiveOutput {
       const timer = setTimeout(() => this.abort.abort(), FINISH_MS);
       await this.inFlight;
       // A job over within the first tick sends nothing live: its log tells it all, with the result.
-      const watched = this.tried;
-      if (watched && this.state === 'on' && this.total > this.sentTo && !this.abort.signal.aborted) {
+      if (this.tried && this.state === 'on' && this.total > this.sentTo && !this.abort.signal.aborted) {
         await this.sendNew(true);
       }
       clearTimeout(timer);
