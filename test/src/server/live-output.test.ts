@@ -1,6 +1,7 @@
 import t from 'tap';
 import type { Alert, LogResult, Monitor, RunDetail, RunOutput } from '@pingmon/sdk';
 import { DATABASE_KINDS } from '../helpers/databases.js';
+import { TestServer } from '../helpers/server.js';
 import { startOnTestTime as setup } from '../helpers/test-time.js';
 import type { OnTestTime as Setup } from '../helpers/test-time.js';
 import { waitFor } from '../helpers/wait.js';
@@ -77,6 +78,18 @@ for (const kind of DATABASE_KINDS) {
       });
       t.equal(missing.status, 404);
       t.equal(missing.body.code, 'run_not_found');
+    });
+
+    t.test('another server process on the database reads it; NUL is kept as U+FFFD, the same length', async (t) => {
+      const s = await setup(t, kind);
+      const m = await createMonitor(s);
+      await s.api.ping(s.account, m.monitorId, 'start', { runId: RUN });
+      t.equal((await send(s, m.monitorId, { runId: RUN, offset: 0, text: 'a\u0000b\n' })).status, 200);
+      const other = await TestServer.on(t, s.api.database);
+      const reply = await other.request<RunOutput>(`/monitors/${m.monitorId}/runs/${RUN}/output`, {
+        token: s.account.token,
+      });
+      t.match(reply.body, { text: 'a\ufffdb\n', from: 0, next: 4, running: true });
     });
 
     t.test('the window keeps the last 64 KiB of the output', async (t) => {
