@@ -144,6 +144,13 @@ for (const kind of DATABASE_KINDS) {
       t.equal(hook.event, 'timed_out');
       t.match(hook.logTail, /step 1998 of the copy\nstep 1999 of the copy$/, 'the webhook carries the last lines');
 
+      const late = await s.api.ping(s.account, m.monitorId, 'fail', { runId: RUN, logOutput: 'the real log\n' });
+      t.equal(late.status, 200, 'a result after the timeout is answered as before');
+      const kept = await s.api.request<LogResult>(`/monitors/${m.monitorId}/runs/${RUN}/log`, {
+        token: s.account.token,
+      });
+      t.equal(kept.body.content, content, 'and leaves the timed-out run as it was');
+
       const plain = await createMonitor(s, { name: 'quiet job', maxRuntime: 60 });
       await s.api.ping(s.account, plain.monitorId, 'start', { runId: 'run-quiet-0001' });
       s.clock.advance(2 * MINUTE);
