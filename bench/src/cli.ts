@@ -78,10 +78,17 @@ export async function startupBench(env: Record<string, string>, rounds = 15): Pr
  */
 export async function throughputBench(env: Record<string, string>, bytes = 1024 ** 3, rounds = 3): Promise<void> {
   const source = `head -c ${bytes} /dev/zero`;
-  const runs: Record<'alone' | 'wrapped' | 'twice', Timed[]> = { alone: [], wrapped: [], twice: [] };
+  const runs: Record<'alone' | 'wrapped' | 'quiet' | 'twice', Timed[]> = {
+    alone: [],
+    wrapped: [],
+    quiet: [],
+    twice: [],
+  };
   for (let i = 0; i < rounds; i++) {
     runs.alone.push(await timed(`${source} | cat > /dev/null`, env));
+    // Live output on (the default): the newest output sent once a second while cat runs.
     runs.wrapped.push(await timed(`${source} | node ${CLI} run -- cat > /dev/null`, env, /run\.js run/));
+    runs.quiet.push(await timed(`${source} | node ${CLI} run --no-live -- cat > /dev/null`, env, /run\.js run/));
     // The same pipeline with a second cat: one more copy through a pipe, what a copying wrapper adds at the least.
     runs.twice.push(await timed(`${source} | cat | cat > /dev/null`, env));
   }
@@ -89,13 +96,19 @@ export async function throughputBench(env: Record<string, string>, bytes = 1024 
     ms: median(timings.map((t) => t.ms)),
     peakRss: Math.max(...timings.map((t) => t.peakRss)),
   });
-  const [alone, wrapped, twice] = [middle(runs.alone), middle(runs.wrapped), middle(runs.twice)];
+  const [alone, wrapped, quiet, twice] = [runs.alone, runs.wrapped, runs.quiet, runs.twice].map(middle) as [
+    Timed,
+    Timed,
+    Timed,
+    Timed,
+  ];
   const mbps = (t: Timed) => (bytes / 1024 ** 2 / (t.ms / 1000)).toFixed(0);
+  const rss = (t: Timed) => (t.peakRss / 1024 ** 2).toFixed(0);
   console.log(
     `${(bytes / 1024 ** 3).toFixed(2)} GiB through cat: alone ${mbps(alone)} MiB/s; ` +
-      `through pingmon run ${mbps(wrapped)} MiB/s; ` +
-      `throughput ratio ${(alone.ms / wrapped.ms).toFixed(2)}; ` +
-      `pingmon run peak RSS ${(wrapped.peakRss / 1024 ** 2).toFixed(0)} MiB; ` +
+      `through pingmon run (live output on) ${mbps(wrapped)} MiB/s, ratio ${(alone.ms / wrapped.ms).toFixed(2)}, ` +
+      `peak RSS ${rss(wrapped)} MiB; with --no-live ${mbps(quiet)} MiB/s, ratio ${(alone.ms / quiet.ms).toFixed(2)}, ` +
+      `peak RSS ${rss(quiet)} MiB; ` +
       `cat | cat (one more pipe hop, no wrapper) ${mbps(twice)} MiB/s, ratio ${(alone.ms / twice.ms).toFixed(2)} ` +
       `(medians of ${rounds} rounds; peak RSS the highest)`,
   );

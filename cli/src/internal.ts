@@ -7,6 +7,7 @@ export { NotLoggedInError } from './client.js';
 export { printTable } from './output.js';
 export { formatRule, parseRuleExpression, ruleExample } from './rule-expression.js';
 export { OutputCapture } from './run/capture.js';
+export { LiveOutput, LIVE_MAX_CHARS } from './run/live.js';
 export { LastLine, withLastLine } from './run/cause.js';
 export { RUN_OPTIONS } from './run/flags.js';
 export { outcomeOf } from './run/outcome.js';

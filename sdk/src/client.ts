@@ -27,6 +27,7 @@ import type {
   EndedSessions,
   LoginResponse,
   LogResult,
+  RunOutput,
   CreateMaintenanceWindowRequest,
   MaintenanceWindow,
   MaintenanceWindowList,
@@ -128,6 +129,11 @@ export interface Client {
   listRuns(monitorId: string, query?: ListRunsQuery): Promise<RunList>;
   getRun(monitorId: string, runId: string): Promise<RunDetail>;
   getLog(monitorId: string, runId: string): Promise<LogResult>;
+  /**
+   * A running run's live output from offset `after` (0, then the last answer's `next`); poll it about once a
+   * second while `running` (docs/api.md#live-output). Once the run has ended, its log is the one to show.
+   */
+  getRunOutput(monitorId: string, runId: string, after?: number): Promise<RunOutput>;
   /**
    * The monitor's timeline, newest first: runs started and finished, missed runs, timeouts, incidents opened and
    * closed, alerts with their deliveries, snoozes, pauses and resumptions; `kind` keeps one kind or several.
@@ -254,6 +260,8 @@ export function createClient(options: ClientOptions = {}): Client {
     listRuns: (monitorId, query = {}) => http<RunList>('GET', `monitors/${id(monitorId)}/runs${queryString(query)}`),
     getRun: (monitorId, runId) => http<RunDetail>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}`),
     getLog: (monitorId, runId) => http<LogResult>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}/log`),
+    getRunOutput: (monitorId, runId, after = 0) =>
+      http<RunOutput>('GET', `monitors/${id(monitorId)}/runs/${id(runId)}/output${queryString({ after })}`),
     listEvents: (monitorId, { kind, ...page } = {}) => {
       // Several kinds go comma-separated; none named (an empty list) is every kind.
       const kinds = typeof kind === 'string' || kind === undefined ? kind : kind.join(',') || undefined;

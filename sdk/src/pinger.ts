@@ -11,6 +11,8 @@ import { refusedSettings, settingsRefusal, withoutSettings } from './ping-settin
 import type {
   FailPingBody,
   Meta,
+  OutputAck,
+  OutputChunkBody,
   PingAck,
   PingKind,
   PingMonitorSettings,
@@ -83,6 +85,11 @@ export interface Pinger {
   success(options?: SuccessOptions): Promise<PingAck>;
   fail(options?: FailOptions): Promise<PingAck>;
   wrap<T>(fn: () => T | Promise<T>): Promise<T>;
+  /**
+   * Sends a piece of a running run's output (docs/api.md#live-output): one call within timeoutMs, never spooled;
+   * a refusal is a PingmonError (409 `run_not_started`: its start is not there yet; `run_finished`: it has ended).
+   */
+  output(chunk: OutputChunkBody, options?: { signal?: AbortSignal }): Promise<OutputAck>;
 }
 
 /** A pinger for one monitor: start(), success(), fail() and wrap(fn). */
@@ -217,6 +224,12 @@ class MonitorPinger implements Pinger {
     }
     await this.success({ runId }).catch((err: unknown) => this.report(err));
     return result;
+  }
+
+  output(chunk: OutputChunkBody, options: { signal?: AbortSignal } = {}): Promise<OutputAck> {
+    const path = `ping/${encodeURIComponent(this.monitorId)}/output`;
+    const deadline = Date.now() + this.limits.timeoutMs;
+    return this.delivery.http<OutputAck>('POST', path, chunk, { deadline, signal: options.signal });
   }
 
   private finishing(runId: string | undefined): string {

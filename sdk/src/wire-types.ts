@@ -758,6 +758,21 @@ export interface MonitorSettings {
   paused: boolean;
 }
 
+export interface OutputAck {
+  runId: string;
+  /** The offset past the last character the server holds for the run */
+  next: number;
+}
+
+export interface OutputChunkBody {
+  /** The run's id, as its start ping sent it */
+  runId: string;
+  /** Where `text` starts in the job's output, in characters (UTF-16 units) since the job started */
+  offset: number;
+  /** The output from `offset` on, at most 65536 characters */
+  text: string;
+}
+
 export interface PageQuery {
   /** Items per page, 1 to 200; 50 unless given */
   limit?: number;
@@ -974,6 +989,24 @@ export interface RunList {
   runs: Run[];
   /** Pass as ?cursor= for the next page; null on the last page */
   nextCursor: string | null;
+}
+
+export interface RunOutput {
+  runId: string;
+  status: RunStatus;
+  /** False once the run has ended: its log (GET …/log) is then the one to show */
+  running: boolean;
+  /** The live output from `from` to `next`; at most 65,536 characters */
+  text: string;
+  /** Where `text` starts; past the `after` asked for when older output is no longer kept */
+  from: number;
+  /** The `after` of the next call: the offset past the last character the server holds */
+  next: number;
+}
+
+export interface RunOutputQuery {
+  /** The offset to read from: 0, then the `next` of the last answer */
+  after?: number;
 }
 
 export interface RunPoint {

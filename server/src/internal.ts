@@ -87,3 +87,4 @@ export { renderWireTypes } from './wire-types.js';
 export { dayBars, uptimeRange, uptimeShare, DAY_MS, UPTIME_DAYS, type DayCounts } from './domain/uptime.js';
 export { badgeSvg } from './status/badge.js';
 export { textWidth } from './status/text-width.js';
+export { OUTPUT_WINDOW_CHARS, outputAfter, withChunk } from './domain/run-output.js';

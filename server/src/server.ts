@@ -39,6 +39,7 @@ import { pingRoutes } from './routes/pings.js';
 import { previewRoutes } from './routes/previews.js';
 import { ruleRoutes } from './routes/rules.js';
 import { runRoutes } from './routes/runs.js';
+import { runOutputRoutes } from './routes/run-output.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { statusPageRoutes } from './routes/status-page.js';
 import { inviteRoutes } from './routes/invites.js';
@@ -139,6 +140,7 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...secondFactorRoutes(ctx),
     ...monitorRoutes(ctx),
     ...runRoutes(ctx),
+    ...runOutputRoutes(ctx),
     ...eventRoutes(ctx),
     ...apiKeyRoutes(ctx),
     ...userRoutes(ctx),

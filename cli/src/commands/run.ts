@@ -8,13 +8,15 @@ import { main } from '../run/main.js';
 const flags = Object.fromEntries(
   Object.entries(RUN_OPTIONS).map(([name, option]: [string, RunOption]) => [
     name,
-    Flags.string({
-      char: option.short as 'm' | undefined,
-      description: option.description,
-      multiple: option.multiple as false | undefined,
-      default: option.default,
-      options: option.choices ? [...option.choices] : undefined,
-    }),
+    option.type === 'boolean'
+      ? Flags.boolean({ description: option.description })
+      : Flags.string({
+          char: option.short as 'm' | undefined,
+          description: option.description,
+          multiple: option.multiple as false | undefined,
+          default: option.default,
+          options: option.choices ? [...option.choices] : undefined,
+        }),
   ]),
 );
 
@@ -32,7 +34,9 @@ export default class Run extends BaseCommand {
     '[pingmon] warning on stderr. With --cron or --every (and --tz, --grace, --max-runtime, --failure-threshold, ' +
     "--recovery-threshold, as `monitors create` takes them) the start carries the monitor's settings: the server " +
     'makes the monitor named by --monitor, or changes the settings that differ. Settings the server refuses are ' +
-    'one [pingmon] line; the run is reported without them.';
+    'one [pingmon] line; the run is reported without them. While the job runs, its newest output is sent about ' +
+    'once a second (live output, for `pingmon logs MON --follow` and the dashboard), never holding the job up; ' +
+    '--no-live sends none.';
   static override usage = 'run [--monitor SLUG|ID] [FLAGS] -- COMMAND [ARGS...]';
   static override examples = [
     "0 3 * * * /usr/local/bin/pingmon run --monitor nightly-backup --cron '0 3 * * *' --tz Europe/Berlin " +

@@ -3,7 +3,7 @@ import { SETTING_DESCRIPTIONS } from '../schedule-settings.js';
 import type { ScheduleFlag } from '../schedule-settings.js';
 
 export interface RunOption {
-  type: 'string';
+  type: 'string' | 'boolean';
   short?: string;
   multiple?: boolean;
   default?: string;
@@ -37,6 +37,10 @@ export const RUN_OPTIONS = {
     default: '2s',
     description: 'time each ping may take, retries included, before it is kept in the spool for later',
   },
+  'no-live': {
+    type: 'boolean',
+    description: "don't send the output while the job runs (live output, read by pingmon logs --follow)",
+  },
   ...settingOptions(),
 } as const satisfies Record<string, RunOption>;
 
@@ -62,6 +66,8 @@ export interface ReadFlags {
   meta: string[];
   /** Flags given without a value (or with an empty one). */
   valueless: Set<RunFlag>;
+  /** The switches given (--no-live). */
+  switches: Set<RunFlag>;
   /** What was not understood and is left out, said as `[pingmon]` warnings by the caller. */
   ignored: string[];
 }
@@ -73,7 +79,7 @@ const isRunFlag = (name: string): name is RunFlag => Object.hasOwn(RUN_OPTIONS, 
  * so that the caller can still run the job (monitoring never stops it).
  */
 export function readFlags(args: readonly string[]): ReadFlags {
-  const read: ReadFlags = { values: {}, meta: [], valueless: new Set(), ignored: [] };
+  const read: ReadFlags = { values: {}, meta: [], valueless: new Set(), switches: new Set(), ignored: [] };
   for (const token of tokensOf(args)) {
     if (token.kind === 'positional') {
       read.ignored.push(`unexpected argument "${token.value}" before --: ignored (see pingmon run --help)`);
@@ -81,6 +87,9 @@ export function readFlags(args: readonly string[]): ReadFlags {
       continue;
     } else if (!isRunFlag(token.name)) {
       read.ignored.push(`unknown option ${token.rawName}: ignored (see pingmon run --help)`);
+    } else if (RUN_OPTIONS[token.name].type === 'boolean') {
+      // A switch: `--no-live` (a value given, as in --no-live=1, is taken as the switch too).
+      read.switches.add(token.name);
     } else if (!token.value) {
       read.valueless.add(token.name);
     } else if (token.name === 'meta') {

@@ -33,6 +33,7 @@ export async function runJob(job: Job): Promise<number> {
     capture &&
     lastLines.map((last) => (chunk: Buffer) => {
       capture.add(chunk);
+      report.live?.add(chunk);
       last.add(chunk);
     });
   let exit: ExitFacts;

@@ -99,7 +99,7 @@ function reportTo(flags: ReadFlags, cli: string, warnings: string[]): Omit<Repor
   const flushFor = backgroundFlushFor();
   if (flushFor.warning) warnings.push(flushFor.warning);
   const onSpooled = flushFor.ms > 0 ? backgroundFlusher(cli, flushFor.ms, warn) : undefined;
-  return { monitorId, apiKey, url, pingBudgetMs, onSpooled };
+  return { monitorId, apiKey, url, pingBudgetMs, onSpooled, live: !flags.switches.has('no-live') };
 }
 
 /** What is sent with the result: a flag pingmon cannot read is left out with a warning, never a reason not to run. */

@@ -1,5 +1,6 @@
 import { createPinger } from '@pingmon/sdk';
 import type { PingMonitorSettings, PingmonError } from '@pingmon/sdk';
+import { LiveOutput } from './live.js';
 import type { Outcome } from './outcome.js';
 
 /** Where and how a run is reported. */
@@ -13,10 +14,14 @@ export interface ReportTo {
   onSpooled: (() => void) | undefined;
   /** The monitor's settings, sent with the start (--cron, --grace…); undefined: none given. */
   settings: PingMonitorSettings | undefined;
+  /** Send the output while the job runs (off with --no-live). */
+  live: boolean;
 }
 
 /** A run being reported: its start is on its way; `finish` sends the result. */
 export interface Report {
+  /** Takes the job's output while it runs and sends it, once its start is delivered; none with --no-live. */
+  live: LiveOutput | undefined;
   /** Resolves once start and result are delivered or given up on; never rejects (failures are warnings). */
   finish(outcome: Outcome, log: string, meta: Record<string, number>): Promise<void>;
 }
@@ -36,15 +41,23 @@ export function startReport(to: ReportTo, warn: (message: string) => void): Repo
     onError: (err) => warn(err.message),
   });
   let startError: PingmonError | undefined;
-  const started = pinger.start().then(
-    () => undefined,
+  const startPing = pinger.start();
+  const live = to.live
+    ? new LiveOutput(pinger.runId!, (chunk, signal) => pinger.output(chunk, { signal }), warn)
+    : undefined;
+  const started = startPing.then(
+    () => live?.begin(),
     (err: PingmonError) => {
       startError = err;
+      live?.stop();
       warn(err.message);
     },
   );
   return {
+    live,
     async finish(outcome, log, meta) {
+      // The last output before the result: a follower then reads the job's last lines.
+      await live?.finish();
       // The result waits for a start still on its way, within the same --ping-timeout: pingmon ends at most
       // that long after the job, whatever the server does.
       const kind = outcome.kind === 'success' ? 'success' : 'fail';

@@ -106,6 +106,8 @@ export function runDetailView(
     readAt?: number | null;
     name: string;
     log: LogState;
+    /** A running run's live output, as read so far (docs/cli.md#live-output). */
+    live?: { text: string };
     expanded: boolean;
     scroll: number;
   },
@@ -114,7 +116,13 @@ export function runDetailView(
   const { run, name, readAt = null } = detail;
   const fields = detail.expanded ? compactFields(run, size) : detailFields(run, name, size, readAt);
   const fieldRows = fields.reduce((sum, field) => sum + field.rows.length, 0);
-  return { fields, log: logView(size, fieldRows, detail.log, detail.expanded, detail.scroll) };
+  return { fields, log: logView(size, fieldRows, shownLog(detail), detail.expanded, detail.scroll) };
+}
+
+/** While the run runs, its live output stands in for the log it does not have yet. */
+export function shownLog(detail: { run: Run | RunDetail; log: LogState; live?: { text: string } }): LogState {
+  if (detail.run.status !== 'running' || !detail.live?.text) return detail.log;
+  return { state: 'loaded', result: { hasLog: true, content: detail.live.text } };
 }
 
 export type LogState =

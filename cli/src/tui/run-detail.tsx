@@ -1,7 +1,7 @@
 import { Box, Text } from './ink.js';
 import { statusColor } from './format.js';
 import type { Size } from './layout.js';
-import { LABEL_WIDTH, runDetailView } from './layout.js';
+import { LABEL_WIDTH, runDetailView, shownLog } from './layout.js';
 import { LogBlock } from './log-block.js';
 import type { DetailState } from './state.js';
 import { cell } from '../width.js';
@@ -23,7 +23,7 @@ export function RunDetail({ detail, size }: { detail: DetailState; size: Size })
           </Text>
         )),
       )}
-      <LogBlock view={view} log={detail.log} expanded={detail.expanded} />
+      <LogBlock view={view} log={detail.log} expanded={detail.expanded} live={shownLog(detail) !== detail.log} />
     </Box>
   );
 }

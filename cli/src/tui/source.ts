@@ -1,4 +1,14 @@
-import type { Client, EventKind, LogResult, Monitor, MonitorStatus, Run, RunDetail, RunStatus } from '@pingmon/sdk';
+import type {
+  Client,
+  EventKind,
+  LogResult,
+  Monitor,
+  MonitorStatus,
+  Run,
+  RunDetail,
+  RunOutput,
+  RunStatus,
+} from '@pingmon/sdk';
 import type { EventPage } from './timeline.js';
 import { listAllMonitors } from '../client.js';
 
@@ -45,6 +55,8 @@ export interface BrowseSource {
   scheduleHint(monitorId: string): Promise<string | null>;
   getRun(monitorId: string, runId: string): Promise<RunDetail>;
   getLog(monitorId: string, runId: string): Promise<LogResult>;
+  /** A running run's live output from offset `after` (docs/api.md#live-output). */
+  getRunOutput(monitorId: string, runId: string, after: number): Promise<RunOutput>;
   /** Pauses (or resumes) the monitor. */
   setPaused(monitorId: string, paused: boolean): Promise<void>;
   /** Snoozes the monitor for `seconds` from now; 0 ends the snooze. */
@@ -78,6 +90,7 @@ export function createSource(connect: () => Client): BrowseSource {
     scheduleHint: async (monitorId) => (await call((c) => c.getMonitor(monitorId))).scheduleHint?.message ?? null,
     getRun: (monitorId, runId) => call((c) => c.getRun(monitorId, runId)),
     getLog: (monitorId, runId) => call((c) => c.getLog(monitorId, runId)),
+    getRunOutput: (monitorId, runId, after) => call((c) => c.getRunOutput(monitorId, runId, after)),
     setPaused: async (monitorId, paused) =>
       void (await call((c) => (paused ? c.pauseMonitor(monitorId) : c.resumeMonitor(monitorId)))),
     setSnooze: async (monitorId, seconds) => {

@@ -1,4 +1,4 @@
-import type { LogResult, Run, RunDetail } from '@pingmon/sdk';
+import type { LogResult, Run, RunDetail, RunOutput } from '@pingmon/sdk';
 import type { KeyFlags, KeyPress } from './key-reader.js';
 import { commandFor } from './keys.js';
 import type { LogState, Size } from './layout.js';
@@ -50,9 +50,14 @@ export interface DetailState {
   /** When the run was read on its own: the "now" of its "first seen 3d ago". */
   readAt: number | null;
   log: LogState;
+  /** A running run's live output read so far (its newest 64 KiB), and the offset to read on from. */
+  live?: { text: string; next: number };
   expanded: boolean;
   scroll: number;
 }
+
+/** The live output kept, as the server keeps it. */
+const LIVE_KEPT_CHARS = 65_536;
 
 export interface State {
   screen: Screen;
@@ -120,7 +125,8 @@ export type Action =
   | { type: 'runLoaded'; run: Run | RunDetail; at: number }
   | { type: 'logStarted'; runId: string }
   | { type: 'logLoaded'; runId: string; result: LogResult }
-  | { type: 'logFailed'; runId: string; message: string };
+  | { type: 'logFailed'; runId: string; message: string }
+  | { type: 'outputLoaded'; runId: string; output: RunOutput };
 
 /** Which runs a page of runs is of: an answer for another list than the one open is dropped. */
 export type RunsQuery = Pick<RunsState, 'monitorId' | 'failedOnly' | 'fingerprint'>;
@@ -321,10 +327,20 @@ function loaded(state: State, action: Action): State {
     case 'runLoaded': {
       const detail = state.detail;
       if (!detail || detail.run.runId !== action.run.runId) return state;
-      // A run that finished with a log since the log was asked for: ask again.
-      const log: LogState = action.run.hasLog !== detail.run.hasLog ? { state: 'idle' } : detail.log;
+      // A run that finished (with a log) since the log was asked for: ask again.
+      const ended = detail.run.status === 'running' && action.run.status !== 'running';
+      const log: LogState = ended || action.run.hasLog !== detail.run.hasLog ? { state: 'idle' } : detail.log;
       const read = { run: action.run, readAt: action.at, log };
       return keepOnScreen({ ...state, ...fresh(action.at), detail: { ...detail, ...read } });
+    }
+    case 'outputLoaded': {
+      const detail = state.detail;
+      if (!detail || detail.run.runId !== action.runId || detail.run.status !== 'running') return state;
+      const { text, next, running } = action.output;
+      const live = { text: ((detail.live?.text ?? '') + text).slice(-LIVE_KEPT_CHARS), next };
+      // The run ended: read it again, and its stored log.
+      const reload = running ? state.reload : state.reload + 1;
+      return keepOnScreen({ ...state, reload, detail: { ...detail, live } });
     }
     case 'logStarted':
       return withLog(state, action.runId, { state: 'loading' });

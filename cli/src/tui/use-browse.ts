@@ -1,4 +1,4 @@
-import { useEffect, useReducer } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import type { Dispatch } from 'react';
 import { useStdout } from 'ink';
 import { listRows } from './layout.js';
@@ -15,6 +15,9 @@ export interface BrowseOptions {
   refreshMs: number;
   now?: () => number;
 }
+
+/** How often a running run's live output is read: pingmon run sends it about once a second. */
+const LIVE_POLL_MS = 1_000;
 
 /** The dashboard's state and the effects that feed it: loads, the refresh timer, paging, logs, resizes. */
 export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOptions): [State, Dispatch<Action>] {
@@ -117,6 +120,32 @@ export function useBrowse({ source, url, refreshMs, now = Date.now }: BrowseOpti
       (err: unknown) => dispatch({ type: 'logFailed', runId: run.runId, message: fail(err).message }),
     );
   }, [logWanted]);
+
+  // A running run's live output, read once a second from where the last read ended, while its view is open.
+  const following = detail?.run.status === 'running' ? detail : undefined;
+  const followKey = following && `${following.monitorId} ${following.run.runId}`;
+  const liveNext = useRef(0);
+  liveNext.current = following?.live?.next ?? 0;
+  useEffect(() => {
+    if (!following) return;
+    const { monitorId, run } = following;
+    let busy = false;
+    const read = () => {
+      if (busy) return;
+      busy = true;
+      source
+        .getRunOutput(monitorId, run.runId, liveNext.current)
+        .then(
+          (output) => dispatch({ type: 'outputLoaded', runId: run.runId, output }),
+          // The next read tries again; the view's own refresh says what is wrong with the server.
+          () => undefined,
+        )
+        .finally(() => (busy = false));
+    };
+    read();
+    const timer = setInterval(read, LIVE_POLL_MS);
+    return () => clearInterval(timer);
+  }, [followKey]);
 
   // p: the pause or resume, then the monitors again.
   const pausing = state.pausing;

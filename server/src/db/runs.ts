@@ -105,6 +105,23 @@ export async function findRun(
 }
 
 /**
+ * A run's status, its row locked until the transaction ends (PostgreSQL): a live output chunk and the ping that
+ * finishes the run take turns, so no chunk is written to a run that has ended.
+ */
+export async function lockRunStatus(
+  sql: TransactionSql,
+  accountId: string,
+  monitorId: string,
+  runId: string,
+): Promise<RunStatus | undefined> {
+  const [row] = await sql.rows<{ status: RunStatus }>(
+    sql.locking('select status from runs where account_id = ? and monitor_id = ? and id = ?', 'no key update'),
+    [accountId, monitorId, runId],
+  );
+  return row?.status;
+}
+
+/**
  * The monitor's most recently started run that is still running. In a transaction the row is locked and rows
  * locked by concurrent pings are skipped, so two results never finish the same run.
  */

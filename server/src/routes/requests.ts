@@ -26,5 +26,6 @@ export { listQuery as ListEventsQuery } from './events.js';
 export { rulePreviewQuery as RulePreviewQuery, schedulePreviewBody as SchedulePreviewRequest } from './previews.js';
 export { ruleBody as CreateRuleRequest } from './rules.js';
 export { listQuery as ListRunsQuery } from './runs.js';
+export { outputBody as OutputChunkBody, outputQuery as RunOutputQuery } from './run-output.js';
 export { statusPageBody as SetStatusPageRequest } from './status-page.js';
 export { pageOnly as PageQuery } from './pagination.js';

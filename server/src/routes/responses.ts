@@ -221,6 +221,19 @@ export const RunDetail = shape('RunDetail', {
 });
 export const RunList = shape('RunList', { runs: Joi.array().items(Run), nextCursor });
 export const LogResult = shape('LogResult', { hasLog: Joi.boolean(), content: Joi.string().allow(null) });
+const offset = Joi.number().integer().min(0);
+export const RunOutput = shape('RunOutput', {
+  runId: Joi.string(),
+  status: oneOf(RUN_STATUSES, 'RunStatus'),
+  running: Joi.boolean().description('False once the run has ended: its log (GET …/log) is then the one to show'),
+  text: Joi.string().allow('').description('The live output from `from` to `next`; at most 65,536 characters'),
+  from: offset.description('Where `text` starts; past the `after` asked for when older output is no longer kept'),
+  next: offset.description('The `after` of the next call: the offset past the last character the server holds'),
+});
+export const OutputAck = shape('OutputAck', {
+  runId: Joi.string(),
+  next: offset.description('The offset past the last character the server holds for the run'),
+});
 
 // As answered: a cron schedule always names its timezone (UTC when none was given).
 const Schedule = Joi.alternatives()

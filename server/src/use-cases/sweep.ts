@@ -25,6 +25,7 @@ import { iso } from '../presenter.js';
 import type { Quiet } from '../domain/quiet.js';
 import { slotCounts } from '../domain/quiet.js';
 import { eventRecords } from './events.js';
+import { dropEndedOutputs, keepLastWords } from './last-words.js';
 import { endHolds, findQuiet, holdBack } from './quiet.js';
 import type { GapWatch } from './server-gap.js';
 import { beatAndFindGap } from './server-gap.js';
@@ -101,6 +102,7 @@ export async function sweep(db: Database, now: number, watch: GapWatch): Promise
     result.queued += queued;
     return handled;
   });
+  await dropEndedOutputs(db.sql, now);
   return result;
 }
 
@@ -272,7 +274,9 @@ async function timedOut(
   for (const [limit, runs] of byLimit) {
     const errorMessage = `no result within maxRuntime (${formatDuration(limit)})`;
     const failure = { errorMessage, fingerprint: fingerprint(errorMessage, null) };
-    for (const run of await timeOutRuns(sql, runs, now, failure)) {
+    const ended = await timeOutRuns(sql, runs, now, failure);
+    const lastWords = await keepLastWords(sql, ended);
+    for (const run of ended) {
       handled++;
       const monitor = monitors.get(run.monitorId)!;
       const before = decisions.get(run.monitorId)?.state.health ?? monitor.health;
@@ -289,7 +293,7 @@ async function timedOut(
       if (alert === null) continue;
       const fields = { status: 'failed' as const, runId: run.runId, errorMessage, expectedAt: null };
       const repeats = alert === 'timed_out' ? await countRepeats(sql, run) : null;
-      alerts.push({ ...alertOf(monitor, alert, fields, health.incident, now), repeats });
+      alerts.push({ ...alertOf(monitor, alert, fields, health.incident, now), ...lastWords.get(run.runId), repeats });
     }
   }
   await saveMonitorStates(sql, [...decisions.values()]);
@@ -335,7 +339,7 @@ function alertOf(
     status: fields.status,
     errorMessage: fields.errorMessage,
     logSnippet: null,
-    // A run's log comes with its result: a run that timed out or was missed has none.
+    // A run's log comes with its result; a run that timed out has the last words of its live output, if any.
     logTail: null,
     meta: {},
     matchedRules: [],

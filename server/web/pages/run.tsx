@@ -3,6 +3,7 @@ import type { LogResult, Monitor, RunDetail } from '@pingmon/sdk/wire';
 import { ago, clean, exactDuration, failureSeen, formatMatch } from '@pingmon/sdk/wire';
 import { api, id } from '../api.js';
 import { Crumbs } from '../components/crumbs.js';
+import { LiveOutput } from '../components/live-output.js';
 import { LogBlock } from '../components/log-block.js';
 import { Problem } from '../components/problem.js';
 import { SameFailureLink } from '../components/same-failure.js';
@@ -15,7 +16,7 @@ import { usePoll } from '../use-poll.js';
 /** The run detail panel (SPEC §6): status, times, meta, matched rules, the error message and below it the log. */
 export function RunPage({ monitorId, runId }: { monitorId: string; runId: string }) {
   const runPath = `monitors/${id(monitorId)}/runs/${id(runId)}`;
-  const { data: run, error } = usePoll(runPath, () => api<RunDetail>('GET', runPath));
+  const { data: run, error, reload } = usePoll(runPath, () => api<RunDetail>('GET', runPath));
   const monitor = usePoll(`monitor ${monitorId}`, () => api<Monitor>('GET', `monitors/${id(monitorId)}`));
   const name = monitor.data ? nameText(monitor.data.name) : monitorId;
   useTitle(name, run && `${kind(run).toLowerCase()} ${ago(run.startedAt, Date.now())}`);
@@ -29,7 +30,7 @@ export function RunPage({ monitorId, runId }: { monitorId: string; runId: string
       />
       <h1>{run ? `${kind(run)}, ${when(run.startedAt)}` : 'Run'}</h1>
       <Problem error={error} stale={run !== undefined} />
-      {run && <Detail run={run} fileName={logFileName(monitor.data?.slug ?? monitorId, runId)} />}
+      {run && <Detail run={run} fileName={logFileName(monitor.data?.slug ?? monitorId, runId)} ended={reload} />}
     </>
   );
 }
@@ -46,7 +47,8 @@ function kind(run: RunDetail): string {
   return run.status === 'success' ? 'Successful run' : 'Failed run';
 }
 
-function Detail({ run, fileName }: { run: RunDetail; fileName: string }) {
+/** `ended`: a running run's live output saw it end (the page reads it again, for its log). */
+function Detail({ run, fileName, ended }: { run: RunDetail; fileName: string; ended: () => void }) {
   const meta = Object.entries(run.meta ?? {});
   const seen = failureSeen(run.failure, Date.now());
   return (
@@ -114,6 +116,7 @@ function Detail({ run, fileName }: { run: RunDetail; fileName: string }) {
           <pre>{clean(run.errorMessage)}</pre>
         </section>
       )}
+      {run.status === 'running' && <LiveOutput monitorId={run.monitorId} runId={run.runId} ended={ended} />}
       {run.hasLog && <RunLog run={run} fileName={fileName} />}
     </article>
   );

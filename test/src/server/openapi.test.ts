@@ -242,6 +242,9 @@ for (const kind of DATABASE_KINDS) {
 
       const runId = 'run-openapi-0001';
       t.equal((await call('POST', `/ping/${m}/start`, { ...key, body: { runId } })).status, 200);
+      const chunk = { runId, offset: 0, text: 'copying…\n' };
+      t.equal((await call('POST', `/ping/${m}/output`, { ...key, body: chunk })).status, 200);
+      t.equal((await call('GET', `/monitors/${m}/runs/${runId}/output?after=0`, as())).status, 200);
       const silent = await call('POST', `/ping/${m}/success`, { ...key, body: { runId, meta: { rows: 0 } } });
       t.equal(silent.status, 200);
       const failed = { errorMessage: 'disk full', logOutput: 'line 1\nline 2\n', meta: { freeBytes: 0 } };
@@ -250,6 +253,7 @@ for (const kind of DATABASE_KINDS) {
       const plain = { ...key, body: 'a log sent as text', headers: { 'content-type': 'text/plain' } };
       t.equal((await call('POST', `/ping/${m}/fail`, plain)).status, 200);
       t.equal((await call('POST', `/ping/${m}/success`, { ...key, body: { meta: { rows: 'ten' } } })).status, 400);
+      t.match((await call('POST', `/ping/${m}/output`, { ...key, body: chunk })).body, { code: 'run_finished' });
       t.equal((await call('POST', '/ping/mon_nope/start', key)).status, 404);
       t.equal((await call('POST', `/ping/${m}/start`)).status, 401);
       const free = await api.account('free');
