@@ -1,5 +1,5 @@
 import { createPinger } from '@pingmon/sdk';
-import type { PingMonitorSettings, PingmonError } from '@pingmon/sdk';
+import type { PingMonitorSettings, PingmonError, RedactOptions } from '@pingmon/sdk';
 import type { Outcome } from './outcome.js';
 
 /** Where and how a run is reported. */
@@ -13,12 +13,17 @@ export interface ReportTo {
   onSpooled: (() => void) | undefined;
   /** The monitor's settings, sent with the start (--cron, --grace…); undefined: none given. */
   settings: PingMonitorSettings | undefined;
+  /** Which environment variables hold secrets (--redact-env, --redact-pattern), for the output and the failure. */
+  redact: RedactOptions;
 }
 
 /** A run being reported: its start is on its way; `finish` sends the result. */
 export interface Report {
-  /** Resolves once start and result are delivered or given up on; never rejects (failures are warnings). */
-  finish(outcome: Outcome, log: string, meta: Record<string, number>): Promise<void>;
+  /**
+   * Resolves once start and result are delivered or given up on; never rejects (failures are warnings).
+   * `redactions`: the secrets already redacted from the output, sent with those of the failure.
+   */
+  finish(outcome: Outcome, log: string, meta: Record<string, number>, redactions: number): Promise<void>;
 }
 
 /** Sends `start` at once, without waiting for it: the job does not wait for the server. */
@@ -32,6 +37,7 @@ export function startReport(to: ReportTo, warn: (message: string) => void): Repo
     // Not the pinger's own retry timer: this process ends with the job, a detached flush outlives it.
     retrySpool: to.onSpooled ?? false,
     settings: to.settings,
+    redact: to.redact,
     // Settings refused and spooled pings dropped: one [pingmon] line each.
     onError: (err) => warn(err.message),
   });
@@ -44,12 +50,14 @@ export function startReport(to: ReportTo, warn: (message: string) => void): Repo
     },
   );
   return {
-    async finish(outcome, log, meta) {
+    async finish(outcome, log, meta, redactions) {
       // The result waits for a start still on its way, within the same --ping-timeout: pingmon ends at most
       // that long after the job, whatever the server does.
       const kind = outcome.kind === 'success' ? 'success' : 'fail';
       const result =
-        outcome.kind === 'success' ? pinger.success({ meta }) : pinger.fail({ message: outcome.failure, log, meta });
+        outcome.kind === 'success'
+          ? pinger.success({ meta, redactions })
+          : pinger.fail({ message: outcome.failure, log, meta, redactions });
       const [, resultError] = await Promise.all([
         started,
         result.then(

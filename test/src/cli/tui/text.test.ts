@@ -172,6 +172,7 @@ t.test('the run detail names the host the run ran on, cleaned, or says none was 
     silentFailure: false,
     matchedRules: [],
     fingerprint: 'b7e2c01f9a3d4e56',
+    redactions: 0,
   };
   const host = (value: string | null) =>
     detailFields({ ...run, host: value }, 'job', { columns: 80, rows: 24 }).find((f) => f.label === 'Host')?.rows;
@@ -195,6 +196,7 @@ t.test('an expanded log gets every row below a two-line summary of the run, at a
     matchedRules: [],
     host: 'db-1',
     fingerprint: 'b7e2c01f9a3d4e56',
+    redactions: 0,
   };
   const content = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join('\n');
   const detail = (expanded: boolean) => ({
