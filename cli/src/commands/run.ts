@@ -32,7 +32,10 @@ export default class Run extends BaseCommand {
     '[pingmon] warning on stderr. With --cron or --every (and --tz, --grace, --max-runtime, --failure-threshold, ' +
     "--recovery-threshold, as `monitors create` takes them) the start carries the monitor's settings: the server " +
     'makes the monitor named by --monitor, or changes the settings that differ. Settings the server refuses are ' +
-    'one [pingmon] line; the run is reported without them.';
+    'one [pingmon] line; the run is reported without them. Secrets never leave the host: in the output sent, the ' +
+    'failure and the spool, the values of environment variables named by --redact-env (or matching ' +
+    '--redact-pattern, or named like *_TOKEN, *_PASSWORD…), passwords in URLs, Authorization values, AWS keys and ' +
+    'private key blocks are replaced with [redacted]; the terminal still gets the output unchanged.';
   static override usage = 'run [--monitor SLUG|ID] [FLAGS] -- COMMAND [ARGS...]';
   static override examples = [
     "0 3 * * * /usr/local/bin/pingmon run --monitor nightly-backup --cron '0 3 * * *' --tz Europe/Berlin " +
