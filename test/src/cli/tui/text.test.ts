@@ -179,6 +179,13 @@ t.test('the run detail names the host the run ran on, cleaned, or says none was 
   t.same(host('web-1'), ['web-1']);
   t.same(host('web\x1b[31m-2'), ['web-2'], 'escapes are removed');
   t.same(host(null), ['— (not sent)']);
+  const redacted = (redactions: number) =>
+    detailFields({ ...run, host: null, redactions }, 'job', { columns: 80, rows: 24 }).find(
+      (f) => f.label === 'Redacted',
+    )?.rows;
+  t.same(redacted(3), ['3 values'], 'how many secrets were redacted before the run left its host');
+  t.same(redacted(1), ['1 value']);
+  t.equal(redacted(0), undefined, 'no line when none were');
 });
 
 t.test('an expanded log gets every row below a two-line summary of the run, at any terminal size', async (t) => {
