@@ -72,7 +72,7 @@ function scanner(shapes: readonly string[], literals: readonly string[]): Scanne
 }
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
 /** Kept of a key block's line cut in parts, to find its END marker across the cut. */
-const PEM_END_BYTES = 64;
+const PEM_END_BYTES = 128;
 
 const REDACTED_BYTES = Buffer.from(REDACTED);
 

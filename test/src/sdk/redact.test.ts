@@ -169,3 +169,23 @@ t.test('the names to redact: --redact-env, PINGMON_REDACT_ENV, the pattern and t
   t.throws(() => redactPattern('(unclosed'), /the redact pattern "\(unclosed" is not a regular expression/);
   t.throws(() => new Redactor({ pattern: '[', environment: {} }), TypeError);
 });
+
+t.test('a key block on a line cut in parts: its END marker is found across the cut', async (t) => {
+  const marker = 'ENCRYPTED PRIVATE KEY';
+  const block = `-----BEGIN ${marker}-----${'A'.repeat(200_000)}-----END ${marker}----- after\n`;
+  for (const chunk of [1_000, 65_536]) {
+    const bytes = Buffer.from(block);
+    const cuts = Array.from({ length: Math.floor(bytes.length / chunk) }, (_, i) => (i + 1) * chunk);
+    t.same(streamed(block, cuts), { text: '[redacted] after\n', redactions: 1 }, `chunks of ${chunk}`);
+  }
+  // The END marker at every position around where the stream cuts the line (each 4 KiB past 64 KiB).
+  let differing = 0;
+  for (let filler = 69_000; filler < 69_700; filler++) {
+    const after = ` after ${'B'.repeat(5_000)}\n`;
+    const text = `-----BEGIN ${marker}-----${'A'.repeat(filler)}-----END ${marker}-----${after}`;
+    const cuts = Array.from({ length: Math.floor(text.length / 4096) }, (_, i) => (i + 1) * 4096);
+    const out = streamed(text, cuts);
+    if (out.text !== `[redacted]${after}` || out.redactions !== 1) differing++;
+  }
+  t.equal(differing, 0, 'found wherever the cut falls');
+});
