@@ -70,6 +70,7 @@ function scanner(shapes: readonly string[], literals: readonly string[]): Scanne
   const all = literals.length > 0 ? [...shapes, `(${literals.join('|')})`] : shapes;
   return { regex: new RegExp(all.join('|'), 'g'), pemGroup: shapes.indexOf(SHAPES[PEM]!) + 1 };
 }
+
 const PEM_END = /-----END [A-Z0-9 ]{0,40}PRIVATE KEY-----/g;
 /** Kept of a key block's line cut in parts, to find its END marker across the cut. */
 const PEM_END_BYTES = 128;
@@ -82,7 +83,7 @@ export class Redactor {
   redactions = 0;
   private readonly scanner: Scanner;
   private readonly unsigned: Scanner;
-  readonly holdBytes: number;
+  private readonly holdBytes: number;
 
   constructor(options: RedactOptions = {}) {
     const environment = options.environment ?? process.env;
@@ -121,8 +122,9 @@ export class Redactor {
   }
 
   /**
-   * Redacts `bytes` (`text`, their latin1 form) from `inKey` on: answers the redacted parts, where a cut after
-   * `from` would leave every secret whole (`bytes.length` when complete), and whether it ends inside a key block.
+   * Redacts `bytes` (`text` is their latin1 form), starting inside a key block if `inKey`. Answers the redacted
+   * parts of the bytes before `cut` (all of them when `complete`; else a cut through no secret, the rest to be
+   * scanned again with what follows) and whether they end inside a key block. For RedactingStream.
    */
   scan(bytes: Buffer, text: string, inKey: boolean, complete: boolean): Scanned {
     const out: Buffer[] = [];
