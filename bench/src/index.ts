@@ -13,6 +13,7 @@ import type { Figures } from './load.js';
 import { postgresCeiling } from './pg-ceiling.js';
 import { startPingmon } from './pingmon.js';
 import { pruneBench } from './prune.js';
+import { redactedCatBench, redactorBench } from './redact.js';
 import { rulesBench } from './rules.js';
 import { spoolRecoveryBench } from './spool-recovery.js';
 import { sqliteAlternated } from './sqlite-alternate.js';
@@ -154,6 +155,8 @@ async function main(): Promise<void> {
       await serverDownBench(cliEnv);
       await spoolRecoveryBench(cliEnv);
       await throughputBench(cliEnv, Number(process.env.BENCH_CAT_BYTES ?? 1024 ** 3));
+      redactorBench();
+      redactedCatBench(cliEnv);
     }
     await sqlite.server.stop();
 

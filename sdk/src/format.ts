@@ -122,3 +122,8 @@ export function failureSeen(failure: { firstSeenAt: string; count: number } | nu
   if (failure.count <= 1) return 'new failure';
   return `first seen ${ago(failure.firstSeenAt, now)}, ${failure.count} times`;
 }
+
+/** A run's `redactions` as the run detail shows it: "3 values" (replaced with [redacted] before leaving the host). */
+export function redactedText(redactions: number): string {
+  return `${redactions} ${redactions === 1 ? 'value' : 'values'}`;
+}

@@ -28,3 +28,12 @@ export {
   SPOOL_RETRY_WAIT_MAX_MS,
 } from './spool-retry.js';
 export type { BackoffOptions } from './spool-retry.js';
+export {
+  DEFAULT_REDACT_PATTERN,
+  REDACTED,
+  REDACT_MIN_CHARS,
+  Redactor,
+  RedactingStream,
+  redactPattern,
+} from './redact.js';
+export type { RedactOptions } from './redact.js';

@@ -4,6 +4,8 @@ import type { CallOptions, Http } from './http.js';
 import { createHttp, positiveMs } from './http.js';
 import { newRunId } from './ids.js';
 import { ERROR_MESSAGE_MAX_CHARS, HOST_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
+import { Redactor } from './redact.js';
+import type { RedactOptions } from './redact.js';
 import { Spool, defaultSpoolDir, spoolable } from './spool.js';
 import type { FlushReport } from './spool.js';
 import { SpoolRetry } from './spool-retry.js';
@@ -60,10 +62,18 @@ export interface PingerOptions {
    * monitors (docs/alerts.md): default os.hostname(); false sends none.
    */
   host?: string | false;
+  /**
+   * Which environment variables hold secrets (docs/api.md#redactions): their values, and common secret shapes, are
+   * replaced with `[redacted]` in fail()'s message and log (and meta keys) before they are sent or spooled. Default:
+   * PINGMON_REDACT_ENV and PINGMON_REDACT_PATTERN; the built-in shapes always apply.
+   */
+  redact?: RedactOptions;
 }
 
 export interface SuccessOptions {
   meta?: Meta;
+  /** Secrets already redacted from this run's output by the caller (a RedactingStream's): added to the count sent. */
+  redactions?: number;
   /** Finish this run instead of the one `start()` opened. */
   runId?: string;
 }
@@ -75,6 +85,8 @@ export interface FailOptions {
   log?: string;
   meta?: Meta;
   runId?: string;
+  /** Secrets already redacted from this run's output by the caller: added to the count sent. */
+  redactions?: number;
 }
 
 export interface Pinger {
@@ -117,7 +129,8 @@ export function createPinger(options: PingerOptions): Pinger {
   const spool = options.spool === false ? undefined : new Spool(options.spool ?? defaultSpoolDir());
   const retrySpool = options.retrySpool ?? true;
   const host = hostOf(options.host);
-  const delivery = { http, onError, limits, spool, retrySpool, baseUrl, apiKey, host };
+  const redactor = new Redactor(options.redact);
+  const delivery = { http, onError, limits, spool, retrySpool, baseUrl, apiKey, host, redactor };
   return new MonitorPinger(monitor, delivery, options.settings);
 }
 
@@ -139,6 +152,8 @@ interface Delivery {
   apiKey: string;
   /** Sent with each ping. */
   host: string | undefined;
+  /** Applied to what a result sends, before it is sent or spooled. */
+  redactor: Redactor;
 }
 
 /** A start not answered yet: a result for its run waits for it, and may abandon it. */
@@ -182,10 +197,12 @@ class MonitorPinger implements Pinger {
   // A result always names its run, so that retrying it can never record a second result.
   async success(options: SuccessOptions = {}): Promise<PingAck> {
     const runId = this.finishing(options.runId);
+    const redacted = this.redacted(options);
     const body: SuccessPingBody & { runId: string } = {
       runId,
-      meta: options.meta,
+      meta: redacted.meta,
       host: this.delivery.host,
+      redactions: redacted.redactions,
       ...this.settingsOf(runId),
     };
     return this.sendResult('success', runId, body);
@@ -193,12 +210,14 @@ class MonitorPinger implements Pinger {
 
   async fail(options: FailOptions = {}): Promise<PingAck> {
     const runId = this.finishing(options.runId);
+    const { message, log, meta, redactions } = this.redacted(options);
     const body: FailPingBody & { runId: string } = {
       runId,
-      errorMessage: options.message === undefined ? undefined : storableText(options.message, ERROR_MESSAGE_MAX_CHARS),
-      logOutput: options.log === undefined ? undefined : storableText(options.log, LOG_MAX_CHARS),
-      meta: options.meta,
+      errorMessage: message === undefined ? undefined : storableText(message, ERROR_MESSAGE_MAX_CHARS),
+      logOutput: log === undefined ? undefined : storableText(log, LOG_MAX_CHARS),
+      meta,
       host: this.delivery.host,
+      redactions,
       ...this.settingsOf(runId),
     };
     return this.sendResult('fail', runId, body);
@@ -230,6 +249,22 @@ class MonitorPinger implements Pinger {
     const path = `ping/${encodeURIComponent(this.monitorId)}/output`;
     const deadline = Date.now() + this.limits.timeoutMs;
     return this.delivery.http<OutputAck>('POST', path, chunk, { deadline, signal: options.signal });
+  }
+
+  /**
+   * A result's texts with their secrets replaced (before they are cut to their limits, which could cut a secret
+   * out of recognition), and the count to send: undefined when none.
+   */
+  private redacted(options: FailOptions): Pick<FailOptions, 'message' | 'log' | 'meta' | 'redactions'> {
+    const { redactor } = this.delivery;
+    const before = redactor.redactions;
+    const text = (value: string | undefined) => (value === undefined ? undefined : redactor.redact(value));
+    const meta =
+      options.meta && Object.fromEntries(Object.entries(options.meta).map(([k, v]) => [redactor.redact(k), v]));
+    const redacted = { message: text(options.message), log: text(options.log), meta };
+    const given = Number.isSafeInteger(options.redactions) && options.redactions! > 0 ? options.redactions! : 0;
+    const redactions = given + redactor.redactions - before;
+    return { ...redacted, redactions: redactions > 0 ? redactions : undefined };
   }
 
   private finishing(runId: string | undefined): string {

@@ -454,6 +454,8 @@ export interface FailPingBody {
   monitor?: PingMonitorSettings | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta?: Record<string, number> | null;
+  /** How many secrets the client replaced with [redacted] before sending; stored on the run */
+  redactions?: number | null;
   /** Its first 500 characters are kept */
   errorMessage?: string | null;
   /** Its first 10000 characters are kept */
@@ -944,6 +946,8 @@ export interface Run {
   host: string | null;
   /** A failed run's failure fingerprint (docs/alerts.md#failure-fingerprints); null unless failed */
   fingerprint: string | null;
+  /** How many secrets the wrapper or the SDK replaced with [redacted] before the run left its host (0: none) */
+  redactions: number;
 }
 
 export interface RunDetail {
@@ -967,6 +971,8 @@ export interface RunDetail {
   host: string | null;
   /** A failed run's failure fingerprint (docs/alerts.md#failure-fingerprints); null unless failed */
   fingerprint: string | null;
+  /** How many secrets the wrapper or the SDK replaced with [redacted] before the run left its host (0: none) */
+  redactions: number;
   /** A failed run: its failure as the monitor has seen it; null unless failed */
   failure: FailureSeen | null;
 }
@@ -1159,6 +1165,8 @@ export interface SuccessPingBody {
   monitor?: PingMonitorSettings | null;
   /** Numeric metadata: a flat object of finite numbers */
   meta?: Record<string, number> | null;
+  /** How many secrets the client replaced with [redacted] before sending; stored on the run */
+  redactions?: number | null;
 }
 
 export interface TemplatePreview {

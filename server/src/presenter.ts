@@ -80,6 +80,7 @@ export function presentRun(run: RunRecord): Run {
     matchedRules: run.matchedRules ?? [],
     host: run.host,
     fingerprint: run.fingerprint,
+    redactions: run.redactions,
   };
 }
 

@@ -36,7 +36,11 @@ export default class Run extends BaseCommand {
     'makes the monitor named by --monitor, or changes the settings that differ. Settings the server refuses are ' +
     'one [pingmon] line; the run is reported without them. While the job runs, its newest output is sent about ' +
     'once a second (live output, for `pingmon logs MON --follow` and the dashboard), never holding the job up; ' +
-    '--no-live sends none.';
+    '--no-live sends none. ' +
+    'Secrets never leave the host: in the output sent, the ' +
+    'failure and the spool, the values of environment variables named by --redact-env (or matching ' +
+    '--redact-pattern, or named like *_TOKEN, *_PASSWORD…), passwords in URLs, Authorization values, AWS keys and ' +
+    'private key blocks are replaced with [redacted]; the terminal still gets the output unchanged.';
   static override usage = 'run [--monitor SLUG|ID] [FLAGS] -- COMMAND [ARGS...]';
   static override examples = [
     "0 3 * * * /usr/local/bin/pingmon run --monitor nightly-backup --cron '0 3 * * *' --tz Europe/Berlin " +

@@ -1,6 +1,6 @@
 import { Args, Flags } from '@oclif/core';
 import type { Run, RunDetail, RunStatus } from '@pingmon/sdk';
-import { failureSeen } from '@pingmon/sdk/wire';
+import { failureSeen, redactedText } from '@pingmon/sdk/wire';
 import { BaseCommand } from '../base-command.js';
 import { loggedInClient, serverFlags } from '../client.js';
 import { duration, printTable, statusText, when } from '../output.js';
@@ -74,6 +74,7 @@ export default class Runs extends BaseCommand {
     line('finished', when(run.finishedAt));
     line('duration', duration(run.durationMs));
     line('host', run.host ?? '-');
+    if (run.redactions > 0) line('redacted', redactedText(run.redactions));
     if (problem(run)) line(run.silentFailure ? 'rules' : 'error', problem(run));
     if (run.fingerprint !== null) {
       line('failure', `${failureSeen(run.failure, Date.now()) ?? 'new failure'} (fingerprint ${run.fingerprint})`);

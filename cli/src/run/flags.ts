@@ -32,6 +32,19 @@ export const RUN_OPTIONS = {
     description: 'kill the command after this long (e.g. 90s, 10m, 1h30m, 2d) and report it failed',
   },
   'kill-grace': { type: 'string', default: '10s', description: 'after a timeout, time between SIGTERM and SIGKILL' },
+  'redact-env': {
+    type: 'string',
+    multiple: true,
+    description:
+      'environment variable whose value is a secret, replaced with [redacted] in all that is sent ' +
+      '(repeatable) [env: PINGMON_REDACT_ENV=NAME,NAME2]',
+  },
+  'redact-pattern': {
+    type: 'string',
+    description:
+      'regular expression for names of environment variables whose values are secrets, in addition to the ' +
+      'built-in one (names ending in TOKEN, SECRET, PASSWORD, API_KEY…) [env: PINGMON_REDACT_PATTERN]',
+  },
   'ping-timeout': {
     type: 'string',
     default: '2s',
@@ -61,9 +74,10 @@ function settingOptions() {
 export type RunFlag = keyof typeof RUN_OPTIONS;
 
 export interface ReadFlags {
-  /** The last value of each flag given with one; every value of --meta. */
+  /** The last value of each flag given with one; every value of --meta and of --redact-env. */
   values: Partial<Record<RunFlag, string>>;
   meta: string[];
+  redactEnv: string[];
   /** Flags given without a value (or with an empty one). */
   valueless: Set<RunFlag>;
   /** The switches given (--no-live). */
@@ -79,7 +93,14 @@ const isRunFlag = (name: string): name is RunFlag => Object.hasOwn(RUN_OPTIONS, 
  * so that the caller can still run the job (monitoring never stops it).
  */
 export function readFlags(args: readonly string[]): ReadFlags {
-  const read: ReadFlags = { values: {}, meta: [], valueless: new Set(), switches: new Set(), ignored: [] };
+  const read: ReadFlags = {
+    values: {},
+    meta: [],
+    redactEnv: [],
+    valueless: new Set(),
+    switches: new Set(),
+    ignored: [],
+  };
   for (const token of tokensOf(args)) {
     if (token.kind === 'positional') {
       read.ignored.push(`unexpected argument "${token.value}" before --: ignored (see pingmon run --help)`);
@@ -94,6 +115,8 @@ export function readFlags(args: readonly string[]): ReadFlags {
       read.valueless.add(token.name);
     } else if (token.name === 'meta') {
       read.meta.push(token.value);
+    } else if (token.name === 'redact-env') {
+      read.redactEnv.push(...token.value.split(',').filter(Boolean));
     } else {
       read.values[token.name] = token.value;
     }

@@ -1,4 +1,5 @@
-import { DURATION_FORMS, LONGEST_TIMER_MS, notADuration, parseDurationMs } from '@pingmon/sdk';
+import { DURATION_FORMS, LONGEST_TIMER_MS, notADuration, parseDurationMs, redactPattern } from '@pingmon/sdk';
+import type { RedactOptions } from '@pingmon/sdk';
 import { backgroundFlushFor, readSettings, resolveSetting } from '../settings.js';
 import { backgroundFlusher } from './background-flush.js';
 import type { SettingKey, StoredSettings } from '../settings.js';
@@ -56,7 +57,7 @@ function planFrom(argv: string[], cli: string): { job: Job; warnings: string[] }
   const found = reportTo(flags, cli, warnings);
   // Read even when nothing is sent: a mistake shows when the line is tried by hand.
   const settings = monitorSettings(flags, warnings);
-  const destination = found && { ...found, settings };
+  const destination = found && { ...found, settings, redact: redactOptions(flags, warnings) };
   const sent = reported(flags, warnings);
   if (!destination) warnings.push('this run is NOT reported to pingmon: the job runs as usual, and nothing is sent');
   return { job: { command, args, timeoutMs, killGraceMs, ...sent, reportTo: destination }, warnings };
@@ -72,7 +73,11 @@ const HOW_TO_SET: Record<'monitor' | 'api-key' | 'url', string> = {
 };
 
 /** Where to report, from flags, environment and config file; undefined, with the reasons in `warnings`, if nowhere. */
-function reportTo(flags: ReadFlags, cli: string, warnings: string[]): Omit<ReportTo, 'settings'> | undefined {
+function reportTo(
+  flags: ReadFlags,
+  cli: string,
+  warnings: string[],
+): Omit<ReportTo, 'settings' | 'redact'> | undefined {
   const stored = storedSettings(warnings);
   const setting = (key: SettingKey & RunFlag) => {
     const value = resolveSetting(key, flags.values[key], stored);
@@ -114,6 +119,18 @@ function reported(flags: ReadFlags, warnings: string[]): Pick<Job, 'meta' | 'log
   if (RUN_OPTIONS['log-keep'].choices.includes(logKeep as LogKeep)) return { meta, logKeep: logKeep as LogKeep };
   warnings.push(`--log-keep must be one of head-tail, head, tail (got "${logKeep}"): using head-tail`);
   return { meta, logKeep: 'head-tail' };
+}
+
+/** Which environment variables hold secrets; a pattern that is no regular expression is left out, with a warning. */
+function redactOptions(flags: ReadFlags, warnings: string[]): RedactOptions {
+  const pattern = flags.values['redact-pattern'] ?? process.env.PINGMON_REDACT_PATTERN;
+  try {
+    if (pattern) redactPattern(pattern);
+  } catch (err) {
+    warnings.push(`${(err as Error).message}: ignored (the built-in shapes and names are still redacted)`);
+    return { env: flags.redactEnv, pattern: '' };
+  }
+  return { env: flags.redactEnv, pattern };
 }
 
 /** The config file's settings; a file that cannot be read is reported and left out, never a reason not to run. */

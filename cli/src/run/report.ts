@@ -1,5 +1,5 @@
 import { createPinger } from '@pingmon/sdk';
-import type { PingMonitorSettings, PingmonError } from '@pingmon/sdk';
+import type { PingMonitorSettings, PingmonError, RedactOptions } from '@pingmon/sdk';
 import { LiveOutput } from './live.js';
 import type { Outcome } from './outcome.js';
 
@@ -16,14 +16,19 @@ export interface ReportTo {
   settings: PingMonitorSettings | undefined;
   /** Send the output while the job runs (off with --no-live). */
   live: boolean;
+  /** Which environment variables hold secrets (--redact-env, --redact-pattern), for the output and the failure. */
+  redact: RedactOptions;
 }
 
 /** A run being reported: its start is on its way; `finish` sends the result. */
 export interface Report {
   /** Takes the job's output while it runs and sends it, once its start is delivered; none with --no-live. */
   live: LiveOutput | undefined;
-  /** Resolves once start and result are delivered or given up on; never rejects (failures are warnings). */
-  finish(outcome: Outcome, log: string, meta: Record<string, number>): Promise<void>;
+  /**
+   * Resolves once start and result are delivered or given up on; never rejects (failures are warnings).
+   * `redactions`: the secrets already redacted from the output, sent with those of the failure.
+   */
+  finish(outcome: Outcome, log: string, meta: Record<string, number>, redactions: number): Promise<void>;
 }
 
 /** Sends `start` at once, without waiting for it: the job does not wait for the server. */
@@ -37,6 +42,7 @@ export function startReport(to: ReportTo, warn: (message: string) => void): Repo
     // Not the pinger's own retry timer: this process ends with the job, a detached flush outlives it.
     retrySpool: to.onSpooled ?? false,
     settings: to.settings,
+    redact: to.redact,
     // Settings refused and spooled pings dropped: one [pingmon] line each.
     onError: (err) => warn(err.message),
   });
@@ -55,14 +61,16 @@ export function startReport(to: ReportTo, warn: (message: string) => void): Repo
   );
   return {
     live,
-    async finish(outcome, log, meta) {
+    async finish(outcome, log, meta, redactions) {
       // The last output before the result: a follower then reads the job's last lines.
       await live?.finish();
       // The result waits for a start still on its way, within the same --ping-timeout: pingmon ends at most
       // that long after the job, whatever the server does.
       const kind = outcome.kind === 'success' ? 'success' : 'fail';
       const result =
-        outcome.kind === 'success' ? pinger.success({ meta }) : pinger.fail({ message: outcome.failure, log, meta });
+        outcome.kind === 'success'
+          ? pinger.success({ meta, redactions })
+          : pinger.fail({ message: outcome.failure, log, meta, redactions });
       const [, resultError] = await Promise.all([
         started,
         result.then(

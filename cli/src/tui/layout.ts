@@ -1,5 +1,5 @@
 import type { LogResult, Run, RunDetail } from '@pingmon/sdk';
-import { failureSeen, LOG_COLLAPSE_OVER } from '@pingmon/sdk/wire';
+import { failureSeen, LOG_COLLAPSE_OVER, redactedText } from '@pingmon/sdk/wire';
 import { count, exactDuration, exactWhen, matchedRules, metaText, statusText } from './format.js';
 import { capRows, clean, wrap, wrapLine } from './text.js';
 
@@ -71,6 +71,7 @@ export function detailFields(
     { label: 'Finished', rows: [run.finishedAt ? `${exactWhen(run.finishedAt)} UTC` : '— (still running)'] },
     { label: 'Duration', rows: [exactDuration(run.durationMs)] },
     { label: 'Host', rows: [run.host ? clean(run.host) : '— (not sent)'] },
+    ...(run.redactions > 0 ? [{ label: 'Redacted', rows: [redactedText(run.redactions)] }] : []),
     { label: 'Meta', rows: capRows(wrap(metaText(run.meta), width), 2, width) },
   ];
   if (rules.length > 0) fields.push({ label: 'Rules', rows: capRows(wrap(rules.join(', '), width), 2, width) });

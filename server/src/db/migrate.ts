@@ -19,6 +19,7 @@ import * as keyScopes from './migrations/017-key-scopes.js';
 import * as audit from './migrations/018-audit.js';
 import * as statusPage from './migrations/019-status-page.js';
 import * as accountSecurity from './migrations/020-account-security.js';
+import * as runRedactions from './migrations/021-run-redactions.js';
 import * as runOutputs from './migrations/022-run-outputs.js';
 import * as providerIdentity from './migrations/023-provider-identity.js';
 
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '018-audit': audit,
   '019-status-page': statusPage,
   '020-account-security': accountSecurity,
+  '021-run-redactions': runRedactions,
   '022-run-outputs': runOutputs,
   '023-provider-identity': providerIdentity,
 };

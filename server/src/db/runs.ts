@@ -25,6 +25,7 @@ interface RunRow {
   matched_rules: string | null;
   host: string | null;
   fingerprint: string | null;
+  redactions: number | string;
 }
 
 function toRecord(row: RunRow): RunRecord {
@@ -42,6 +43,7 @@ function toRecord(row: RunRow): RunRecord {
     matchedRules: row.matched_rules === null ? null : (JSON.parse(row.matched_rules) as MatchedRule[]).map(storedMatch),
     host: row.host,
     fingerprint: row.fingerprint,
+    redactions: Number(row.redactions),
   };
 }
 
@@ -79,19 +81,20 @@ function toRow(run: RunRecord): RunRow {
     matched_rules: run.matchedRules === null ? null : JSON.stringify(run.matchedRules),
     host: run.host,
     fingerprint: run.fingerprint,
+    redactions: run.redactions,
   };
 }
 
 const COLUMNS =
   'monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, error_message, has_log, ' +
-  'matched_rules, host, fingerprint';
+  'matched_rules, host, fingerprint, redactions';
 // Built once: the SQLite statement cache is keyed by the text.
 const FIND_RUN = `select ${COLUMNS} from runs where account_id = ? and monitor_id = ? and id = ?`;
 const FIND_OPEN_RUN =
   `select ${COLUMNS} from runs where monitor_id = ? and status = 'running' ` +
   'order by started_at desc, id desc limit 1';
 const INSERT_RUN =
-  `insert into runs (${COLUMNS}, timeout_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
+  `insert into runs (${COLUMNS}, timeout_at) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ` +
   'on conflict (monitor_id, id) do nothing';
 
 export async function findRun(
@@ -166,6 +169,7 @@ function runParams(run: RunRecord): SqlParam[] {
     r.matched_rules,
     r.host,
     r.fingerprint,
+    r.redactions,
   ];
 }
 
@@ -198,7 +202,7 @@ export async function insertRunIf(
 
 const FINISH_RUN =
   'update runs set status = ?, finished_at = ?, duration_ms = ?, meta = ?, error_message = ?, has_log = ?, ' +
-  "matched_rules = ?, fingerprint = ? where monitor_id = ? and id = ? and status = 'running'";
+  "matched_rules = ?, fingerprint = ?, redactions = ? where monitor_id = ? and id = ? and status = 'running'";
 
 /**
  * Finishes a run that is still running; false when another ping finished it first. Outside a transaction,
@@ -216,6 +220,7 @@ export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promis
     run.hasLog,
     run.matchedRules === null ? null : JSON.stringify(run.matchedRules),
     run.fingerprint,
+    run.redactions,
     run.monitorId,
     run.runId,
     ...(guard?.params ?? []),
@@ -252,6 +257,7 @@ const NOT_TEXT: Record<string, string> = {
   finished_at: 'bigint',
   duration_ms: 'bigint',
   has_log: 'boolean',
+  redactions: 'integer',
   timeout_at: 'bigint',
   no_open_run: 'boolean',
 };
@@ -265,6 +271,7 @@ const FINISHED = [
   'has_log',
   'matched_rules',
   'fingerprint',
+  'redactions',
 ];
 
 /** unnest's arrays of `columns` and of the guard's values (booleans as such, the rest compared through casts). */
@@ -321,8 +328,8 @@ function finishArrayForm(guard: Guard): ArrayForm {
     text,
     row: (params) => [...params],
     touches: (params) => {
-      const key = runKey(params[8], params[9]);
-      return { reads: [key], writes: [key, `open ${String(params[8])}`] };
+      const key = runKey(params[9], params[10]);
+      return { reads: [key], writes: [key, `open ${String(params[9])}`] };
     },
   };
 }

@@ -11,6 +11,8 @@ export interface PingInput {
   meta?: Meta;
   errorMessage?: string;
   logOutput?: string;
+  /** How many secrets the client replaced with [redacted] before sending (a result's). */
+  redactions?: number;
   /** The monitor's settings, to create or update it with (docs/api.md#monitor-settings-in-a-ping). */
   monitor?: PingSettings;
 }

@@ -20,6 +20,8 @@ export interface RunRecord {
   host: string | null;
   /** A failed run's fingerprint (domain/fingerprint.ts); null for any other. */
   fingerprint: string | null;
+  /** How many secrets the client redacted from what it sent of the run (docs/cli.md#secrets-stay-on-the-host). */
+  redactions: number;
 }
 
 export function statusOf(kind: PingKind): RunStatus {
@@ -52,6 +54,7 @@ export function newRun(
     matchedRules: null,
     host: input.host ?? null,
     fingerprint: failed ? fingerprint(input.errorMessage ?? null, input.logOutput ?? null) : null,
+    redactions: finished ? (input.redactions ?? 0) : 0,
   };
 }
 
@@ -73,5 +76,6 @@ export function finishedRun(run: RunRecord, kind: PingKind, input: PingInput, no
     matchedRules: null,
     host: run.host,
     fingerprint: failed ? fingerprint(input.errorMessage ?? null, input.logOutput ?? null) : null,
+    redactions: input.redactions ?? 0,
   };
 }

@@ -32,6 +32,9 @@ const PAIR = '[\\ud800-\\udbff][\\udc00-\\udfff]';
 const HOST_TEXT = new RegExp(`^(?:[^\\u0000-\\u001f\\u007f-\\u009f\\ud800-\\udfff]|${PAIR})*$`);
 const META_KEY = new RegExp(`^(?:[^\\u0000\\ud800-\\udfff]|${PAIR}){1,${META_KEY_MAX_CHARS}}$`);
 
+/** The most `redactions` a run stores (a PostgreSQL integer). */
+const REDACTIONS_MAX = 2 ** 31 - 1;
+
 const startKeys = {
   runId: Joi.string().pattern(RUN_ID_PATTERN).allow(null).description('Your own id for the run, e.g. a UUID'),
   timestamp: Joi.string()
@@ -52,6 +55,12 @@ const successKeys = {
     .max(META_MAX_KEYS)
     .allow(null)
     .description('Numeric metadata: a flat object of finite numbers'),
+  redactions: Joi.number()
+    .integer()
+    .min(0)
+    .max(REDACTIONS_MAX)
+    .allow(null)
+    .description('How many secrets the client replaced with [redacted] before sending; stored on the run'),
 };
 const failKeys = {
   ...successKeys,
@@ -158,6 +167,7 @@ function inputOf(kind: PingKind, body: Record<string, unknown>): PingInput {
   if (given('host')) input.host = body.host as string;
   if (kind === 'start') return input;
   if (given('meta')) input.meta = body.meta as Meta;
+  if (given('redactions')) input.redactions = body.redactions as number;
   if (kind === 'success') return input;
   if (given('errorMessage')) input.errorMessage = storableText(body.errorMessage as string, ERROR_MESSAGE_MAX_CHARS);
   if (given('logOutput')) input.logOutput = storableText(body.logOutput as string, LOG_MAX_CHARS);
@@ -190,6 +200,12 @@ function refusal(path: Joi.ValidationErrorItem['path'], type: string, value: unk
       ];
     case 'meta':
       return ['invalid_meta', metaRefusal(path, type, value)];
+    case 'redactions':
+      return [
+        'invalid_body',
+        `redactions must be a whole number from 0 to ${REDACTIONS_MAX} (got ${shown(value)}): how many secrets ` +
+          'the client replaced with [redacted]; leave it out if none.',
+      ];
     case 'monitor':
       return UNMATCHED;
     default:

@@ -208,6 +208,9 @@ const runKeys = {
   fingerprint: Joi.string()
     .allow(null)
     .description("A failed run's failure fingerprint (docs/alerts.md#failure-fingerprints); null unless failed"),
+  redactions: count.description(
+    'How many secrets the wrapper or the SDK replaced with [redacted] before the run left its host (0: none)',
+  ),
 };
 export const Run = shape('Run', runKeys);
 export const RunDetail = shape('RunDetail', {

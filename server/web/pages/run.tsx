@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import type { LogResult, Monitor, RunDetail } from '@pingmon/sdk/wire';
-import { ago, clean, exactDuration, failureSeen, formatMatch } from '@pingmon/sdk/wire';
+import { ago, clean, exactDuration, failureSeen, formatMatch, redactedText } from '@pingmon/sdk/wire';
 import { api, id } from '../api.js';
 import { Crumbs } from '../components/crumbs.js';
 import { LiveOutput } from '../components/live-output.js';
@@ -77,6 +77,12 @@ function Detail({ run, fileName, ended }: { run: RunDetail; fileName: string; en
         <dd>{exactDuration(run.durationMs)}</dd>
         <dt>Host</dt>
         <dd>{run.host ? clean(run.host) : <span className="muted">not sent</span>}</dd>
+        {run.redactions > 0 && (
+          <>
+            <dt>Redacted</dt>
+            <dd>{redactedText(run.redactions)}</dd>
+          </>
+        )}
         <dt>Meta</dt>
         <dd>
           {meta.length === 0 ? (

@@ -67,6 +67,8 @@ t.test('every flag pingmon run --help shows is read by the run, short forms and 
       timeout: '1m',
       'kill-grace': '1s',
       'ping-timeout': '5s',
+      'redact-env': 'HOME',
+      'redact-pattern': '^VAULT_',
       cron: '0 3 * * *',
       tz: 'Europe/Berlin',
       every: '1h',

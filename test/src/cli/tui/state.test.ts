@@ -32,6 +32,7 @@ const run = (n: number, fields: Partial<Run> = {}): Run => ({
   matchedRules: [],
   host: null,
   fingerprint: null,
+  redactions: 0,
   ...fields,
 });
 

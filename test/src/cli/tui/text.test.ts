@@ -172,12 +172,20 @@ t.test('the run detail names the host the run ran on, cleaned, or says none was 
     silentFailure: false,
     matchedRules: [],
     fingerprint: 'b7e2c01f9a3d4e56',
+    redactions: 0,
   };
   const host = (value: string | null) =>
     detailFields({ ...run, host: value }, 'job', { columns: 80, rows: 24 }).find((f) => f.label === 'Host')?.rows;
   t.same(host('web-1'), ['web-1']);
   t.same(host('web\x1b[31m-2'), ['web-2'], 'escapes are removed');
   t.same(host(null), ['— (not sent)']);
+  const redacted = (redactions: number) =>
+    detailFields({ ...run, host: null, redactions }, 'job', { columns: 80, rows: 24 }).find(
+      (f) => f.label === 'Redacted',
+    )?.rows;
+  t.same(redacted(3), ['3 values'], 'how many secrets were redacted before the run left its host');
+  t.same(redacted(1), ['1 value']);
+  t.equal(redacted(0), undefined, 'no line when none were');
 });
 
 t.test('an expanded log gets every row below a two-line summary of the run, at any terminal size', async (t) => {
@@ -195,6 +203,7 @@ t.test('an expanded log gets every row below a two-line summary of the run, at a
     matchedRules: [],
     host: 'db-1',
     fingerprint: 'b7e2c01f9a3d4e56',
+    redactions: 0,
   };
   const content = Array.from({ length: 100 }, (_, i) => `line ${i + 1}`).join('\n');
   const detail = (expanded: boolean) => ({

@@ -35,6 +35,7 @@ for (const kind of DATABASE_KINDS) {
       matchedRules: null,
       host: null,
       fingerprint: null,
+      redactions: 0,
     });
 
     t.test('openings: written, refused by their guard, or in conflict on their run id', async (t) => {

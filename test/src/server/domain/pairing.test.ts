@@ -21,6 +21,7 @@ function run(runId: string, status: RunStatus): RunRecord {
     matchedRules: null,
     host: null,
     fingerprint: null,
+    redactions: 0,
   };
 }
 
