@@ -116,6 +116,29 @@ t.test('live output against a test server (sqlite)', async (t) => {
     t.equal(result.stdout.length, 168_894, 'all of it passed through');
   });
 
+  t.test('live output leaves the host redacted, as the log does', async (t) => {
+    const m = await api.monitor(account, 'secretive');
+    const door = gate();
+    const script =
+      'echo "connecting to postgres://app:$DB_PASSWORD@db/main"; printf "Authorization: Bearer "; ' +
+      `printf "$API_TOKEN\\n"; echo "with $VAULT"; read x < ${door.path}`;
+    const secrets = { DB_PASSWORD: 'hunter2hunter2', API_TOKEN: 'tok_live_9f8e7d6c5b4a', VAULT: 's.vaultvalue42' };
+    const job = spawnCli(['run', '--redact-env', 'VAULT', '--', 'sh', '-c', script], {
+      ...env(api.url, account, m),
+      ...secrets,
+    });
+    const ran = finished(job);
+    const { output } = await runningWith(api, account, m, (o) => o.text.includes('with '));
+    t.equal(job.exitCode, null, 'read while the job runs');
+    for (const secret of Object.values(secrets)) t.notMatch(output.text, secret, 'no secret in the live window');
+    t.match(output.text, 'postgres://app:[redacted]@db/main');
+    t.match(output.text, 'with [redacted]');
+    door.release();
+    const result = await ran;
+    t.equal(result.code, 0);
+    t.match(result.stdout, 'hunter2hunter2', 'the terminal gets the output unchanged');
+  });
+
   t.test('--no-live sends nothing while the job runs; without it, output goes', async (t) => {
     const received: Received[] = [];
     const receiver = await startReceiver(t, (req, _n, res) => {
