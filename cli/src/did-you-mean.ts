@@ -27,6 +27,7 @@ export function nearest(typed: string, candidates: Iterable<string>): string[] {
   let bestDistance = limit + 1;
   for (const candidate of new Set(candidates)) {
     const distance = editDistance(typed, candidate);
+    if (distance > limit) continue;
     if (distance < bestDistance) [best, bestDistance] = [[candidate], distance];
     else if (distance === bestDistance) best.push(candidate);
   }
