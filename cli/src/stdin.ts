@@ -1,4 +1,4 @@
-/** All of stdin as text, for input piped in (`--password-stdin`); an error past `maxBytes`, as no secret is that long. */
+/** All of stdin as text, for input piped in (`--password-stdin`); an error past `maxBytes`: no secret is that long. */
 export async function readStdin(maxBytes = 64 * 1024): Promise<string> {
   const chunks: Buffer[] = [];
   let size = 0;

@@ -99,7 +99,8 @@ export default class Login extends BaseCommand {
       );
     const password = (await readStdin()).replace(/\r?\n$/, '');
     if (password === '') this.error('--password-stdin: stdin held no password', { exit: 2 });
-    if (/[\r\n]/.test(password)) this.error('--password-stdin: stdin held several lines; give the password alone', { exit: 2 });
+    if (/[\r\n]/.test(password))
+      this.error('--password-stdin: stdin held several lines; give the password alone', { exit: 2 });
     return password;
   }
 

@@ -1,7 +1,7 @@
 import { editDistance, nearest } from 'pingmon/internal';
 import t from 'tap';
 
-const COMMANDS = ['monitors', 'monitors list', 'monitors show', 'monitors resume', 'run', 'runs', 'login', 'users list'];
+const COMMANDS = ['monitors', 'monitors list', 'monitors show', 'monitors resume', 'run', 'runs', 'login', 'users'];
 
 t.test('a typo is an edit away; a swap of two neighbours is one edit', async (t) => {
   const cases: [string, string, number][] = [
@@ -21,7 +21,7 @@ t.test('the nearest commands within one edit per four characters of the longest 
     ['moniters', ['monitors']],
     ['monitor list', ['monitors list']],
     ['monitors lst', ['monitors list']],
-    ['usres list', ['users list']],
+    ['usres', ['users']],
     ['lgoin', ['login']],
     ['monitors frob', []],
     ['monitors nosuch', []],
