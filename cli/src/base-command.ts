@@ -1,5 +1,6 @@
 import { Command, ux } from '@oclif/core';
 import { ACCESS_ERROR_CODES, clean, inertJson, LOGIN_ERROR_CODES } from '@pingmon/sdk/wire';
+import { didYouMean } from './did-you-mean.js';
 
 /**
  * Every pingmon command fails the same way: one line on stderr, saying what to do, and a non-zero exit. What a
@@ -8,9 +9,23 @@ import { ACCESS_ERROR_CODES, clean, inertJson, LOGIN_ERROR_CODES } from '@pingmo
 export abstract class BaseCommand extends Command {
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     if (err.oclif?.exit === 0 || (err as { code?: string }).code === 'EEXIT') return super.catch(err);
-    process.stderr.write(`pingmon: ${oneLine(clean(explain(err)))}\n`);
+    const unknown = unknownFlagsOf(err);
+    const message = unknown ? this.unknownFlags(unknown) : explain(err);
+    process.stderr.write(`pingmon: ${oneLine(clean(message))}\n`);
     process.exitCode = err.oclif?.exit ?? err.exitCode ?? 1;
     return undefined;
+  }
+
+  /** "unknown flag --jsn: did you mean `--json`?", among this command's flags. */
+  private unknownFlags(typed: string[]): string {
+    const own = Object.keys({ ...this.ctor.baseFlags, ...this.ctor.flags });
+    const names = [...own, 'help', ...(this.ctor.enableJsonFlag ? ['json'] : [])].map((name) => `--${name}`);
+    const each = typed.map((flag) => {
+      const name = flag.split('=')[0]!;
+      const suggestion = name.startsWith('--') ? didYouMean(name, names) : undefined;
+      return suggestion ? `${name}: ${suggestion}` : name;
+    });
+    return `unknown flag ${each.join('; ')} (see \`pingmon ${this.id?.replaceAll(':', ' ')} --help\`)`;
   }
 
   override log(message = '', ...args: unknown[]): void {
@@ -21,6 +36,12 @@ export abstract class BaseCommand extends Command {
   protected override logJson(json: unknown): void {
     ux.stdout(inertJson(JSON.stringify(json)));
   }
+}
+
+/** The flags of oclif's "Nonexistent flag" error (its class is not exported), else undefined. */
+function unknownFlagsOf(err: Error & { flags?: unknown }): string[] | undefined {
+  if (!err.message.startsWith('Nonexistent flag') || !Array.isArray(err.flags)) return undefined;
+  return err.flags.map(String);
 }
 
 /** oclif's parse errors span several lines ("The following error occurred:", hints): fold them into one. */

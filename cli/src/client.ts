@@ -1,7 +1,7 @@
 import { Flags } from '@oclif/core';
 import { createClient } from '@pingmon/sdk';
 import type { ApiKey, Client, ClientOptions, Monitor, PageQuery } from '@pingmon/sdk';
-import { readSettings, resolveSetting } from './settings.js';
+import { readSettings, resolveSetting, resolveUrl } from './settings.js';
 
 /** Flags of every command that talks to the management API. */
 export const serverFlags = {
@@ -18,7 +18,7 @@ export function loggedInClient(
   timing: Pick<ClientOptions, 'timeoutMs' | 'retryBudgetMs' | 'maxRetries'> = {},
 ): Client {
   const stored = readSettings();
-  const baseUrl = resolveSetting('url', flags.url, stored);
+  const baseUrl = resolveUrl(flags.url, stored);
   // The stored token belongs to the stored server: it is never sent to another one.
   const sameServer = !stored.url || !baseUrl || sameOrigin(stored.url, baseUrl);
   const token = resolveSetting('token', undefined, sameServer ? stored : {});

@@ -4,6 +4,7 @@ export { exportData, exportText } from './as-code/export.js';
 export { readMonitorsFile } from './as-code/file.js';
 export { planApply, planChanges, type Current, type Desired } from './as-code/plan.js';
 export { NotLoggedInError } from './client.js';
+export { editDistance, nearest } from './did-you-mean.js';
 export { printTable } from './output.js';
 export { formatRule, parseRuleExpression, ruleExample } from './rule-expression.js';
 export { OutputCapture } from './run/capture.js';

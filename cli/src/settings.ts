@@ -65,6 +65,22 @@ export function resolveSetting(key: SettingKey, flag: string | undefined, stored
   return flag || process.env[ENV[key]] || stored[FIELD[key]] || undefined;
 }
 
+/** Why `url` cannot be a server's address ("needs http:// or https://…"), or undefined when it can. */
+export function notAServerUrl(url: string): string | undefined {
+  if (!/^https?:\/\//i.test(url)) return `needs http:// or https:// in front (got "${url}"), e.g. http://${url}`;
+  if (!/^https?:\/\/[^/]/i.test(url) || !URL.canParse(url)) return `must be http(s)://host[:port] (got "${url}")`;
+  return undefined;
+}
+
+/** The server URL as resolveSetting finds it; a usage error naming where it came from when it is no http(s) URL. */
+export function resolveUrl(flag: string | undefined, stored: StoredSettings): string | undefined {
+  const url = resolveSetting('url', flag, stored);
+  const problem = url === undefined ? undefined : notAServerUrl(url);
+  if (!problem) return url;
+  const source = flag ? '--url' : process.env.PINGMON_URL ? 'PINGMON_URL' : `the url stored in ${settingsPath()}`;
+  throw Object.assign(new Error(`${source} ${problem}`), { exitCode: 2 });
+}
+
 export function storedField(key: SettingKey): keyof StoredSettings {
   return FIELD[key];
 }

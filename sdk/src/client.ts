@@ -1,5 +1,5 @@
 import type { Http } from './http.js';
-import { createHttp, positiveMs } from './http.js';
+import { checkBaseUrl, createHttp, positiveMs } from './http.js';
 import type {
   AlertList,
   ApiKeyList,
@@ -191,6 +191,7 @@ export function createClient(options: ClientOptions = {}): Client {
   const baseUrl = options.baseUrl ?? process.env.PINGMON_URL;
   if (!baseUrl)
     throw new TypeError('createClient needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
+  checkBaseUrl(baseUrl);
   // Shorter than the pinger's 30 s: a person is usually waiting for the answer.
   const retryBudgetMs = positiveMs('retryBudgetMs', options.retryBudgetMs, 15_000);
   const attemptTimeoutMs = positiveMs('timeoutMs', options.timeoutMs, 10_000);

@@ -37,7 +37,7 @@ export function eventLabel(kind: EventKind): string {
   return `${EVENT_LABELS[kind].symbol} ${EVENT_LABELS[kind].words}`;
 }
 
-/** What the event says beyond its kind: "run_0mw… 3m 20s: exit code 2", "expected 2027-03-28 03:00 UTC". */
+/** What the event says beyond its kind: "01a2019d-… in 3m 20s: exit code 2", "expected 2027-03-28 03:00 UTC". */
 export function eventDetail(event: MonitorEvent): string {
   switch (event.kind) {
     case 'run_started':

@@ -39,6 +39,13 @@ export function apiBase(baseUrl: string): string {
   return /\/api\/v1$/.test(trimmed) ? trimmed : `${trimmed}/api/v1`;
 }
 
+/** Refuses a baseUrl without http:// or https:// (`notaurl`, `host:8080`): got would only say "Invalid URL". */
+export function checkBaseUrl(baseUrl: string): void {
+  if (!/^https?:\/\/[^/]/i.test(baseUrl) || !URL.canParse(baseUrl)) {
+    throw new TypeError(`baseUrl must be http(s)://host[:port], e.g. http://127.0.0.1:8080 (got "${baseUrl}")`);
+  }
+}
+
 /** Reads a duration option: its default when absent, else a positive finite number of milliseconds. */
 export function positiveMs(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;

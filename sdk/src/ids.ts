@@ -7,7 +7,7 @@ let last = { time: 0, bytes: Buffer.alloc(16) };
  * A UUIDv7: time-ordered, so runs reported by clients also land at the end of the server's indexes. Within
  * one millisecond the random part counts up from the last id's (RFC 9562, monotonic random): the server
  * orders runs that started in the same millisecond by runId, so runs reported one after the other keep
- * their order.
+ * their order. The server makes one too, for a run a ping opens without a runId: one shape (docs/api.md#run-ids).
  */
 export function newRunId(now = Date.now()): string {
   if (now > last.time || !countUp(last.bytes)) {

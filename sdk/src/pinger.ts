@@ -1,7 +1,7 @@
 import { hostname } from 'node:os';
 import { PingmonError } from './errors.js';
 import type { CallOptions, Http } from './http.js';
-import { createHttp, positiveMs } from './http.js';
+import { checkBaseUrl, createHttp, positiveMs } from './http.js';
 import { newRunId } from './ids.js';
 import { ERROR_MESSAGE_MAX_CHARS, HOST_MAX_CHARS, LOG_MAX_CHARS, storableText } from './limits.js';
 import { Redactor } from './redact.js';
@@ -114,6 +114,7 @@ export function createPinger(options: PingerOptions): Pinger {
   if (!baseUrl) {
     throw new TypeError('createPinger needs a baseUrl (or PINGMON_URL in the environment), e.g. http://127.0.0.1:8080');
   }
+  checkBaseUrl(baseUrl);
   const limits = {
     retryBudgetMs: positiveMs('retryBudgetMs', options.retryBudgetMs, 30_000),
     timeoutMs: positiveMs('timeoutMs', options.timeoutMs, 10_000),

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 
 export type IdPrefix =
-  'acc' | 'usr' | 'mon' | 'run' | 'rule' | 'ch' | 'key' | 'alert' | 'ses' | 'swp' | 'mw' | 'evt' | 'aud' | 'inv';
+  'acc' | 'usr' | 'mon' | 'rule' | 'ch' | 'key' | 'alert' | 'ses' | 'swp' | 'mw' | 'evt' | 'aud' | 'inv';
 
 // Base 36, lower case: text that sorts the same under any collation (C, en_US…).
 const DIGITS = '0123456789abcdefghijklmnopqrstuvwxyz';

@@ -4,7 +4,8 @@ import { BaseCommand } from '../base-command.js';
 import { browserLogin } from '../browser-login.js';
 import { ask } from '../prompt.js';
 import { chooseRunKey, createRunKey, wrongKey } from '../run-key.js';
-import { readSettings, resolveSetting, writeSettings } from '../settings.js';
+import { notAServerUrl, readSettings, resolveUrl, writeSettings } from '../settings.js';
+import { readStdin } from '../stdin.js';
 
 export default class Login extends BaseCommand {
   static override summary = 'Log in and remember the server and your token (and an API key for pingmon run)';
@@ -17,11 +18,16 @@ export default class Login extends BaseCommand {
     '<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com --create-api-key',
     '<%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com --code 123456',
     '<%= config.bin %> login --url https://pingmon.example.com --browser',
+    'cat ~/.pingmon-password | <%= config.bin %> login --url http://127.0.0.1:8080 --email ops@example.com --password-stdin',
   ];
   static override flags = {
     url: Flags.string({ description: 'pingmon server [env: PINGMON_URL; default: the stored one]' }),
     email: Flags.string({ description: 'your email' }),
     password: Flags.string({ description: 'your password (asked for, hidden, when omitted)', env: 'PINGMON_PASSWORD' }),
+    'password-stdin': Flags.boolean({
+      description: 'read the password from stdin (one line), e.g. piped from a file or a secret manager',
+      exclusive: ['browser'],
+    }),
     code: Flags.string({
       description: 'the code of your second factor, or a recovery code (asked for when the server needs one)',
     }),
@@ -40,14 +46,14 @@ export default class Login extends BaseCommand {
   async run(): Promise<void> {
     const { flags } = await this.parse(Login);
     const stored = readSettings();
-    const url =
-      resolveSetting('url', flags.url, stored) ?? (await this.ask('Server URL (e.g. http://127.0.0.1:8080): '));
+    const password = flags['password-stdin'] ? await this.passwordFromStdin() : flags.password;
+    const url = resolveUrl(flags.url, stored) ?? (await this.askUrl());
     const login = flags.browser
       ? await browserLogin(url, (line) => this.log(line))
       : await this.logIn(
           url,
           flags.email ?? (await this.ask('Email: ')),
-          flags.password ?? (await this.ask('Password: ', true)),
+          password ?? (await this.ask('Password: ', true)),
           flags.code,
         );
     const path = writeSettings({ ...stored, url, token: login.token });
@@ -80,6 +86,31 @@ export default class Login extends BaseCommand {
     this.log(`API key ${apiKey.slice(0, 10)}… stored for pingmon run: a crontab line needs only --monitor.`);
   }
 
+  /** --password-stdin, as `docker login` reads it: one line from a pipe or file, its line end dropped. */
+  private async passwordFromStdin(): Promise<string> {
+    // PINGMON_PASSWORD fills flags.password too: only a --password on the command line conflicts.
+    if (this.argv.some((arg) => arg === '--password' || arg.startsWith('--password=')))
+      this.error('--password and --password-stdin both give the password: use one of them', { exit: 2 });
+    if (process.stdin.isTTY)
+      this.error(
+        '--password-stdin reads the password from a pipe or a file, not a terminal: ' +
+          '`cat pw.txt | pingmon login --password-stdin …`, or leave it out to be asked',
+        { exit: 2 },
+      );
+    const password = (await readStdin()).replace(/\r?\n$/, '');
+    if (password === '') this.error('--password-stdin: stdin held no password', { exit: 2 });
+    if (/[\r\n]/.test(password))
+      this.error('--password-stdin: stdin held several lines; give the password alone', { exit: 2 });
+    return password;
+  }
+
+  private async askUrl(): Promise<string> {
+    const url = await this.ask('Server URL (e.g. http://127.0.0.1:8080): ');
+    const problem = notAServerUrl(url);
+    if (problem) this.error(`the server URL ${problem}`, { exit: 2 });
+    return url;
+  }
+
   /** The login, with the second factor's code asked for when the server says the user has one. */
   private async logIn(url: string, email: string, password: string, code: string | undefined) {
     const client = createClient({ baseUrl: url });
@@ -97,7 +128,8 @@ export default class Login extends BaseCommand {
         `missing ${question
           .replace(/[:(].*$/, '')
           .trim()
-          .toLowerCase()}: pass it as a flag (see pingmon login --help)`,
+          .toLowerCase()}: pass it as a flag${hidden ? ' or pipe it in with --password-stdin' : ''} ` +
+          '(see pingmon login --help)',
         { exit: 2 },
       );
     const answer = await ask(question, hidden);

@@ -1,11 +1,9 @@
 import type { Hook } from '@oclif/core';
+import { unknownCommand } from '../unknown-command.js';
 
 /** An unknown command fails like every other usage error: one line saying what to do, exit 2. */
 const hook: Hook<'command_not_found'> = async function (options) {
-  process.stderr.write(
-    `pingmon: unknown command "${options.id.replaceAll(':', ' ')}"; run \`pingmon --help\` for the list of commands\n`,
-  );
-  process.exit(2);
+  unknownCommand(options.config, options.id);
 };
 
 export default hook;

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { SETTING_DESCRIPTIONS } from '../schedule-settings.js';
 import type { ScheduleFlag } from '../schedule-settings.js';
+import { didYouMean } from '../did-you-mean.js';
 
 export interface RunOption {
   type: 'string' | 'boolean';
@@ -107,7 +108,9 @@ export function readFlags(args: readonly string[]): ReadFlags {
     } else if (token.kind !== 'option') {
       continue;
     } else if (!isRunFlag(token.name)) {
-      read.ignored.push(`unknown option ${token.rawName}: ignored (see pingmon run --help)`);
+      const names = Object.keys(RUN_OPTIONS).map((name) => `--${name}`);
+      const suggestion = didYouMean(token.rawName.split('=')[0]!, names);
+      read.ignored.push(`unknown option ${token.rawName}: ignored (${suggestion ?? 'see pingmon run --help'})`);
     } else if (RUN_OPTIONS[token.name].type === 'boolean') {
       // A switch: `--no-live` (a value given, as in --no-live=1, is taken as the switch too).
       read.switches.add(token.name);

@@ -1,6 +1,6 @@
 import { DURATION_FORMS, LONGEST_TIMER_MS, notADuration, parseDurationMs, redactPattern } from '@pingmon/sdk';
 import type { RedactOptions } from '@pingmon/sdk';
-import { backgroundFlushFor, readSettings, resolveSetting } from '../settings.js';
+import { backgroundFlushFor, notAServerUrl, readSettings, resolveSetting } from '../settings.js';
 import { backgroundFlusher } from './background-flush.js';
 import type { SettingKey, StoredSettings } from '../settings.js';
 import type { LogKeep } from './capture.js';
@@ -85,11 +85,9 @@ function reportTo(
     return value;
   };
   const [monitorId, apiKey, url] = [setting('monitor'), setting('api-key'), setting('url')];
-  if (url && (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url))) {
-    warnings.push(
-      `the server URL must be http(s)://host[:port] (got "${url}"): ` +
-        'fix --url, PINGMON_URL or `pingmon config set url`',
-    );
+  const problem = url ? notAServerUrl(url) : undefined;
+  if (problem) {
+    warnings.push(`the server URL ${problem}: fix --url, PINGMON_URL or \`pingmon config set url\``);
     return undefined;
   }
   if (!monitorId || !apiKey || !url) return undefined;

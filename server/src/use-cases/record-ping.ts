@@ -1,3 +1,4 @@
+import { newRunId } from '@pingmon/sdk/ids';
 import { LOG_SNIPPET_CHARS, ruleInput, truncate } from '@pingmon/sdk/wire';
 import type { PingKind } from '@pingmon/sdk/wire';
 import { insertAlert } from '../db/alerts.js';
@@ -136,7 +137,7 @@ async function recordAlone(
     const finished = finishedRun(pairing.run, kind, input, ping.at);
     if (await finishRun(db.batched, finished, guard)) outcome = recorded(finished);
   } else if (pairing.action === 'open') {
-    const run = newRun({ accountId, monitorId, runId: input.runId ?? newId('run') }, kind, input, ping.at);
+    const run = newRun({ accountId, monitorId, runId: input.runId ?? newRunId() }, kind, input, ping.at);
     const noOpenRun = kind !== 'start' && input.runId === undefined;
     // Asked only where the plan said yes: on a cron schedule each asks cron-parser again.
     const expected = plan.alone === 'run' ? null : monitorWrites(monitor, run, 'opened', facts(ping)).expected;
@@ -219,7 +220,7 @@ async function openRun(sql: TransactionSql, ping: Ping, monitor: PingMonitor): P
       return claimRefused(sql, ping, monitor);
     }
   }
-  const run = newRun({ accountId, monitorId, runId: input.runId ?? newId('run') }, kind, input, at);
+  const run = newRun({ accountId, monitorId, runId: input.runId ?? newRunId() }, kind, input, at);
   if (kind === 'success' && monitor.ruleCount > 0) run.matchedRules = await judgeSuccess(sql, run);
   if (!(await insertRun(sql, run, runTimeout(ping, monitor)))) {
     // A concurrent ping created this very run first: decided again with it, this one finishes it or is a replay.

@@ -269,7 +269,11 @@ t.test('pingmon run', async (t) => {
       ['no API key', { PINGMON_API_KEY: '' }, /^\[pingmon\] missing the API key: add --api-key .*PINGMON_API_KEY/m],
       ['no monitor', { PINGMON_MONITOR: '' }, /^\[pingmon\] missing the monitor: add --monitor .*PINGMON_MONITOR/m],
       ['no URL', { PINGMON_URL: '' }, /^\[pingmon\] missing the server URL: add --url .*PINGMON_URL/m],
-      ['a bad URL', { PINGMON_URL: 'example.com' }, /^\[pingmon\] the server URL must be http.*"example\.com"/m],
+      [
+        'a bad URL',
+        { PINGMON_URL: 'example.com' },
+        /^\[pingmon\] the server URL needs http:\/\/ or https:\/\/ in front \(got "example\.com"\)/m,
+      ],
     ];
     const unreported = /^\[pingmon\] this run is NOT reported to pingmon: the job runs as usual, and nothing is sent$/m;
     for (const [what, change, warning] of cases) {

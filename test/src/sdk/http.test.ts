@@ -197,3 +197,12 @@ t.test('no user:password from the base URL in errors or warnings', async (t) => 
     }
   }
 });
+
+t.test('a baseUrl without http:// or https:// is refused when the client or pinger is made, saying so', async (t) => {
+  for (const baseUrl of ['notaurl', '127.0.0.1:8080', 'ftp://example.com', 'http://']) {
+    const message = `baseUrl must be http(s)://host[:port], e.g. http://127.0.0.1:8080 (got "${baseUrl}")`;
+    t.throws(() => createClient({ baseUrl, token: 'eyJx' }), new TypeError(message), baseUrl);
+    t.throws(() => createPinger({ monitorId: 'mon_x', apiKey: 'pm_x', baseUrl }), new TypeError(message), baseUrl);
+  }
+  t.doesNotThrow(() => createClient({ baseUrl: 'HTTPS://pingmon.example.com/api/v1/', token: 'eyJx' }));
+});

@@ -20,7 +20,7 @@ for (const kind of DATABASE_KINDS) {
       t.same(Object.keys(ack).sort(), ['monitorId', 'received', 'runId', 'status', 'timestamp']);
       t.equal(ack.received, true);
       t.equal(ack.monitorId, monitorId);
-      t.match(ack.runId, /^run_/);
+      t.match(ack.runId, /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/, 'a UUIDv7');
       t.equal(ack.status, 'running');
       t.match(ack.timestamp, ISO_MS);
       t.ok(Math.abs(Date.parse(ack.timestamp) - Date.now()) < 60_000, 'timestamp is now');

@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { BaseCommand } from '../../base-command.js';
-import { SETTING_KEYS, readSettings, storedField, writeSettings } from '../../settings.js';
+import { SETTING_KEYS, notAServerUrl, readSettings, storedField, writeSettings } from '../../settings.js';
 import type { SettingKey } from '../../settings.js';
 
 export default class ConfigSet extends BaseCommand {
@@ -17,8 +17,8 @@ export default class ConfigSet extends BaseCommand {
   async run(): Promise<void> {
     const { args } = await this.parse(ConfigSet);
     const key = args.key as SettingKey;
-    if (key === 'url' && !/^https?:\/\//.test(args.value))
-      this.error(`url must start with http:// or https:// (got "${args.value}")`, { exit: 2 });
+    const problem = key === 'url' ? notAServerUrl(args.value) : undefined;
+    if (problem) this.error(`url ${problem}`, { exit: 2 });
     const path = writeSettings({ ...readSettings(), [storedField(key)]: args.value });
     this.log(`${key} saved to ${path}.`);
   }
