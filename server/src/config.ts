@@ -471,7 +471,7 @@ const CHOSEN = Joi.object<Pick<Config, 'databaseUrl' | 'port'>>({
   port: port('--port', '{{#value}}'),
 });
 
-/** `terminal`: whether standard output is a terminal, which chooses the log's format when PINGMON_LOG_FORMAT does not. */
+/** `terminal`: whether standard output is a terminal; it chooses the log's format when PINGMON_LOG_FORMAT does not. */
 export function loadConfig(
   env: Env = process.env,
   overrides: ConfigOverrides = {},

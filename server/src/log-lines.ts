@@ -49,7 +49,7 @@ export class LogLines {
   /** A failure's cause (a 500's): its message and stack, at error. */
   failure(tags: string[], err: Error): void {
     if (this.json) this.json.error({ tags, err }, err.message);
-    else this.write('error', err.stack ?? err.message);
+    else this.write('error', (err.stack ?? err.message).replace(/\n\s+/g, '\n  '));
   }
 
   /** A request's summary line; the caller has checked that its level is written. */
@@ -71,10 +71,9 @@ export class LogLines {
   private write(level: LineLevel, message: string): void {
     const time = new Date().toTimeString().slice(0, 8);
     // Names and paths come from users and clients: no control character reaches the terminal.
-    // eslint-disable-next-line no-control-regex
     const text = message.replace(/[\x00-\x09\x0b-\x1f\x7f-\x9f]/g, '?').replaceAll('\n', `\n${INDENT}`);
     const name = level.padEnd(5);
-    const line = this.colour ? `${DIM}${time}${RESET} ${COLOURS[level]}${name}${RESET} ${text}` : `${time} ${name} ${text}`;
-    this.stream.write(`${line}\n`);
+    const head = this.colour ? `${DIM}${time}${RESET} ${COLOURS[level]}${name}${RESET}` : `${time} ${name}`;
+    this.stream.write(`${head} ${text}\n`);
   }
 }

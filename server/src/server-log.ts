@@ -6,7 +6,7 @@ import { LogLines } from './log-lines.js';
 import type { LineLevel } from './log-lines.js';
 import { sentStatus } from './sent-status.js';
 
-/** A request that takes this long gets its line at `warn`, as a 5xx does; others only at `debug`. */
+/** A request that takes this long gets its line at `info`; a 5xx gets one at `warn`; others only at `debug`. */
 export const SLOW_REQUEST_MS = 1_000;
 
 /**
@@ -31,19 +31,29 @@ export function registerServerLog(server: Server, config: Config, clientAddress:
     const { info } = request;
     const responseTime = (info.completed || info.responded) - info.received;
     const status = sentStatus(request.raw.res);
-    // A 503 is the database's outage, counted in its own lines (outage-log.ts), not a line per request.
-    const level: LineLevel = (status >= 500 && status !== 503) || responseTime >= SLOW_REQUEST_MS ? 'warn' : 'debug';
+    const level = requestLevel(status, responseTime);
     // The ping's hot path: nothing is formatted for a line that is not written.
     if (pino.levels.values[level]! < least) return;
-    const message =
-      `${request.method.toUpperCase()} ${request.path} ${status} ${responseTime}ms ${clientAddress(request)}`;
-    lines.request(level, status, responseTime, message);
+    const method = request.method.toUpperCase();
+    lines.request(
+      level,
+      status,
+      responseTime,
+      `${method} ${request.path} ${status} ${responseTime}ms ${clientAddress(request)}`,
+    );
   });
   server.ext('onPostStart', () => lines.start());
   server.ext('onPostStop', () => lines.stop());
 }
 
-/** The highest level among the tags, as hapi-pino read them; `info` without one. */
+function requestLevel(status: number, responseTime: number): LineLevel {
+  // A 503 is the database's outage, however slow: counted in its own lines (outage-log.ts), not a line per request.
+  if (status === 503) return 'debug';
+  if (status >= 500) return 'warn';
+  return responseTime >= SLOW_REQUEST_MS ? 'info' : 'debug';
+}
+
+/** The highest level among the tags (as hapi-pino read them, before); `info` without one. */
 function levelOf(tags: string[]): LineLevel {
   if (tags.includes('error')) return 'error';
   if (tags.includes('warn')) return 'warn';
