@@ -1,4 +1,4 @@
-import type { LogEvent, Request, RequestEvent, Server } from '@hapi/hapi';
+import type { LogEvent, Request, Server } from '@hapi/hapi';
 import pino from 'pino';
 import { HAPI_CLIENT_ERROR_TAG } from './client-errors.js';
 import type { Config } from './config.js';
@@ -10,19 +10,15 @@ import { sentStatus } from './sent-status.js';
 export const SLOW_REQUEST_MS = 1_000;
 
 /**
- * The server's log on standard output: what `server.log` and `request.log` are told, a 500's cause, and a line per
- * request (method, path, status, time, client address: never headers, bodies or query strings) when it is shown.
+ * The server's log on standard output: what `server.log` is told (a 500's cause among it), and a line per request
+ * (method, path, status, time, client address: never headers, bodies or query strings) when it is shown. No
+ * listener of hapi's request events: with one, hapi builds an event for each step of every request.
  */
 export function registerServerLog(server: Server, config: Config, clientAddress: (request: Request) => string): void {
   if (config.logLevel === 'silent') return;
   const lines = new LogLines(config.logLevel, config.logFormat, config.logColor);
   server.events.on('log', (event: LogEvent) => {
     if (event.tags.includes(HAPI_CLIENT_ERROR_TAG)) return;
-    if (event.error) lines.failure(event.tags, event.error as Error);
-    else lines.event(levelOf(event.tags), event.tags, event.data);
-  });
-  // 'app': request.log (a 500's cause, errors.ts); 'error': what hapi logs of a 500 it answers itself.
-  server.events.on({ name: 'request', channels: ['app', 'error'] }, (_request: Request, event: RequestEvent) => {
     if (event.error) lines.failure(event.tags, event.error as Error);
     else lines.event(levelOf(event.tags), event.tags, event.data);
   });
