@@ -23,7 +23,7 @@ export function startListening(args: string[], env: Record<string, string>): Pro
       const match = /listening on (\S+)/.exec(out);
       if (!match) return;
       child.stdout!.off('data', onData);
-      child.stdout!.resume(); // request logs keep flowing; drain them
+      child.stdout!.resume(); // the server log keeps flowing; drain it
       resolve({
         child,
         url: match[1]!,

@@ -17,8 +17,8 @@ interface HttpSocket extends Socket {
 }
 
 /**
- * The tag of hapi's own log line for a client error: at error level and without the peer, so the request log
- * leaves it out (server.ts); registerClientErrors logs the fault and the peer instead.
+ * The tag of hapi's own log line for a client error: at error level and without the peer, so the server log
+ * leaves it out (server-log.ts); registerClientErrors logs the fault and the peer instead.
  */
 export const HAPI_CLIENT_ERROR_TAG = 'connection';
 

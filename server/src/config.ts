@@ -36,6 +36,10 @@ export interface Config {
   /** Monitors each server process keeps in memory between their pings, so as not to read them again; 0: none. */
   readonly monitorCacheSize: number;
   readonly logLevel: (typeof LOG_LEVELS)[number];
+  /** `pretty`: short lines for a person; `json`: a JSON object a line, for journald, docker and log shippers. */
+  readonly logFormat: (typeof LOG_FORMATS)[number];
+  /** Colour the pretty lines: standard output is a terminal and NO_COLOR is not set. */
+  readonly logColor: boolean;
   /** Time allowed for one HTTP attempt to deliver an alert (and for a channel test). */
   readonly alertTimeoutMs: number;
   /** Wait after an alert delivery's first failed attempt; doubled after each further one. */
@@ -118,7 +122,8 @@ const DEFAULT_PLAN_MONITORS: Readonly<Record<Plan, number>> = {
   unlimited: 0,
 };
 
-const LOG_LEVELS = ['info', 'warn', 'error', 'silent'] as const;
+const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+const LOG_FORMATS = ['pretty', 'json'] as const;
 
 /** Settings a caller (CLI flags, tests) gives directly; they win over the environment. */
 export type ConfigOverrides = Partial<{ -readonly [K in keyof Config]: Config[K] }>;
@@ -141,6 +146,7 @@ interface Settings {
   PINGMON_MONITOR_CACHE: number;
   PINGMON_PLAN_MONITORS: Partial<Record<Plan, number>>;
   PINGMON_LOG_LEVEL: Config['logLevel'];
+  PINGMON_LOG_FORMAT: Config['logFormat'] | undefined;
   PINGMON_ALERT_TIMEOUT: number;
   PINGMON_ALERT_RETRY_BASE: number;
   PINGMON_ALERT_MAX_ATTEMPTS: number;
@@ -338,6 +344,14 @@ const ENVIRONMENT = Joi.object<Settings>({
     .valid(...LOG_LEVELS)
     .default('info')
     .messages(mustBe('PINGMON_LOG_LEVEL', `one of ${LOG_LEVELS.join(', ')}`)),
+  PINGMON_LOG_FORMAT: text
+    .valid(...LOG_FORMATS)
+    .messages(
+      mustBe(
+        'PINGMON_LOG_FORMAT',
+        'pretty (lines for a person) or json (a JSON object a line), or unset: pretty on a terminal, json otherwise',
+      ),
+    ),
   PINGMON_ALERT_TIMEOUT: duration('PINGMON_ALERT_TIMEOUT', 'timer').default(10),
   PINGMON_ALERT_RETRY_BASE: duration('PINGMON_ALERT_RETRY_BASE', 'timer or 0').default(30),
   PINGMON_ALERT_MAX_ATTEMPTS: wholeNumber('PINGMON_ALERT_MAX_ATTEMPTS').default(8),
@@ -457,8 +471,14 @@ const CHOSEN = Joi.object<Pick<Config, 'databaseUrl' | 'port'>>({
   port: port('--port', '{{#value}}'),
 });
 
-export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = {}): Config {
+/** `terminal`: whether standard output is a terminal; it chooses the log's format when PINGMON_LOG_FORMAT does not. */
+export function loadConfig(
+  env: Env = process.env,
+  overrides: ConfigOverrides = {},
+  terminal = process.stdout.isTTY === true,
+): Config {
   const settings = validate(ENVIRONMENT, env, env);
+  const logFormat = settings.PINGMON_LOG_FORMAT ?? (terminal ? 'pretty' : 'json');
   const fromEnv: Config = {
     host: settings.PINGMON_HOST,
     port: settings.PINGMON_PORT,
@@ -476,6 +496,9 @@ export function loadConfig(env: Env = process.env, overrides: ConfigOverrides = 
     apiKeyCacheMs: 5_000,
     monitorCacheSize: settings.PINGMON_MONITOR_CACHE,
     logLevel: settings.PINGMON_LOG_LEVEL,
+    logFormat,
+    // no-color.org: set and not empty.
+    logColor: logFormat === 'pretty' && terminal && !env.NO_COLOR,
     alertTimeoutMs: toMs(settings.PINGMON_ALERT_TIMEOUT),
     alertRetryBaseMs: toMs(settings.PINGMON_ALERT_RETRY_BASE),
     alertMaxAttempts: settings.PINGMON_ALERT_MAX_ATTEMPTS,

@@ -42,8 +42,9 @@ export function registerErrorShape(server: Server, outages: Pick<OutageLog, 'fai
     const response = request.response;
     if (!Boom.isBoom(response)) return h.continue;
     if (response instanceof DatabaseUnavailableError) outages.failed('request', response);
-    // hapi logs a 500's cause only when the response it sends is the error itself, not the shape made here.
-    else if (response.output.statusCode >= 500) request.log(['error'], response);
+    // hapi logs a 500's cause only when the response it sends is the error itself, not the shape made here. Through
+    // the server's log, not request.log: a listener of request events would cost every request (server-log.ts).
+    else if (response.output.statusCode >= 500) request.server.log(['error'], response);
     const body = errorBody(request, response);
     const reply = h.response(body).code(body.statusCode);
     if (body.retryAfter !== undefined) reply.header('Retry-After', String(body.retryAfter));

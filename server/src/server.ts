@@ -1,8 +1,5 @@
-import type { ServerResponse } from 'node:http';
 import Hapi from '@hapi/hapi';
-import type { Request, Server, ServerRoute } from '@hapi/hapi';
-import HapiPino from 'hapi-pino';
-import pino from 'pino';
+import type { Server, ServerRoute } from '@hapi/hapi';
 import { registerAccess } from './access-check.js';
 import { registerAudit } from './audit.js';
 import { registerAuth } from './auth.js';
@@ -11,7 +8,7 @@ import type { Database } from './db/index.js';
 import { closeDatabase, openDatabase } from './db/index.js';
 import { findOrInsertSetting } from './db/settings.js';
 import { clientAddressOf, viaHttpsOf } from './client-address.js';
-import { HAPI_CLIENT_ERROR_TAG, registerClientErrors } from './client-errors.js';
+import { registerClientErrors } from './client-errors.js';
 import { registerErrorShape } from './errors.js';
 import { backgroundWork, runInBackground } from './lifecycle.js';
 import type { GatherMetrics } from './metrics-route.js';
@@ -46,7 +43,7 @@ import { inviteRoutes } from './routes/invites.js';
 import { userRoutes } from './routes/users.js';
 import { newJwtSecret } from './secrets.js';
 import { registerStatusPages } from './status/routes.js';
-import { sentStatus } from './sent-status.js';
+import { registerServerLog } from './server-log.js';
 import { KnownMonitors } from './use-cases/record-ping.js';
 import { registerDashboard } from './web.js';
 
@@ -91,7 +88,7 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
       config.oidc &&
       new IdentityProvider(config.oidc, `${config.publicUrl}${API_PREFIX}/auth/oidc/callback`, config.alertTimeoutMs),
   };
-  if (config.logLevel !== 'silent') await registerRequestLog(server, config, clientAddress);
+  registerServerLog(server, config, clientAddress);
   for (const notice of db.notices) server.log(['database', 'warn'], notice);
   registerErrorShape(server, work.outages);
   registerDepthGuard(server);
@@ -155,47 +152,4 @@ function apiRoutes(ctx: RouteContext): ServerRoute[] {
     ...statusPageRoutes(ctx),
     ...openApiRoutes(),
   ];
-}
-
-async function registerRequestLog(server: Server, config: Config, clientAddress: RouteContext['clientAddress']) {
-  // Buffered: a write to stdout per request would cost more than the request. Written at least every second,
-  // so that a quiet server's lines reach the journal as they come, and at stop.
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  let flushing: NodeJS.Timeout | undefined;
-  server.ext('onPostStart', () => {
-    flushing = setInterval(() => stream.flush(), 1_000).unref();
-  });
-  // hapi-pino types `stream` as a Node stream; pino's own destination is what it hands to pino.
-  await server.register({
-    plugin: HapiPino,
-    options: { ...requestLogOptions(config, clientAddress), stream: stream as unknown as NodeJS.WriteStream },
-  });
-  server.ext('onPostStop', () => {
-    clearInterval(flushing);
-    stream.flushSync();
-  });
-}
-
-/**
- * One line per request, with nothing secret in it: method, path, status and time, never headers, bodies or query
- * strings. (No pino redaction: it would cost more than the request, and nothing is left to redact.)
- */
-function requestLogOptions(config: Config, clientAddress: (request: Request) => string): HapiPino.Options {
-  return {
-    level: config.logLevel,
-    logEvents: ['response', 'request-error'],
-    // An object, as hapi-pino's README has it: its type declaration (object[]) is wrong.
-    ignoredEventTags: { log: [HAPI_CLIENT_ERROR_TAG] } as unknown as object[],
-    logPayload: false,
-    logQueryParams: false,
-    wrapSerializers: false,
-    // Bound at response time instead of in a per-request child logger, which costs more.
-    getChildBindings: () => ({}),
-    customRequestCompleteMessage: (request: Request, responseTime: number) =>
-      `${request.method.toUpperCase()} ${request.path} ${sentStatus(request.raw.res)} ` +
-      `${responseTime}ms ${clientAddress(request)}`,
-    serializers: {
-      res: (res: ServerResponse) => ({ statusCode: sentStatus(res) }),
-    },
-  };
 }

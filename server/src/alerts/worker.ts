@@ -13,7 +13,7 @@ import {
 } from '../db/deliveries.js';
 import type { Database } from '../db/index.js';
 import type { ChannelRecord } from '../domain/channels.js';
-import type { AttemptResult, RetryPolicy } from '../domain/delivery.js';
+import type { AfterAttempt, AttemptResult, RetryPolicy } from '../domain/delivery.js';
 import { afterAttempt } from '../domain/delivery.js';
 import type { FailureLog } from '../outage-log.js';
 import { attemptChannel } from './attempt.js';
@@ -21,6 +21,7 @@ import { kindOf } from './channels/index.js';
 import { AttemptAbortedError } from './deliver.js';
 import type { Mailer } from './email.js';
 import type { AlertContent } from './payloads.js';
+import { headline } from './payloads.js';
 
 export interface WorkerOptions {
   /** How often the outbox is read when nothing nudges the worker. */
@@ -260,7 +261,10 @@ export class DeliveryWorker {
     if (givenUp) {
       // Failed for good without an attempt: counted as any other delivery that failed, by the server whose claim
       // it still was (one whose claim ran out meanwhile changes nothing).
-      if (await abandonDelivery(this.db.sql, claimed, givenUp)) this.options.settled?.(channel.type, 'failed');
+      if (!(await abandonDelivery(this.db.sql, claimed, givenUp))) return;
+      this.options.settled?.(channel.type, 'failed');
+      const content = contentFor(channel, alert, group, this.options.publicUrl);
+      this.options.log(['alerts', 'warn'], `alert failed: ${describe(content, channel)}: ${givenUp}`);
       return;
     }
     const unsent = await this.unsent(claimed, alert, channel);
@@ -271,10 +275,10 @@ export class DeliveryWorker {
     const attemptedAt = this.options.clock();
     if (await this.gaveBack(claimed, attemptedAt)) return;
     let result: AttemptResult;
+    const content = contentFor(channel, alert, group, this.options.publicUrl);
     try {
       const { attemptTimeoutMs: timeoutMs, publicOnly, mailer } = this.options;
       const options = { timeoutMs, stop: this.abandoning.signal, publicOnly, mailer };
-      const content = contentFor(channel, alert, group, this.options.publicUrl);
       const messageKey = `${alert.alertId}-${claimed.repeats}`;
       result = await attemptChannel(channel, content, attemptedAt, messageKey, options);
     } catch (err) {
@@ -290,14 +294,27 @@ export class DeliveryWorker {
     const recorded = await this.db.transaction((sql) => recordAttempt(sql, claimed, record));
     if (recorded && next.state !== 'pending') this.options.settled?.(channel.type, next.state);
     if (next.state === 'pending' || repeat) this.schedule(next.nextAttemptAt);
-    if (next.state === 'failed') {
-      this.options.log(
-        ['alerts', 'warn'],
-        `alert ${alert.alertId} could not be delivered to channel ${channel.channelId} ` +
-          `after ${claimed.attempt} attempt(s): ${result.error}`,
-      );
-    }
+    if (recorded) this.logOutcome(describe(content, channel), claimed, next, result);
   }
+
+  /** A line per attempt: sent, to be tried again, or failed for good (the error names no channel URL: deliver.ts). */
+  private logOutcome(what: string, claimed: ClaimedDelivery, next: AfterAttempt, result: AttemptResult): void {
+    const { log, clock, policy } = this.options;
+    if (next.state === 'delivered') return log(['alerts', 'info'], `alert sent: ${what}`);
+    if (next.state === 'failed') {
+      const n = claimed.messageAttempt;
+      const attempts = `${n} attempt${n === 1 ? '' : 's'}`;
+      return log(['alerts', 'warn'], `alert failed after ${attempts}: ${what}: ${result.error}`);
+    }
+    const inS = Math.max(0, Math.round((next.nextAttemptAt - clock()) / 1000));
+    const attempt = `attempt ${claimed.messageAttempt} of ${policy.maxAttempts}`;
+    log(['alerts', 'info'], `alert not sent (${attempt}, again in ${inS} s): ${what}: ${result.error}`);
+  }
+}
+
+/** An alert and where it goes, for the log: "nightly-backup failed → slack ops". */
+function describe(content: AlertContent, channel: ChannelRecord): string {
+  return `${headline(content)} → ${channel.type} ${channel.name}`;
 }
 
 /** Seconds between repeats of an open incident's alert on this channel, or null for none. */

@@ -48,6 +48,12 @@ export function backoffMs(attempt: number, policy: RetryPolicy, random: number):
   return Math.round(exponential * (0.8 + 0.4 * random));
 }
 
+/** A delivery's state after an attempt, and when the next attempt is due. */
+export interface AfterAttempt {
+  state: Exclude<DeliveryState, 'skipped'>;
+  nextAttemptAt: number;
+}
+
 /** The delivery's state after attempt number `attempt`, and when the next attempt is due. */
 export function afterAttempt(
   result: AttemptResult,
@@ -55,7 +61,7 @@ export function afterAttempt(
   policy: RetryPolicy,
   now: number,
   random: number,
-): { state: Exclude<DeliveryState, 'skipped'>; nextAttemptAt: number } {
+): AfterAttempt {
   const verdict = verdictOf(result);
   if (verdict === 'delivered') return { state: 'delivered', nextAttemptAt: now };
   if (verdict === 'permanent' || attempt >= policy.maxAttempts) return { state: 'failed', nextAttemptAt: now };

@@ -14,7 +14,7 @@ import { TestServer } from '../helpers/server.js';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
-const SERVER_ONLY = ['@hapi', 'knex', 'pg', 'better-sqlite3', 'hapi-pino', 'nodemailer', 'prom-client'];
+const SERVER_ONLY = ['@hapi', 'knex', 'pg', 'better-sqlite3', 'pino', 'nodemailer', 'prom-client'];
 
 async function pack(workspace: string, into: string): Promise<string> {
   const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', into], { cwd: join(ROOT, workspace) });

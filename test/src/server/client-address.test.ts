@@ -62,9 +62,11 @@ t.test('behind a trusted proxy, the request log and login throttling see the cli
   const email = 'ops@example.com';
   const created = await pingmon(['admin', 'create-account', '--email', email, '--password', 'hunter2hunter2'], db.env);
   t.equal(created.code, 0, created.stderr);
+  // At debug, a line per request (at info only a 5xx or slow request has one, since issue 33).
   const child = spawnCli(['server', '--port', '0', '--host', '127.0.0.1'], {
     ...db.env,
     PINGMON_TRUSTED_PROXIES: '127.0.0.1',
+    PINGMON_LOG_LEVEL: 'debug',
   });
   const exited = finished(child);
   t.teardown(() => {

@@ -37,6 +37,23 @@ t.test('PINGMON_PLAN_MONITORS bounds the monitors of an account per plan, 0 for 
   }
 });
 
+t.test(
+  'the log is pretty on a terminal and JSON otherwise, unless PINGMON_LOG_FORMAT says; coloured on a terminal',
+  async (t) => {
+    const of = (env: Record<string, string>, terminal: boolean) => {
+      const { logFormat, logColor } = loadConfig(env, {}, terminal);
+      return { logFormat, logColor };
+    };
+    t.same(of({}, true), { logFormat: 'pretty', logColor: true });
+    t.same(of({}, false), { logFormat: 'json', logColor: false });
+    t.same(of({ NO_COLOR: '1' }, true), { logFormat: 'pretty', logColor: false });
+    t.same(of({ NO_COLOR: '' }, true), { logFormat: 'pretty', logColor: true }, 'an empty NO_COLOR is unset');
+    t.same(of({ PINGMON_LOG_FORMAT: 'json' }, true), { logFormat: 'json', logColor: false });
+    t.same(of({ PINGMON_LOG_FORMAT: 'pretty' }, false), { logFormat: 'pretty', logColor: false });
+    t.same(of({ PINGMON_LOG_FORMAT: '' }, false), { logFormat: 'json', logColor: false }, 'empty is unset');
+  },
+);
+
 t.test('loadConfig refuses bad values with a message naming the setting', async (t) => {
   t.throws(() => loadConfig({ PINGMON_PORT: 'http' }), /PINGMON_PORT must be a port number/);
   t.throws(() => loadConfig({ PINGMON_PLAN_INTERVALS: 'gold=1' }), /PINGMON_PLAN_INTERVALS/);
@@ -79,7 +96,12 @@ t.test('each bad setting is refused in one line naming it and quoting the value 
       { PINGMON_MONITOR_CACHE: '-1' },
       `PINGMON_MONITOR_CACHE must be a whole number of monitors, or 0 to read each ping's monitor (got "-1")`,
     ],
-    [{ PINGMON_LOG_LEVEL: '' }, 'PINGMON_LOG_LEVEL must be one of info, warn, error, silent (got "")'],
+    [{ PINGMON_LOG_LEVEL: '' }, 'PINGMON_LOG_LEVEL must be one of debug, info, warn, error, silent (got "")'],
+    [
+      { PINGMON_LOG_FORMAT: 'text' },
+      'PINGMON_LOG_FORMAT must be pretty (lines for a person) or json (a JSON object a line), or unset: pretty on a ' +
+        'terminal, json otherwise (got "text")',
+    ],
     [{ PINGMON_CHANNELS_PUBLIC_ONLY: 'yes' }, 'PINGMON_CHANNELS_PUBLIC_ONLY must be true, false, 1 or 0 (got "yes")'],
     [{ PINGMON_PLAN_INTERVALS: 'free=1,__proto__=2' }, `${PLANS_SHAPE}, got "free=1,__proto__=2"`],
     [{ PINGMON_PLAN_INTERVALS: 'free=' }, `${PLANS_SHAPE}, got "free="`],

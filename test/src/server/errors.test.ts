@@ -1,4 +1,4 @@
-import type { Request, RequestEvent } from '@hapi/hapi';
+import type { LogEvent } from '@hapi/hapi';
 import t from 'tap';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import { TestServer } from '../helpers/server.js';
@@ -137,7 +137,7 @@ for (const kind of DATABASE_KINDS) {
       const monitorId = await api.monitor(account);
       const runId = (await api.ping(account, monitorId, 'fail', { logOutput: 'log' })).body.data.runId;
       const logged: Error[] = [];
-      api.server.events.on({ name: 'request', channels: 'app' }, (_request: Request, event: RequestEvent) => {
+      api.server.events.on('log', (event: LogEvent) => {
         if (event.error instanceof Error) logged.push(event.error);
       });
       // Break the storage under the running server for real: the log table disappears.
