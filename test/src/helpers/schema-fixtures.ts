@@ -78,7 +78,9 @@ const ROWS_AT: Record<number, (knex: Knex) => Promise<void>> = {
       run(nightly, 'run_fixture_failed_v1', 20, { status: 'failed', error_message: 'exit 1', has_log: true }),
     ]);
     await knex('run_logs').insert({ monitor_id: nightly, run_id: 'run_fixture_failed_v1', content: 'disk full\n' });
-    await knex('monitors').where('id', nightly).update({ last_opened_at: at(20) });
+    await knex('monitors')
+      .where('id', nightly)
+      .update({ last_opened_at: at(20) });
   },
   2: async (knex) => {
     const { accountId, nightly, disk, channel } = FIXTURE;
@@ -179,7 +181,9 @@ const ROWS_AT: Record<number, (knex: Knex) => Promise<void>> = {
       monitor_ids: JSON.stringify([FIXTURE.nightly]),
       created_at: at(110),
     });
-    await knex('monitors').where('id', FIXTURE.disk).update({ snoozed_until: at(60 * 24 * 365 * 5) });
+    await knex('monitors')
+      .where('id', FIXTURE.disk)
+      .update({ snoozed_until: at(60 * 24 * 365 * 5) });
   },
   11: async (knex) => {
     await knex('monitors').insert({
@@ -285,7 +289,11 @@ const ROWS_AT: Record<number, (knex: Knex) => Promise<void>> = {
   19: async (knex) => {
     await knex('accounts').where('id', FIXTURE.accountId).update({ slug: 'fixture-co' });
     await knex('status_pages').insert({ account_id: FIXTURE.accountId, title: 'Fixture Co', updated_at: at(200) });
-    await knex('status_page_monitors').insert({ account_id: FIXTURE.accountId, monitor_id: FIXTURE.nightly, position: 0 });
+    await knex('status_page_monitors').insert({
+      account_id: FIXTURE.accountId,
+      monitor_id: FIXTURE.nightly,
+      position: 0,
+    });
   },
   20: async (knex) => {
     // The viewer's second factor: the owner signs in with a password alone in the tests.
@@ -296,10 +304,16 @@ const ROWS_AT: Record<number, (knex: Knex) => Promise<void>> = {
       created_at: at(210),
       enabled_at: at(211),
     });
-    await knex('recovery_codes').insert({ user_id: 'usr_fixture0000000002', code_hash: 'c'.repeat(64), created_at: at(211) });
+    await knex('recovery_codes').insert({
+      user_id: 'usr_fixture0000000002',
+      code_hash: 'c'.repeat(64),
+      created_at: at(211),
+    });
   },
   21: async (knex) => {
-    await knex('runs').insert(run(FIXTURE.nightly, 'run_fixture_redacted_v21', 220, { status: 'success', redactions: 2 }));
+    await knex('runs').insert(
+      run(FIXTURE.nightly, 'run_fixture_redacted_v21', 220, { status: 'success', redactions: 2 }),
+    );
   },
   22: async (knex) => {
     await knex('runs').insert(

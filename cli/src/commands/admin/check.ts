@@ -5,7 +5,8 @@ import { loadServer } from '../../server-package.js';
 import { serverEnvironment } from '../../settings.js';
 
 export default class AdminCheck extends BaseCommand {
-  static override summary = 'Show the database schema version, the migrations pending, and whether the data holds together';
+  static override summary =
+    'Show the database schema version, the migrations pending, and whether the data holds together';
   static override description =
     'Reads the database `pingmon server` would use, without changing it: the last migration applied, the migrations ' +
     'this version would apply at its next start (listed, not applied), rows per table, and integrity (SQLite: ' +
@@ -28,7 +29,9 @@ export default class AdminCheck extends BaseCommand {
       check = await checkDatabase(config);
     } catch (err) {
       const where = config.databaseUrl ? redactUrl(config.databaseUrl) : config.dataDir;
-      this.error(`cannot read the database at ${where}: ${err instanceof Error ? err.message : String(err)}`);
+      this.error(`cannot read the database at ${where}: ${err instanceof Error ? err.message : String(err)}`, {
+        exit: 1,
+      });
     }
     if (check.problems.length > 0) process.exitCode = 1;
     if (this.jsonEnabled()) return check;
