@@ -1,26 +1,12 @@
 import { MIGRATION_NAMES } from '@pingmon/server/internal';
 import t from 'tap';
-import type { Test } from 'tap';
 import { pingmon } from '../helpers/cli.js';
 import { createTestDatabase, DATABASE_KINDS, knexOf } from '../helpers/databases.js';
 import type { TestDatabase } from '../helpers/databases.js';
-import { buildFixture } from '../helpers/schema-fixtures.js';
+import { databaseAt } from '../helpers/schema-fixtures.js';
 import { TestServer } from '../helpers/server.js';
 
 const LATEST = MIGRATION_NAMES.at(-1)!;
-
-async function databaseAt(t: Test, kind: TestDatabase['kind'], version: number): Promise<TestDatabase> {
-  const db = await createTestDatabase(kind);
-  t.teardown(() => db.drop());
-  const knex = knexOf(db);
-  try {
-    if (kind === 'postgres') await knex.raw('create schema ??', [db.databaseSchema!]);
-    await buildFixture(knex, kind, version);
-  } finally {
-    await knex.destroy();
-  }
-  return db;
-}
 
 async function check(db: TestDatabase) {
   const result = await pingmon(['admin', 'check', '--json'], db.env);

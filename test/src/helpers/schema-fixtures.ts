@@ -1,10 +1,19 @@
-import { migrate, migrationsUpTo } from '@pingmon/server/internal';
+import { checkDatabase } from '@pingmon/server';
+import { migrate, MIGRATION_NAMES, migrationsUpTo } from '@pingmon/server/internal';
 import type { Knex } from 'knex';
-import type { DatabaseKind } from './databases.js';
+import type { Test } from 'tap';
+import { createTestDatabase, knexOf } from './databases.js';
+import type { DatabaseKind, TestDatabase } from './databases.js';
+import type { TestServer } from './server.js';
 
 // Databases as earlier versions of pingmon left them (docs/deploy.md#upgrading): the real migrations up to a
 // version, one at a time, and after each the rows that version wrote, in plain SQL of its schema. A database at
 // version N so holds rows written at every version up to N, as one that lived through them does.
+
+/** The versions whose databases are committed as SQL text in test/schema-fixtures/ (src/schema-fixtures.ts). */
+export const COMMITTED_VERSIONS = [1, 4, 10, 20];
+/** The PostgreSQL schema the committed dumps name; a test loading one puts its own in its place. */
+export const FIXTURE_SCHEMA = 'pingmon_fixture';
 
 /** 2026-01-01: times are fixed, the fixture files stay the same; tests turn retention off. */
 const T0 = Date.UTC(2026, 0, 1);
@@ -391,4 +400,74 @@ export async function buildFixture(knex: Knex, kind: DatabaseKind, version: numb
     await migrate(knex, kind, migrationsUpTo(step));
     await ROWS_AT[step]?.(knex);
   }
+}
+
+/** Retention off: the fixtures' rows are dated 2026-01-01 and must all be there to be read back. */
+export const NO_RETENTION = { retentionMs: null, auditRetentionMs: null };
+
+/** A fresh test database migrated to `version`, holding the rows every version up to it wrote. */
+export async function databaseAt(t: Test, kind: DatabaseKind, version: number): Promise<TestDatabase> {
+  const db = await createTestDatabase(kind);
+  t.teardown(() => db.drop());
+  const knex = knexOf(db);
+  try {
+    if (kind === 'postgres') await knex.raw('create schema ??', [db.databaseSchema!]);
+    await buildFixture(knex, kind, version);
+  } finally {
+    await knex.destroy();
+  }
+  return db;
+}
+
+export async function login(api: TestServer, email: string = FIXTURE.email): Promise<string> {
+  const reply = await api.request('/auth/login', { body: { email, password: FIXTURE.password } });
+  if (reply.status !== 200) throw new Error(`login failed: ${reply.status} ${reply.text}`);
+  return reply.body.token;
+}
+
+async function read(api: TestServer, token: string, path: string) {
+  const reply = await api.request(path, { token });
+  if (reply.status !== 200) throw new Error(`GET ${path} answered ${reply.status}: ${reply.text}`);
+  return reply.body;
+}
+
+const names = (items: Array<{ name: string }>) => items.map((item) => item.name).sort();
+
+/** The data of a database made at `version`, read back through the API of `api`, a server that migrated it. */
+export async function readsBack(t: Test, api: TestServer, version: number): Promise<void> {
+  const expected = expectedAt(version);
+  const token = await login(api);
+
+  const { monitors } = await read(api, token, '/monitors?limit=100');
+  t.same(names(monitors), [...expected.monitors].sort(), 'every monitor');
+  const { runs } = await read(api, token, `/monitors/${FIXTURE.nightly}/runs?limit=100`);
+  t.same(runs.map((run: { runId: string }) => run.runId).sort(), [...expected.nightlyRuns].sort(), 'every run');
+  const log = await read(api, token, `/monitors/${FIXTURE.nightly}/runs/run_fixture_failed_v1/log`);
+  t.same(log, { hasLog: true, content: 'disk full\n' }, 'a log');
+  const { channels } = await read(api, token, '/channels');
+  t.same(names(channels), [...expected.channels].sort(), 'every channel');
+  const { alerts } = await read(api, token, '/alerts?limit=100');
+  const alertIds = alerts.map((alert: { alertId: string }) => alert.alertId);
+  t.same(
+    expected.alerts.filter((id) => !alertIds.includes(id)),
+    [],
+    'every alert',
+  );
+  if (version >= 2) {
+    const { rules } = await read(api, token, `/monitors/${FIXTURE.disk}/rules`);
+    t.equal(rules.length, expected.rules, 'every rule');
+  }
+  const { users } = await read(api, token, '/users');
+  t.equal(users.length, expected.users, 'every user');
+  if (version >= 22) {
+    const running = runs.find((run: { runId: string }) => run.runId === 'run_fixture_running_v22');
+    t.equal(running?.status, 'running', 'a running run stays open');
+  }
+
+  const check = await checkDatabase(api.config);
+  t.same(
+    { schemaVersion: check.schemaVersion, pending: check.pending, problems: check.problems },
+    { schemaVersion: MIGRATION_NAMES.at(-1), pending: [], problems: [] },
+    'the database is at the latest schema and holds together',
+  );
 }

@@ -3,25 +3,12 @@ import { MIGRATION_NAMES, MIGRATIONS, migrate } from '@pingmon/server/internal';
 import type { Knex } from 'knex';
 import t from 'tap';
 import type { Test } from 'tap';
-import { createTestDatabase, DATABASE_KINDS, knexOf } from '../../helpers/databases.js';
+import { DATABASE_KINDS, knexOf } from '../../helpers/databases.js';
 import type { TestDatabase } from '../../helpers/databases.js';
-import { buildFixture, expectedAt, FIXTURE } from '../../helpers/schema-fixtures.js';
+import { databaseAt, expectedAt, FIXTURE, login, NO_RETENTION, readsBack } from '../../helpers/schema-fixtures.js';
 import { TestServer } from '../../helpers/server.js';
 
-/** Retention off: the fixtures' rows are dated 2026-01-01 and must all be there to be read back. */
-const NO_RETENTION = { retentionMs: null, auditRetentionMs: null };
 const LATEST = MIGRATION_NAMES.length;
-
-/** A fresh test database migrated to `version`, holding the rows every version up to it wrote. */
-async function databaseAt(t: Test, kind: TestDatabase['kind'], version: number): Promise<TestDatabase> {
-  const db = await createTestDatabase(kind);
-  t.teardown(() => db.drop());
-  await withKnex(db, async (knex) => {
-    if (kind === 'postgres') await knex.raw('create schema ??', [db.databaseSchema!]);
-    await buildFixture(knex, kind, version);
-  });
-  return db;
-}
 
 async function withKnex<T>(db: TestDatabase, fn: (knex: Knex) => Promise<T>): Promise<T> {
   const knex = knexOf(db);
@@ -38,20 +25,6 @@ async function snapshot(db: TestDatabase) {
   return checkDatabase(loadConfig({}, { dataDir, databaseUrl, databaseSchema }));
 }
 
-async function login(api: TestServer, email: string = FIXTURE.email): Promise<string> {
-  const reply = await api.request('/auth/login', { body: { email, password: FIXTURE.password } });
-  if (reply.status !== 200) throw new Error(`login failed: ${reply.status} ${reply.text}`);
-  return reply.body.token;
-}
-
-async function read(api: TestServer, token: string, path: string) {
-  const reply = await api.request(path, { token });
-  if (reply.status !== 200) throw new Error(`GET ${path} answered ${reply.status}: ${reply.text}`);
-  return reply.body;
-}
-
-const names = (items: Array<{ name: string }>) => items.map((item) => item.name).sort();
-
 for (const kind of DATABASE_KINDS) {
   for (let version = 1; version < LATEST; version++) {
     const made = MIGRATION_NAMES[version - 1]!;
@@ -60,41 +33,7 @@ for (const kind of DATABASE_KINDS) {
       async (t) => {
         const db = await databaseAt(t, kind, version);
         const api = await TestServer.on(t, db, NO_RETENTION);
-        const expected = expectedAt(version);
-        const token = await login(api);
-
-        const { monitors } = await read(api, token, '/monitors?limit=100');
-        t.same(names(monitors), [...expected.monitors].sort(), 'every monitor');
-        const { runs } = await read(api, token, `/monitors/${FIXTURE.nightly}/runs?limit=100`);
-        t.same(runs.map((run: { runId: string }) => run.runId).sort(), [...expected.nightlyRuns].sort(), 'every run');
-        const log = await read(api, token, `/monitors/${FIXTURE.nightly}/runs/run_fixture_failed_v1/log`);
-        t.same(log, { hasLog: true, content: 'disk full\n' }, 'a log');
-        const { channels } = await read(api, token, '/channels');
-        t.same(names(channels), [...expected.channels].sort(), 'every channel');
-        const { alerts } = await read(api, token, '/alerts?limit=100');
-        const alertIds = alerts.map((alert: { alertId: string }) => alert.alertId);
-        t.same(
-          expected.alerts.filter((id) => !alertIds.includes(id)),
-          [],
-          'every alert',
-        );
-        if (version >= 2) {
-          const { rules } = await read(api, token, `/monitors/${FIXTURE.disk}/rules`);
-          t.equal(rules.length, expected.rules, 'every rule');
-        }
-        const { users } = await read(api, token, '/users');
-        t.equal(users.length, expected.users, 'every user');
-        if (version >= 22) {
-          const running = runs.find((run: { runId: string }) => run.runId === 'run_fixture_running_v22');
-          t.equal(running?.status, 'running', 'a running run stays open');
-        }
-
-        const check = await checkDatabase(api.config);
-        t.same(
-          { schemaVersion: check.schemaVersion, pending: check.pending, problems: check.problems },
-          { schemaVersion: MIGRATION_NAMES.at(-1), pending: [], problems: [] },
-          'the database is at the latest schema and holds together',
-        );
+        await readsBack(t, api, version);
       },
     );
   }
@@ -124,8 +63,8 @@ for (const kind of DATABASE_KINDS) {
 
       const api = await TestServer.on(t, db, NO_RETENTION);
       const token = await login(api);
-      const { runs } = await read(api, token, `/monitors/${FIXTURE.nightly}/runs?limit=100`);
-      t.equal(runs.length, expectedAt(20).nightlyRuns.length, 'the runs are all there');
+      const runs = await api.request(`/monitors/${FIXTURE.nightly}/runs?limit=100`, { token });
+      t.equal(runs.body.runs.length, expectedAt(20).nightlyRuns.length, 'the runs are all there');
       const after = await checkDatabase(api.config);
       t.same([after.schemaVersion, after.pending, after.problems], [MIGRATION_NAMES.at(-1), [], []], 'migrated');
     },
