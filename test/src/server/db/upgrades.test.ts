@@ -2,7 +2,6 @@ import { checkDatabase, loadConfig } from '@pingmon/server';
 import { MIGRATION_NAMES, MIGRATIONS, migrate } from '@pingmon/server/internal';
 import type { Knex } from 'knex';
 import t from 'tap';
-import type { Test } from 'tap';
 import { DATABASE_KINDS, knexOf } from '../../helpers/databases.js';
 import type { TestDatabase } from '../../helpers/databases.js';
 import { databaseAt, expectedAt, FIXTURE, login, NO_RETENTION, readsBack } from '../../helpers/schema-fixtures.js';
