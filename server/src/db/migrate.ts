@@ -57,11 +57,19 @@ export function migrationsUpTo(count: number): Record<string, Knex.Migration> {
   return Object.fromEntries(Object.entries(MIGRATIONS).slice(0, count));
 }
 
-function sourceOf(migrations: Readonly<Record<string, Knex.Migration>>): Knex.MigrationSource<string> {
+/**
+ * On PostgreSQL every migration runs inside the one transaction of the upgrade: 004 stays out of knex's only for
+ * SQLite's sake (its pragma), and its own transaction nests as a savepoint.
+ */
+function sourceOf(
+  migrations: Readonly<Record<string, Knex.Migration>>,
+  dialect: 'sqlite' | 'postgres',
+): Knex.MigrationSource<string> {
   return {
     getMigrations: async () => Object.keys(migrations),
     getMigrationName: (name) => name,
-    getMigration: async (name) => migrations[name]!,
+    getMigration: async (name) =>
+      dialect === 'postgres' ? { ...migrations[name]!, config: { transaction: true } } : migrations[name]!,
   };
 }
 
@@ -71,8 +79,8 @@ const MIGRATION_LOCK = 7_406_611;
 /**
  * Applies pending migrations. Processes starting together take turns: on PostgreSQL behind an advisory
  * lock held for the whole run; on SQLite by retrying when knex's own tables are being created by another.
- * knex runs them in one transaction (each in its own when one opts out, 004): a migration that fails leaves the
- * database as the last one before it left it (test/src/server/db/upgrades.test.ts).
+ * knex runs them in one transaction: a migration that fails leaves the database as it was. On SQLite an upgrade
+ * across 004 (which opts out) runs each in its own: the ones before the failure stay (test/src/server/db/upgrades).
  * `migrations` is the whole list but in tests, which stop at an older version or add one that fails.
  */
 export async function migrate(
@@ -80,7 +88,7 @@ export async function migrate(
   dialect: 'sqlite' | 'postgres',
   migrations: Readonly<Record<string, Knex.Migration>> = MIGRATIONS,
 ): Promise<void> {
-  const source = sourceOf(migrations);
+  const source = sourceOf(migrations, dialect);
   if (dialect === 'postgres') {
     await knex.transaction(async (trx) => {
       // This transaction only holds the lock while the migrations run on other connections: it idles, for as long

@@ -68,4 +68,31 @@ for (const kind of DATABASE_KINDS) {
       t.same([after.schemaVersion, after.pending, after.problems], [MIGRATION_NAMES.at(-1), [], []], 'migrated');
     },
   );
+
+  const undone = kind === 'postgres' ? 'the whole upgrade' : 'itself only';
+  t.test(`${kind}: a migration failing in an upgrade across 004-schedules undoes ${undone}`, async (t) => {
+    const db = await databaseAt(t, kind, 3);
+    const failing: Knex.Migration = {
+      up: async (knex) => {
+        await knex.schema.createTable('half_done', (table) => table.string('id'));
+        throw new Error('failing on purpose');
+      },
+      down: async () => undefined,
+    };
+    await withKnex(db, async (knex) => {
+      const upgrade = migrate(knex, kind, { ...MIGRATIONS, '024-fails-on-purpose': failing });
+      await t.rejects(upgrade, /failing on purpose/);
+    });
+    const after = await snapshot(db);
+    // SQLite: 004 cannot run inside a transaction, so each migration had its own; those before the failure stay.
+    t.equal(after.schemaVersion, kind === 'postgres' ? '003-channel-tests' : MIGRATION_NAMES.at(-1));
+    t.same(after.problems, []);
+    t.equal(
+      await withKnex(db, (knex) => knex.schema.hasTable('half_done')),
+      false,
+      'the failed migration left no table',
+    );
+    const api = await TestServer.on(t, db, NO_RETENTION);
+    await readsBack(t, api, 3);
+  });
 }
