@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { MIGRATION_NAMES } from '@pingmon/server/internal';
@@ -8,7 +8,8 @@ import { buildFixture, COMMITTED_VERSIONS, FIXTURE_SCHEMA } from './helpers/sche
 
 // Regenerates test/schema-fixtures/ (npm run schema-fixtures in test/, after npx tsc -b .): for each committed
 // version a database made at it (helpers/schema-fixtures.ts), dumped as SQL text: sqlite3's .dump and pg_dump's
-// --inserts. Needs sqlite3, pg_dump and PINGMON_TEST_DATABASE_URL.
+// --inserts. Needs sqlite3, pg_dump and PINGMON_TEST_DATABASE_URL. Files already there are kept as they are (they
+// stand for what those versions made), unless `--again` is given.
 
 const OUT = fileURLToPath(new URL('../schema-fixtures/', import.meta.url));
 
@@ -44,8 +45,10 @@ async function postgresDump(url: string, version: number): Promise<string> {
 
 if (!POSTGRES_URL) throw new Error('set PINGMON_TEST_DATABASE_URL: the PostgreSQL fixtures are dumped from it');
 for (const kind of ['sqlite', 'postgres']) mkdirSync(`${OUT}${kind}`, { recursive: true });
+const again = process.argv.includes('--again');
 for (const version of COMMITTED_VERSIONS) {
   const name = MIGRATION_NAMES[version - 1]!;
+  if (!again && existsSync(`${OUT}sqlite/${name}.sql`) && existsSync(`${OUT}postgres/${name}.sql`)) continue;
   writeFileSync(`${OUT}sqlite/${name}.sql`, await sqliteDump(version));
   writeFileSync(`${OUT}postgres/${name}.sql`, await postgresDump(POSTGRES_URL, version));
   console.log(`schema-fixtures: ${name}`);

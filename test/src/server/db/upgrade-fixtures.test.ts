@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { MIGRATION_NAMES } from '@pingmon/server/internal';
 import t from 'tap';
 import { createTestDatabase, DATABASE_KINDS, knexOf } from '../../helpers/databases.js';
@@ -13,7 +13,13 @@ const FIXTURES = new URL('../../../schema-fixtures/', import.meta.url);
 
 /** Loads an SQL dump into the test's database: SQLite's as it is, PostgreSQL's into the test's own schema. */
 async function load(db: TestDatabase, name: string): Promise<void> {
-  const dump = readFileSync(new URL(`${db.kind}/${name}.sql`, FIXTURES), 'utf8');
+  const file = new URL(`${db.kind}/${name}.sql`, FIXTURES);
+  if (!existsSync(file)) {
+    throw new Error(
+      `no committed database of ${name}: make it with npm run schema-fixtures in test/ (docs/testing.md)`,
+    );
+  }
+  const dump = readFileSync(file, 'utf8');
   const knex = knexOf(db);
   try {
     if (db.kind === 'postgres') {
