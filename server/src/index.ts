@@ -10,3 +10,4 @@ export type { NewAccount } from './bootstrap.js';
 export { stopGracefully } from './lifecycle.js';
 export type { StopHooks, Stopping } from './lifecycle.js';
 export { backupDatabase, BackupError, type Backup } from './db/backup.js';
+export { checkDatabase, type DatabaseCheck } from './db/check.js';

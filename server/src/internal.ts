@@ -88,3 +88,4 @@ export { dayBars, uptimeRange, uptimeShare, DAY_MS, UPTIME_DAYS, type DayCounts 
 export { badgeSvg } from './status/badge.js';
 export { textWidth } from './status/text-width.js';
 export { OUTPUT_WINDOW_CHARS, outputAfter, withChunk } from './domain/run-output.js';
+export { migrate, migrationsUpTo, MIGRATION_NAMES, MIGRATIONS } from './db/migrate.js';

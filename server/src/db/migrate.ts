@@ -23,7 +23,8 @@ import * as runRedactions from './migrations/021-run-redactions.js';
 import * as runOutputs from './migrations/022-run-outputs.js';
 import * as providerIdentity from './migrations/023-provider-identity.js';
 
-const MIGRATIONS: Record<string, Knex.Migration> = {
+/** Every migration, in order: a name's number is its schema version. */
+export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '001-initial': initial,
   '002-alerts': alerts,
   '003-channel-tests': channelTests,
@@ -49,11 +50,28 @@ const MIGRATIONS: Record<string, Knex.Migration> = {
   '023-provider-identity': providerIdentity,
 };
 
-const source: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(MIGRATIONS),
-  getMigrationName: (name) => name,
-  getMigration: async (name) => MIGRATIONS[name]!,
-};
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
+/** The first `count` migrations: the schema as that version of pingmon made it (test fixtures, docs/deploy.md). */
+export function migrationsUpTo(count: number): Record<string, Knex.Migration> {
+  return Object.fromEntries(Object.entries(MIGRATIONS).slice(0, count));
+}
+
+/**
+ * On PostgreSQL every migration runs inside the one transaction of the upgrade: 004 stays out of knex's only for
+ * SQLite's sake (its pragma), and its own transaction nests as a savepoint.
+ */
+function sourceOf(
+  migrations: Readonly<Record<string, Knex.Migration>>,
+  dialect: 'sqlite' | 'postgres',
+): Knex.MigrationSource<string> {
+  return {
+    getMigrations: async () => Object.keys(migrations),
+    getMigrationName: (name) => name,
+    getMigration: async (name) =>
+      dialect === 'postgres' ? { ...migrations[name]!, config: { transaction: true } } : migrations[name]!,
+  };
+}
 
 /** Any constant: it names pingmon's migration lock among PostgreSQL's advisory locks. */
 const MIGRATION_LOCK = 7_406_611;
@@ -61,21 +79,29 @@ const MIGRATION_LOCK = 7_406_611;
 /**
  * Applies pending migrations. Processes starting together take turns: on PostgreSQL behind an advisory
  * lock held for the whole run; on SQLite by retrying when knex's own tables are being created by another.
+ * knex runs them in one transaction: a migration that fails leaves the database as it was. On SQLite an upgrade
+ * across 004 (which opts out) runs each in its own: the ones before the failure stay (test/src/server/db/upgrades).
+ * `migrations` is the whole list but in tests, which stop at an older version or add one that fails.
  */
-export async function migrate(knex: Knex, dialect: 'sqlite' | 'postgres'): Promise<void> {
+export async function migrate(
+  knex: Knex,
+  dialect: 'sqlite' | 'postgres',
+  migrations: Readonly<Record<string, Knex.Migration>> = MIGRATIONS,
+): Promise<void> {
+  const source = sourceOf(migrations, dialect);
   if (dialect === 'postgres') {
     await knex.transaction(async (trx) => {
       // This transaction only holds the lock while the migrations run on other connections: it idles, for as long
       // as they take, and must not be ended for it (the pool's idle_in_transaction_session_timeout, db/index.ts).
       await trx.raw('set local idle_in_transaction_session_timeout = 0');
       await trx.raw('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK]);
-      await knex.migrate.latest({ migrationSource: source });
+      await knex.migrate.latest({ migrationSource: source, disableTransactions: false });
     });
     return;
   }
   for (let attempt = 0; ; attempt++) {
     try {
-      await knex.migrate.latest({ migrationSource: source });
+      await knex.migrate.latest({ migrationSource: source, disableTransactions: false });
       return;
     } catch (err) {
       const racing =

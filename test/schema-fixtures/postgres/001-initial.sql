@@ -1,0 +1,475 @@
+--
+-- PostgreSQL database dump
+--
+
+
+-- Dumped from database version 15.20 (Debian 15.20-0+deb12u1)
+-- Dumped by pg_dump version 15.20 (Debian 15.20-0+deb12u1)
+
+SET statement_timeout = 0;
+SET lock_timeout = 0;
+SET idle_in_transaction_session_timeout = 0;
+SET client_encoding = 'UTF8';
+SET standard_conforming_strings = on;
+SELECT pg_catalog.set_config('search_path', '', false);
+SET check_function_bodies = false;
+SET xmloption = content;
+SET client_min_messages = warning;
+SET row_security = off;
+
+--
+-- Name: pingmon_fixture; Type: SCHEMA; Schema: -; Owner: -
+--
+
+CREATE SCHEMA pingmon_fixture;
+
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: accounts; Type: TABLE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE TABLE pingmon_fixture.accounts (
+    id character varying(32) NOT NULL,
+    plan character varying(16) NOT NULL,
+    created_at bigint NOT NULL
+);
+
+
+--
+-- Name: api_keys; Type: TABLE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE TABLE pingmon_fixture.api_keys (
+    id character varying(32) NOT NULL,
+    account_id character varying(32) NOT NULL,
+    name character varying(100) NOT NULL,
+    prefix character varying(16) NOT NULL,
+    key_hash character varying(64) NOT NULL,
+    created_at bigint NOT NULL,
+    revoked_at bigint
+);
+
+
+--
+-- Name: knex_migrations; Type: TABLE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE TABLE pingmon_fixture.knex_migrations (
+    id integer NOT NULL,
+    name character varying(255),
+    batch integer,
+    migration_time timestamp with time zone
+);
+
+
+--
+-- Name: knex_migrations_id_seq; Type: SEQUENCE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE SEQUENCE pingmon_fixture.knex_migrations_id_seq
+    AS integer
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+
+--
+-- Name: knex_migrations_id_seq; Type: SEQUENCE OWNED BY; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER SEQUENCE pingmon_fixture.knex_migrations_id_seq OWNED BY pingmon_fixture.knex_migrations.id;
+
+
+--
+-- Name: knex_migrations_lock; Type: TABLE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE TABLE pingmon_fixture.knex_migrations_lock (
+    index integer NOT NULL,
+    is_locked integer
+);
+
+
+--
+-- Name: knex_migrations_lock_index_seq; Type: SEQUENCE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE SEQUENCE pingmon_fixture.knex_migrations_lock_index_seq
+    AS integer
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+
+--
+-- Name: knex_migrations_lock_index_seq; Type: SEQUENCE OWNED BY; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER SEQUENCE pingmon_fixture.knex_migrations_lock_index_seq OWNED BY pingmon_fixture.knex_migrations_lock.index;
+
+
+--
+-- Name: login_attempts; Type: TABLE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE TABLE pingmon_fixture.login_attempts (
+    key character varying(64) NOT NULL,
+    attempts integer NOT NULL,
+    window_started_at bigint NOT NULL
+);
+
+
+--
+-- Name: monitors; Type: TABLE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE TABLE pingmon_fixture.monitors (
+    id character varying(32) NOT NULL,
+    account_id character varying(32) NOT NULL,
+    name character varying(200) NOT NULL,
+    created_at bigint NOT NULL,
+    last_opened_at bigint
+);
+
+
+--
+-- Name: run_logs; Type: TABLE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE TABLE pingmon_fixture.run_logs (
+    monitor_id character varying(32) NOT NULL,
+    run_id character varying(64) NOT NULL,
+    content text NOT NULL
+);
+
+
+--
+-- Name: runs; Type: TABLE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE TABLE pingmon_fixture.runs (
+    monitor_id character varying(32) NOT NULL,
+    id character varying(64) NOT NULL,
+    account_id character varying(32) NOT NULL,
+    status character varying(16) NOT NULL,
+    started_at bigint NOT NULL,
+    finished_at bigint,
+    duration_ms bigint,
+    meta text NOT NULL,
+    error_message text,
+    has_log boolean NOT NULL
+);
+
+
+--
+-- Name: settings; Type: TABLE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE TABLE pingmon_fixture.settings (
+    key character varying(64) NOT NULL,
+    value text NOT NULL
+);
+
+
+--
+-- Name: users; Type: TABLE; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE TABLE pingmon_fixture.users (
+    id character varying(32) NOT NULL,
+    account_id character varying(32) NOT NULL,
+    email character varying(254) NOT NULL,
+    password_hash text NOT NULL,
+    created_at bigint NOT NULL
+);
+
+
+--
+-- Name: knex_migrations id; Type: DEFAULT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.knex_migrations ALTER COLUMN id SET DEFAULT nextval('pingmon_fixture.knex_migrations_id_seq'::regclass);
+
+
+--
+-- Name: knex_migrations_lock index; Type: DEFAULT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.knex_migrations_lock ALTER COLUMN index SET DEFAULT nextval('pingmon_fixture.knex_migrations_lock_index_seq'::regclass);
+
+
+--
+-- Data for Name: accounts; Type: TABLE DATA; Schema: pingmon_fixture; Owner: -
+--
+
+INSERT INTO pingmon_fixture.accounts VALUES ('acc_fixture0000000001', 'unlimited', 1767225600000);
+
+
+--
+-- Data for Name: api_keys; Type: TABLE DATA; Schema: pingmon_fixture; Owner: -
+--
+
+INSERT INTO pingmon_fixture.api_keys VALUES ('key_fixture0000000001', 'acc_fixture0000000001', 'cron host', 'pm_fixture', 'ffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffffff', 1767225600000, NULL);
+
+
+--
+-- Data for Name: knex_migrations; Type: TABLE DATA; Schema: pingmon_fixture; Owner: -
+--
+
+INSERT INTO pingmon_fixture.knex_migrations VALUES (1, '001-initial', 1, '2026-12-07 10:19:16.054+00');
+
+
+--
+-- Data for Name: knex_migrations_lock; Type: TABLE DATA; Schema: pingmon_fixture; Owner: -
+--
+
+INSERT INTO pingmon_fixture.knex_migrations_lock VALUES (1, 0);
+
+
+--
+-- Data for Name: login_attempts; Type: TABLE DATA; Schema: pingmon_fixture; Owner: -
+--
+
+
+
+--
+-- Data for Name: monitors; Type: TABLE DATA; Schema: pingmon_fixture; Owner: -
+--
+
+INSERT INTO pingmon_fixture.monitors VALUES ('mon_fixture0000000001', 'acc_fixture0000000001', 'nightly backup', 1767225660000, 1767226800000);
+
+
+--
+-- Data for Name: run_logs; Type: TABLE DATA; Schema: pingmon_fixture; Owner: -
+--
+
+INSERT INTO pingmon_fixture.run_logs VALUES ('mon_fixture0000000001', 'run_fixture_failed_v1', 'disk full
+');
+
+
+--
+-- Data for Name: runs; Type: TABLE DATA; Schema: pingmon_fixture; Owner: -
+--
+
+INSERT INTO pingmon_fixture.runs VALUES ('mon_fixture0000000001', 'run_fixture_ok_v1', 'acc_fixture0000000001', 'success', 1767226200000, 1767226202000, 2000, '{"rows":120}', NULL, false);
+INSERT INTO pingmon_fixture.runs VALUES ('mon_fixture0000000001', 'run_fixture_failed_v1', 'acc_fixture0000000001', 'failed', 1767226800000, 1767226802000, 2000, '{}', 'exit 1', true);
+
+
+--
+-- Data for Name: settings; Type: TABLE DATA; Schema: pingmon_fixture; Owner: -
+--
+
+
+
+--
+-- Data for Name: users; Type: TABLE DATA; Schema: pingmon_fixture; Owner: -
+--
+
+INSERT INTO pingmon_fixture.users VALUES ('usr_fixture0000000001', 'acc_fixture0000000001', 'owner@example.com', 'scrypt$16384$8$1$BwcHBwcHBwcHBwcHBwcHBw$jqNYMZJ6k8yP9UrEwEFdAphyQW3NDqRG8javhwKNA-0', 1767225600000);
+
+
+--
+-- Name: knex_migrations_id_seq; Type: SEQUENCE SET; Schema: pingmon_fixture; Owner: -
+--
+
+SELECT pg_catalog.setval('pingmon_fixture.knex_migrations_id_seq', 1, true);
+
+
+--
+-- Name: knex_migrations_lock_index_seq; Type: SEQUENCE SET; Schema: pingmon_fixture; Owner: -
+--
+
+SELECT pg_catalog.setval('pingmon_fixture.knex_migrations_lock_index_seq', 1, true);
+
+
+--
+-- Name: accounts accounts_pkey; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.accounts
+    ADD CONSTRAINT accounts_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: api_keys api_keys_key_hash_unique; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.api_keys
+    ADD CONSTRAINT api_keys_key_hash_unique UNIQUE (key_hash);
+
+
+--
+-- Name: api_keys api_keys_pkey; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.api_keys
+    ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: knex_migrations_lock knex_migrations_lock_pkey; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.knex_migrations_lock
+    ADD CONSTRAINT knex_migrations_lock_pkey PRIMARY KEY (index);
+
+
+--
+-- Name: knex_migrations knex_migrations_pkey; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.knex_migrations
+    ADD CONSTRAINT knex_migrations_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: login_attempts login_attempts_pkey; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.login_attempts
+    ADD CONSTRAINT login_attempts_pkey PRIMARY KEY (key);
+
+
+--
+-- Name: monitors monitors_pkey; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.monitors
+    ADD CONSTRAINT monitors_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: run_logs run_logs_pkey; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.run_logs
+    ADD CONSTRAINT run_logs_pkey PRIMARY KEY (monitor_id, run_id);
+
+
+--
+-- Name: runs runs_pkey; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.runs
+    ADD CONSTRAINT runs_pkey PRIMARY KEY (monitor_id, id);
+
+
+--
+-- Name: settings settings_pkey; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.settings
+    ADD CONSTRAINT settings_pkey PRIMARY KEY (key);
+
+
+--
+-- Name: users users_email_unique; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.users
+    ADD CONSTRAINT users_email_unique UNIQUE (email);
+
+
+--
+-- Name: users users_pkey; Type: CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.users
+    ADD CONSTRAINT users_pkey PRIMARY KEY (id);
+
+
+--
+-- Name: api_keys_account_id_index; Type: INDEX; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE INDEX api_keys_account_id_index ON pingmon_fixture.api_keys USING btree (account_id);
+
+
+--
+-- Name: login_attempts_window_started_at_index; Type: INDEX; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE INDEX login_attempts_window_started_at_index ON pingmon_fixture.login_attempts USING btree (window_started_at);
+
+
+--
+-- Name: monitors_account_id_created_at_index; Type: INDEX; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE INDEX monitors_account_id_created_at_index ON pingmon_fixture.monitors USING btree (account_id, created_at);
+
+
+--
+-- Name: runs_monitor_id_started_at_index; Type: INDEX; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE INDEX runs_monitor_id_started_at_index ON pingmon_fixture.runs USING btree (monitor_id, started_at);
+
+
+--
+-- Name: runs_open; Type: INDEX; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE INDEX runs_open ON pingmon_fixture.runs USING btree (monitor_id, started_at) WHERE ((status)::text = 'running'::text);
+
+
+--
+-- Name: users_account_id_index; Type: INDEX; Schema: pingmon_fixture; Owner: -
+--
+
+CREATE INDEX users_account_id_index ON pingmon_fixture.users USING btree (account_id);
+
+
+--
+-- Name: api_keys api_keys_account_id_foreign; Type: FK CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.api_keys
+    ADD CONSTRAINT api_keys_account_id_foreign FOREIGN KEY (account_id) REFERENCES pingmon_fixture.accounts(id) ON DELETE CASCADE;
+
+
+--
+-- Name: monitors monitors_account_id_foreign; Type: FK CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.monitors
+    ADD CONSTRAINT monitors_account_id_foreign FOREIGN KEY (account_id) REFERENCES pingmon_fixture.accounts(id) ON DELETE CASCADE;
+
+
+--
+-- Name: run_logs run_logs_monitor_id_run_id_foreign; Type: FK CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.run_logs
+    ADD CONSTRAINT run_logs_monitor_id_run_id_foreign FOREIGN KEY (monitor_id, run_id) REFERENCES pingmon_fixture.runs(monitor_id, id) ON DELETE CASCADE;
+
+
+--
+-- Name: runs runs_monitor_id_foreign; Type: FK CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.runs
+    ADD CONSTRAINT runs_monitor_id_foreign FOREIGN KEY (monitor_id) REFERENCES pingmon_fixture.monitors(id) ON DELETE CASCADE;
+
+
+--
+-- Name: users users_account_id_foreign; Type: FK CONSTRAINT; Schema: pingmon_fixture; Owner: -
+--
+
+ALTER TABLE ONLY pingmon_fixture.users
+    ADD CONSTRAINT users_account_id_foreign FOREIGN KEY (account_id) REFERENCES pingmon_fixture.accounts(id) ON DELETE CASCADE;
+
+
+--
+-- PostgreSQL database dump complete
+--
+
+
