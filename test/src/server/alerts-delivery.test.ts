@@ -267,7 +267,9 @@ for (const kind of DATABASE_KINDS) {
         await settled(alice, m, 1);
         const content = JSON.parse(discord.received[0]!.body).content as string;
         t.ok(content.length <= 2_000, `discord: ${content.length} characters`);
-        t.equal(content.match(/```/g)!.length, 4, 'discord: two blocks, both closed');
+        // The snippet gives way first (to nothing, here): whatever is cut, every block is closed.
+        const fences = content.match(/```/g)!.length;
+        t.ok(fences >= 2 && fences % 2 === 0, `discord: ${fences / 2} block(s), each closed`);
         t.match(content.replace(ZWSP, ''), `${cause}\n\`\`\`\nrun `, 'discord: the cause ends the end block');
         const blocks = JSON.parse(slack.received[0]!.body).blocks as Array<{ text?: { text: string } }>;
         const end = blocks.find((b) => b.text?.text.startsWith('…end of the log:'))!.text!.text;

@@ -156,7 +156,7 @@ t.test('pingmon browse takes every key of a chunk, and an expanded log fills the
   t.ok(events[0]!.startsWith('▸'), 'the newest selected');
   term.keys('Down', 'f');
   screen = await term.waitFor((s) => s.includes('Timeline · runs · 1 event\n') && s.includes('q quit'));
-  t.match(screen, /^▸ \S+ \S+\s+✗ run failed\s+run_\w+: tar: \/data: Permission denied/m);
+  t.match(screen, /^▸ \S+ \S+\s+✗ run failed\s+[0-9a-f-]{36}: tar: \/data: Permission denied/m);
   term.keys('f', 'f', 'f', 'f');
   screen = await term.waitFor((s) => s.includes('Timeline · snoozes and pauses · 2 events') && s.includes('q quit'));
   t.match(screen, /· resumed[\s\S]*· paused/);
