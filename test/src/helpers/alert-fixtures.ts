@@ -24,7 +24,7 @@ export const ALERT_FIXTURES = {
     alertId: 'alert_0mwrksul2SsbNAWELdY',
     monitorId: 'mon_0mwrksujegHscDsv5wx',
     monitorName: 'nightly backup',
-    runId: '8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10',
+    runId: '01a20144-8f00-7a41-9d7a-2f4f3c1e9b10',
     status: 'failed',
     errorMessage: 'backup.sh exited with code 2',
     logSnippet:
@@ -191,7 +191,7 @@ export const ALERT_FIXTURES = {
     alertId: 'alert_0mx9q1e5t6ma2y9g8u7',
     monitorId: 'mon_0mwrksujegHscDsv5wx',
     monitorName: 'nightly backup',
-    runId: '4c2e9a71-0b3d-4f5e-8a6c-1d2e3f4a5b6c',
+    runId: '01a48ed3-1092-7f5e-8a6c-1d2e3f4a5b6c',
     status: 'up',
     errorMessage: 'Up again: 1 missed run, down 1d2m.',
     expectedAt: null,

@@ -6,7 +6,7 @@ import type { VendorRequest } from './vendors/common.js';
 /** The dashboard's pages, as the server links them when it knows its public URL. */
 export const LINKS = {
   monitor: 'https://pingmon.example.com/monitors/mon_0mwrksujegHscDsv5wx',
-  run: 'https://pingmon.example.com/monitors/mon_0mwrksujegHscDsv5wx/runs/8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10',
+  run: 'https://pingmon.example.com/monitors/mon_0mwrksujegHscDsv5wx/runs/01a20144-8f00-7a41-9d7a-2f4f3c1e9b10',
 };
 
 export const CONTEXT = { nowSeconds: 1_795_336_170, messageKey: 'alert_0mwrksul2SsbNAWELdY.1' };

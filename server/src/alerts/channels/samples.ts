@@ -29,7 +29,7 @@ const LOG =
   '+ pg_dump --format=custom shop > /backup/shop.dump\n+ tar -czf /backup/files.tgz /data\n' +
   'tar: /data/uploads: Cannot open: Permission denied\ntar: Exiting with failure status due to previous errors\n';
 
-const RUN = '8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10';
+const RUN = '01a20144-8f00-7a41-9d7a-2f4f3c1e9b10';
 const runLinks = { ...BASE.links, run: `${BASE.links.monitor}/runs/${RUN}` };
 const missedError =
   'No run started by 2027-03-28T01:05:00.000Z: one was expected at 2027-03-28 03:00 CEST (01:00 UTC) ' +

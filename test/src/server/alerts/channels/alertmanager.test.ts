@@ -59,7 +59,7 @@ t.test(
           error_message: 'backup.sh exited with code 2',
           log_snippet: INCIDENT_FIXTURES.fail.logSnippet,
           monitor_url: 'https://pingmon.example.com/monitors/nightly-backup',
-          run_url: 'https://pingmon.example.com/monitors/nightly-backup/runs/8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10',
+          run_url: 'https://pingmon.example.com/monitors/nightly-backup/runs/01a20144-8f00-7a41-9d7a-2f4f3c1e9b10',
         },
         startsAt: '2026-11-22T08:29:29.942Z',
         endsAt: '2026-11-22T08:34:30.000Z',

@@ -52,16 +52,16 @@ t.test(
       description:
         'backup.sh exited with code 2\n\nLog (its first 500 characters):\n' +
         'tar: /data/db: Cannot open: Permission denied\ntar: Exiting with failure status due to previous errors\n\n' +
-        'run 8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10 · monitor mon_0mwrksujegHscDsv5wx · 2026-11-22T08:29:29.942Z',
+        'run 01a20144-8f00-7a41-9d7a-2f4f3c1e9b10 · monitor mon_0mwrksujegHscDsv5wx · 2026-11-22T08:29:29.942Z',
       details: {
         monitor: 'nightly backup',
         monitor_id: 'mon_0mwrksujegHscDsv5wx',
         slug: 'nightly-backup',
-        run_id: '8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10',
+        run_id: '01a20144-8f00-7a41-9d7a-2f4f3c1e9b10',
         host: 'db-1',
         cause: 'fail',
         monitor_url: 'https://pingmon.example.com/monitors/nightly-backup',
-        run_url: 'https://pingmon.example.com/monitors/nightly-backup/runs/8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10',
+        run_url: 'https://pingmon.example.com/monitors/nightly-backup/runs/01a20144-8f00-7a41-9d7a-2f4f3c1e9b10',
         'meta.exitCode': '2',
       },
       entity: 'nightly backup',

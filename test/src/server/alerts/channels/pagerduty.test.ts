@@ -47,7 +47,7 @@ t.test('a fail alert triggers an incident keyed by its pingmon incident, with th
   t.equal(req.method, 'POST');
   t.equal(req.url, 'https://events.pagerduty.com/v2/enqueue');
   t.strictSame(req.headers, { 'content-type': 'application/json', 'user-agent': 'pingmon/0.1.0' });
-  const run = 'https://pingmon.example.com/monitors/nightly-backup/runs/8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10';
+  const run = 'https://pingmon.example.com/monitors/nightly-backup/runs/01a20144-8f00-7a41-9d7a-2f4f3c1e9b10';
   t.strictSame(event, {
     routing_key: ROUTING_KEY,
     dedup_key: 'inc_0mwrksum9Qz4Lc7Vb2x',
@@ -63,7 +63,7 @@ t.test('a fail alert triggers an incident keyed by its pingmon incident, with th
         monitor: 'nightly backup',
         monitor_id: 'mon_0mwrksujegHscDsv5wx',
         slug: 'nightly-backup',
-        run_id: '8d0f6a52-6f0e-4b8e-9d7a-2f4f3c1e9b10',
+        run_id: '01a20144-8f00-7a41-9d7a-2f4f3c1e9b10',
         host: 'db-1',
         cause: 'fail',
         error_message: 'backup.sh exited with code 2',
