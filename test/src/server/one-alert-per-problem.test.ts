@@ -198,7 +198,10 @@ for (const kind of DATABASE_KINDS) {
       const m = await createMonitor(s, {});
       await s.api.ping(s.account, m.monitorId, 'start', { runId: 'hosted-run-1', host: 'web-1.example.com' });
       await s.api.ping(s.account, m.monitorId, 'success', { runId: 'hosted-run-1', host: 'elsewhere' });
+      // Each run a second apart: the list's order is the runs' starts, not their ids.
+      s.clock.advance(1_000);
       await s.api.ping(s.account, m.monitorId, 'fail', { host: 'web-2' });
+      s.clock.advance(1_000);
       await s.api.ping(s.account, m.monitorId, 'success', {});
       const run = await s.api.request<Run>(`/monitors/${m.monitorId}/runs/hosted-run-1`, { token: s.account.token });
       t.match(run.body, { status: 'success', host: 'web-1.example.com' });
