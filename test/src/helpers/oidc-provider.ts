@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
+import type { OidcSettings } from '@pingmon/server';
 
 /** A person known to the provider, by their login name (what is typed into the provider's login form). */
 export interface ProviderUser {
@@ -115,6 +116,27 @@ export async function startIdentityProvider(
   });
   handler = provider.callback();
   return { issuer, clientId, clientSecret, close };
+}
+
+/** pingmon's settings for a provider (its issuer and client): "Acme SSO", `overrides` on top of the defaults. */
+export function providerSettings(
+  idp: Pick<OidcSettings, 'issuer' | 'clientId' | 'clientSecret'>,
+  overrides: Partial<OidcSettings> = {},
+): OidcSettings {
+  return {
+    issuer: idp.issuer,
+    clientId: idp.clientId,
+    clientSecret: idp.clientSecret,
+    name: 'Acme SSO',
+    account: undefined,
+    scopes: 'openid email',
+    allowedDomains: [],
+    groupsClaim: 'groups',
+    roles: {},
+    defaultRole: 'viewer',
+    trustUnverifiedEmail: false,
+    ...overrides,
+  };
 }
 
 /**

@@ -2,7 +2,7 @@ import t from 'tap';
 import type { Test } from 'tap';
 import type { OidcSettings } from '@pingmon/server';
 import { DATABASE_KINDS } from '../helpers/databases.js';
-import { startIdentityProvider } from '../helpers/oidc-provider.js';
+import { providerSettings, startIdentityProvider } from '../helpers/oidc-provider.js';
 import { closedPort } from '../helpers/receiver.js';
 import type { ProviderUser } from '../helpers/oidc-provider.js';
 import { signInThroughProvider } from '../helpers/oidc-flow.js';
@@ -22,20 +22,12 @@ async function setUp(
   const port = await closedPort();
   const publicUrl = `http://127.0.0.1:${port}`;
   const idp = await startIdentityProvider(t, { redirectUri: `${publicUrl}${CALLBACK}`, users });
-  const oidc: OidcSettings = {
-    issuer: idp.issuer,
-    clientId: idp.clientId,
-    clientSecret: idp.clientSecret,
-    name: 'Acme SSO',
-    account: undefined,
+  const oidc = providerSettings(idp, {
     scopes: 'openid email profile groups',
     allowedDomains: ['acme.test'],
-    groupsClaim: 'groups',
     roles: { 'pingmon-admins': 'admin', 'pingmon-owners': 'owner' },
-    defaultRole: 'viewer',
-    trustUnverifiedEmail: false,
     ...settings,
-  };
+  });
   const api = await TestServer.start(t, kind, { port, publicUrl, oidc, ...overrides });
   return { api, idp, start: (next = '') => `${api.url}/auth/oidc/start${next}` };
 }
@@ -219,19 +211,7 @@ t.test('the provider unreachable, or not set up', async (t) => {
   const port = await closedPort();
   const api = await TestServer.start(t, 'sqlite', {
     publicUrl: 'http://127.0.0.1:1',
-    oidc: {
-      issuer: `http://127.0.0.1:${port}`,
-      clientId: 'pingmon',
-      clientSecret: undefined,
-      name: 'Acme SSO',
-      account: undefined,
-      scopes: 'openid email',
-      allowedDomains: [],
-      groupsClaim: 'groups',
-      roles: {},
-      defaultRole: 'viewer',
-      trustUnverifiedEmail: false,
-    },
+    oidc: providerSettings({ issuer: `http://127.0.0.1:${port}`, clientId: 'pingmon', clientSecret: undefined }),
   });
   const down = await fetch(`${api.url}/auth/oidc/start`, { redirect: 'manual' });
   t.equal(down.status, 502);

@@ -1,6 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { createClient } from '@pingmon/sdk';
-import type { OidcSettings } from '@pingmon/server';
 import t from 'tap';
 import { DATABASE_KINDS } from '../helpers/databases.js';
 import type { RequestOptions } from '../helpers/http.js';
@@ -8,7 +7,7 @@ import { request } from '../helpers/http.js';
 import { DocumentChecker, OPENAPI_SKELETON, strictAjv } from '../helpers/openapi.js';
 import type { OpenApiDocument } from '../helpers/openapi.js';
 import { signInThroughProvider } from '../helpers/oidc-flow.js';
-import { startIdentityProvider } from '../helpers/oidc-provider.js';
+import { providerSettings, startIdentityProvider } from '../helpers/oidc-provider.js';
 import type { ProviderUser } from '../helpers/oidc-provider.js';
 import { closedPort, json, startReceiver } from '../helpers/receiver.js';
 import { TestServer } from '../helpers/server.js';
@@ -16,19 +15,6 @@ import { codeAt } from '../helpers/totp.js';
 import { waitFor } from '../helpers/wait.js';
 
 const PREFIX = '/api/v1';
-const OIDC: OidcSettings = {
-  issuer: '',
-  clientId: '',
-  clientSecret: undefined,
-  name: 'Acme SSO',
-  account: undefined,
-  scopes: 'openid email',
-  allowedDomains: [],
-  groupsClaim: 'groups',
-  roles: {},
-  defaultRole: 'viewer',
-  trustUnverifiedEmail: false,
-};
 const SESSION = { 'x-pingmon-request': '1' };
 
 for (const kind of DATABASE_KINDS) {
@@ -41,7 +27,7 @@ for (const kind of DATABASE_KINDS) {
       redirectUri: `${publicUrl}${PREFIX}/auth/oidc/callback`,
       users: people,
     });
-    const oidc = { ...OIDC, issuer: idp.issuer, clientId: idp.clientId, clientSecret: idp.clientSecret };
+    const oidc = providerSettings(idp);
     const api = await TestServer.start(t, kind, { alertPollMs: 50, alertTimeoutMs: 30_000, port, publicUrl, oidc });
     const served = await request(`${api.url}/openapi.json`);
     const doc = served.body as OpenApiDocument;
@@ -176,7 +162,7 @@ for (const kind of DATABASE_KINDS) {
       t.equal((await call('POST', '/auth/session', { body: credentials, headers: SESSION })).status, 200);
       t.equal((await call('DELETE', '/auth/session', { headers: SESSION })).status, 204);
       t.same((await call('GET', '/auth/methods')).body.provider, {
-        name: OIDC.name,
+        name: oidc.name,
         start: `${PREFIX}/auth/oidc/start`,
       });
       t.equal((await call('GET', '/auth/oidc/start', { redirect: 'manual' })).status, 302);

@@ -1,9 +1,8 @@
 import t from 'tap';
 import type { Test } from 'tap';
 import type { Page } from 'playwright-core';
-import type { OidcSettings } from '@pingmon/server';
 import { launchBrowser, openPage } from '../helpers/browser.js';
-import { startIdentityProvider } from '../helpers/oidc-provider.js';
+import { providerSettings, startIdentityProvider } from '../helpers/oidc-provider.js';
 import type { ProviderUser } from '../helpers/oidc-provider.js';
 import { finished, pingmon, spawnCli, waitForLine } from '../helpers/cli.js';
 import { tempDir } from '../helpers/databases.js';
@@ -24,19 +23,11 @@ async function start(t: Test, passwordSignIn: boolean) {
   const port = await closedPort();
   const publicUrl = `http://127.0.0.1:${port}`;
   const idp = await startIdentityProvider(t, { redirectUri: `${publicUrl}/api/v1/auth/oidc/callback`, users: USERS });
-  const oidc: OidcSettings = {
-    issuer: idp.issuer,
-    clientId: idp.clientId,
-    clientSecret: idp.clientSecret,
-    name: 'Acme SSO',
-    account: undefined,
+  const oidc = providerSettings(idp, {
     scopes: 'openid email profile groups',
     allowedDomains: ['acme.test'],
-    groupsClaim: 'groups',
     roles: { 'pingmon-admins': 'admin' },
-    defaultRole: 'viewer',
-    trustUnverifiedEmail: false,
-  };
+  });
   const api = await TestServer.start(t, 'sqlite', { port, publicUrl, oidc, passwordSignIn });
   await api.account();
   return publicUrl;
