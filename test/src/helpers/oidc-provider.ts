@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { RequestListener } from 'node:http';
 import type { OidcSettings } from '@pingmon/server';
+import { listenLocally } from './receiver.js';
 
 /** A person known to the provider, by their login name (what is typed into the provider's login form). */
 export interface ProviderUser {
@@ -45,16 +45,9 @@ export async function startIdentityProvider(
   // The issuer is the provider's own address: listen first, then make the provider that answers there.
   let handler: RequestListener = (_req, res) => res.writeHead(503).end();
   const server = createServer((req, res) => handler(req, res));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  let closed: Promise<void> | undefined;
-  const close = () =>
-    (closed ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }));
-  t.teardown(close);
+  const { port, close } = await listenLocally(t, server);
 
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = `http://127.0.0.1:${port}`;
   const clientId = `pingmon-${randomBytes(6).toString('hex')}`;
   const clientSecret = options.publicClient ? '' : randomBytes(24).toString('base64url');
   const { users } = options;

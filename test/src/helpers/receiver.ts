@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { connect } from 'node:net';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 export interface Received {
   method: string;
@@ -33,7 +34,16 @@ export async function startReceiver(
       reply(entry, received.length, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
+  const { port, close } = await listenLocally(t, server, options.port);
+  return { url: `http://127.0.0.1:${port}`, port, received, close };
+}
+
+/**
+ * Listens on 127.0.0.1 (`port` 0: any free port) until the test ends; `close()` stops it early, dropping the
+ * connections still open, and may be called again.
+ */
+export async function listenLocally(t: Teardown, server: Server, port = 0) {
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   let closed: Promise<void> | undefined;
   const close = () =>
     (closed ??= new Promise<void>((resolve) => {
@@ -41,8 +51,7 @@ export async function startReceiver(
       server.closeAllConnections();
     }));
   t.teardown(close);
-  const port = (server.address() as { port: number }).port;
-  return { url: `http://127.0.0.1:${port}`, port, received, close };
+  return { port: (server.address() as AddressInfo).port, close };
 }
 
 export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
