@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AuthSettings, RequestRoute, RouteOptionsValidate, Server } from '@hapi/hapi';
+import type { AuthSettings, RequestRoute, Server } from '@hapi/hapi';
 import Joi from 'joi';
 import type { Description } from 'joi';
 import joiToJson from 'joi-to-json';
@@ -17,6 +17,8 @@ declare module '@hapi/hapi' {
     openapi?: {
       /** The bodies of a route that reads its body itself (the pings), by media type. */
       payload?: Record<string, Joi.Schema>;
+      /** The query of a route that reads its query itself. */
+      query?: Joi.ObjectSchema;
     };
   }
 }
@@ -112,7 +114,7 @@ function operation(server: Server, route: RequestRoute, schemas: Record<string, 
       ...(name === 'monitorId' && { description: 'The monitor id (mon_…) or its slug' }),
       schema: propertiesOf(pathSchema)[name] ?? { type: 'string' },
     })),
-    ...queryParameters(validate, toJson),
+    ...queryParameters(validate?.query ?? plugins?.openapi?.query, toJson),
   ];
   const body = requestBody(validate?.payload, plugins?.openapi?.payload, toJson);
   const security = securityOf(server, route);
@@ -172,9 +174,9 @@ function securityOf(server: Server, route: RequestRoute): Security {
   return auth.mode === 'required' ? security : [...security, {}];
 }
 
-function queryParameters(validate: RouteOptionsValidate | undefined, toJson: (schema: Joi.Schema) => JsonSchema) {
-  if (!Joi.isSchema(validate?.query)) return [];
-  const query = toJson(validate.query);
+function queryParameters(schema: unknown, toJson: (schema: Joi.Schema) => JsonSchema) {
+  if (!Joi.isSchema(schema)) return [];
+  const query = toJson(schema);
   const required = (query.required ?? []) as string[];
   return Object.entries(propertiesOf(query)).map(([name, schema]) => ({
     name,

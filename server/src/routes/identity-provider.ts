@@ -58,8 +58,8 @@ export function identityProviderRoutes(ctx: RouteContext): ServerRoute[] {
         tags: ['auth'],
         notes: 'Answers a page of HTML, not JSON, when the sign-in cannot start. `next` is where to land after it.',
         response: replies({ 302: false }),
-        // A wrong `next` lands on the dashboard's first page rather than failing the sign-in.
-        validate: { query: Joi.object({ next: nextPage }), failAction: 'ignore' },
+        // Read by the handler: a wrong `next` lands on the dashboard's first page rather than failing the sign-in.
+        plugins: { openapi: { query: Joi.object({ next: nextPage }) } },
       },
       handler: async (request: Request, h: ResponseToolkit) => {
         const { error, value } = nextPage.validate((request.query as { next?: unknown }).next);
