@@ -527,10 +527,11 @@ export function loadConfig(
 }
 
 function oidcOf(settings: Settings): OidcSettings | undefined {
-  if (settings.PINGMON_OIDC_ISSUER === undefined || settings.PINGMON_OIDC_CLIENT_ID === undefined) return undefined;
+  if (settings.PINGMON_OIDC_ISSUER === undefined) return undefined;
   return {
     issuer: settings.PINGMON_OIDC_ISSUER,
-    clientId: settings.PINGMON_OIDC_CLIENT_ID,
+    // Required with the issuer: ENVIRONMENT refused its absence.
+    clientId: settings.PINGMON_OIDC_CLIENT_ID!,
     clientSecret: settings.PINGMON_OIDC_CLIENT_SECRET,
     name: settings.PINGMON_OIDC_NAME ?? 'single sign-on',
     account: settings.PINGMON_OIDC_ACCOUNT,
