@@ -206,9 +206,14 @@ async function writeFailedSignIn(ctx: RouteContext, request: Request, action: st
   const email = (request.payload as { email?: unknown } | null)?.email;
   const user = typeof email === 'string' ? await findUserByEmail(ctx.db.sql, email) : undefined;
   if (!user) return;
-  const actor: AuditActor = { type: 'user', id: user.userId, name: user.email };
-  const target = { type: 'user', id: user.userId, name: user.email };
-  await insert(ctx, { ...base, accountId: user.accountId, actor, action, target, monitorId: null, changes: null });
+  await insert(ctx, { ...base, ...onThemselves(user), action, monitorId: null, changes: null });
+}
+
+/** A user acting on themselves (a sign-in): the entry's account, actor and target. */
+function onThemselves(user: { userId: string; accountId: string; email: string }) {
+  const named = { id: user.userId, name: user.email };
+  const actor: AuditActor = { type: 'user', ...named };
+  return { accountId: user.accountId, actor, target: { type: 'user', ...named } };
 }
 
 /**
@@ -222,14 +227,11 @@ export async function auditSignIn(
   action: 'user.signed_in' | 'user.sign_in_failed' | 'user.role_changed',
   changes: AuditChange[] | null = null,
 ): Promise<void> {
-  const actor: AuditActor = { type: 'user', id: user.userId, name: user.email };
   const entry = {
     at: ctx.config.clock(),
     address: ctx.clientAddress(request),
-    accountId: user.accountId,
-    actor,
+    ...onThemselves(user),
     action,
-    target: { type: 'user', id: user.userId, name: user.email },
     monitorId: null,
     changes,
   };
