@@ -11,3 +11,4 @@ export { stopGracefully } from './lifecycle.js';
 export type { StopHooks, Stopping } from './lifecycle.js';
 export { backupDatabase, BackupError, type Backup } from './db/backup.js';
 export { checkDatabase, type DatabaseCheck } from './db/check.js';
+export { copyDatabase, CopyError, type CopyProgress, type DatabaseCopy, type TableCopy } from './db/copy.js';

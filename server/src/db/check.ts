@@ -1,10 +1,8 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import knexFactory from 'knex';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
-import { redactUrl } from '../config.js';
 import { MIGRATION_NAMES } from './migrate.js';
+import type { AdminConnection } from './tables.js';
+import { adminConnection, appliedMigrations, rowCounts, TABLES, tableNames } from './tables.js';
 
 /** What `pingmon admin check` reports; `problems` empty means fine. */
 export interface DatabaseCheck {
@@ -19,93 +17,46 @@ export interface DatabaseCheck {
   problems: string[];
 }
 
-/** Each table and the migration that made it: a table is expected once its migration is applied. */
-const TABLES: Record<string, string> = {
-  settings: '001-initial',
-  accounts: '001-initial',
-  users: '001-initial',
-  api_keys: '001-initial',
-  login_attempts: '001-initial',
-  monitors: '001-initial',
-  runs: '001-initial',
-  run_logs: '001-initial',
-  rules: '002-alerts',
-  channels: '002-alerts',
-  channel_monitors: '002-alerts',
-  alerts: '002-alerts',
-  alert_deliveries: '002-alerts',
-  delivery_attempts: '002-alerts',
-  sessions: '006-sessions',
-  sweepers: '007-server-gaps',
-  maintenance_windows: '010-quiet',
-  events: '012-events',
-  invites: '016-users-roles',
-  audit_entries: '018-audit',
-  status_pages: '019-status-page',
-  status_page_monitors: '019-status-page',
-  second_factors: '020-account-security',
-  recovery_codes: '020-account-security',
-  run_outputs: '022-run-outputs',
-};
-
 /**
  * Reads the configured database without changing it: its schema version, the migrations pending, and whether its
  * data holds together (SQLite: integrity_check and foreign_key_check; both: every table there, rows counted).
  */
 export async function checkDatabase(config: Config): Promise<DatabaseCheck> {
-  if (config.databaseUrl) return checkPostgres(config.databaseUrl, config.databaseSchema);
-  const filename = join(config.dataDir, 'pingmon.db');
-  if (!existsSync(filename)) {
-    return { ...emptyCheck('sqlite', filename), pending: [...MIGRATION_NAMES] };
-  }
-  const knex = knexFactory({
-    client: 'better-sqlite3',
-    connection: { filename, options: { readonly: true } },
-    useNullAsDefault: true,
-  });
+  const connection = adminConnection(config, { readonly: true });
+  const check = emptyCheck(connection.dialect, connection.location);
   try {
-    const check = await commonChecks(knex, emptyCheck('sqlite', filename), 'sqlite');
-    const integrity = (await knex.raw('pragma integrity_check')) as Array<{ integrity_check: string }>;
-    const damage = integrity.map((row) => row.integrity_check).filter((line) => line !== 'ok');
-    for (const line of damage) check.problems.push(`integrity_check: ${line}`);
-    const broken = (await knex.raw('pragma foreign_key_check')) as Array<{ table: string; parent: string }>;
-    for (const [pair, count] of countBy(broken.map((row) => `${row.table} → ${row.parent}`))) {
-      check.problems.push(`foreign keys: ${count} row(s) of ${pair} point at no row`);
-    }
+    if (!connection.exists) return { ...check, pending: [...MIGRATION_NAMES] };
+    await commonChecks(connection, check);
+    if (connection.dialect === 'sqlite') await sqliteIntegrity(connection.knex, check);
+    else await postgresIntegrity(connection.knex, check);
     return check;
   } finally {
-    await knex.destroy();
+    await connection.knex.destroy();
   }
 }
 
-async function checkPostgres(url: string, schema: string | undefined): Promise<DatabaseCheck> {
-  const location = redactUrl(url) + (schema ? ` (schema ${schema})` : '');
-  const knex = knexFactory({
-    client: 'pg',
-    connection: { connectionString: url, connectionTimeoutMillis: 5_000 },
-    searchPath: schema ? [schema] : undefined,
-    pool: { min: 0, max: 1 },
-    log: { warn() {}, error() {}, deprecate() {}, debug() {} },
-  });
-  try {
-    const check = await commonChecks(knex, emptyCheck('postgres', location), 'postgres');
-    // PostgreSQL enforces foreign keys itself; one added NOT VALID (by hand) would not have checked old rows.
-    const unchecked = await knex.raw<{ rows: Array<{ conname: string }> }>(
-      "select conname from pg_constraint where contype = 'f' and not convalidated " +
-        'and connamespace = (select oid from pg_namespace where nspname = current_schema())',
-    );
-    for (const { conname } of unchecked.rows) check.problems.push(`foreign key ${conname} is not validated`);
-    return check;
-  } finally {
-    await knex.destroy();
+async function sqliteIntegrity(knex: Knex, check: DatabaseCheck): Promise<void> {
+  const integrity = (await knex.raw('pragma integrity_check')) as Array<{ integrity_check: string }>;
+  const damage = integrity.map((row) => row.integrity_check).filter((line) => line !== 'ok');
+  for (const line of damage) check.problems.push(`integrity_check: ${line}`);
+  const broken = (await knex.raw('pragma foreign_key_check')) as Array<{ table: string; parent: string }>;
+  for (const [pair, count] of countBy(broken.map((row) => `${row.table} → ${row.parent}`))) {
+    check.problems.push(`foreign keys: ${count} row(s) of ${pair} point at no row`);
   }
 }
 
-async function commonChecks(knex: Knex, check: DatabaseCheck, dialect: DatabaseCheck['dialect']) {
-  const tables = new Set(await tableNames(knex, dialect));
-  const applied = tables.has('knex_migrations')
-    ? (await knex('knex_migrations').select<Array<{ name: string }>>('name').orderBy('id')).map((row) => row.name)
-    : [];
+async function postgresIntegrity(knex: Knex, check: DatabaseCheck): Promise<void> {
+  // PostgreSQL enforces foreign keys itself; one added NOT VALID (by hand) would not have checked old rows.
+  const unchecked = await knex.raw<{ rows: Array<{ conname: string }> }>(
+    "select conname from pg_constraint where contype = 'f' and not convalidated " +
+      'and connamespace = (select oid from pg_namespace where nspname = current_schema())',
+  );
+  for (const { conname } of unchecked.rows) check.problems.push(`foreign key ${conname} is not validated`);
+}
+
+async function commonChecks(connection: AdminConnection, check: DatabaseCheck): Promise<void> {
+  const tables = await tableNames(connection, connection.knex);
+  const applied = await appliedMigrations(connection.knex, tables);
   check.schemaVersion = applied.at(-1) ?? null;
   check.pending = MIGRATION_NAMES.filter((name) => !applied.includes(name));
   const unknown = applied.filter((name) => !MIGRATION_NAMES.includes(name));
@@ -116,32 +67,16 @@ async function commonChecks(knex: Knex, check: DatabaseCheck, dialect: DatabaseC
     );
   }
   if (tables.has('knex_migrations_lock')) {
-    const locks = await knex('knex_migrations_lock').select<Array<{ is_locked: number }>>('is_locked');
+    const locks = await connection.knex('knex_migrations_lock').select<Array<{ is_locked: number }>>('is_locked');
     if (locks.some((lock) => Number(lock.is_locked) === 1)) {
       check.problems.push('the migration lock is held: a server is migrating, or one stopped while it did');
     }
   }
-  for (const [table, migration] of Object.entries(TABLES)) {
-    if (!applied.includes(migration)) continue;
-    if (!tables.has(table)) {
-      check.problems.push(`table ${table} is missing (made by migration ${migration})`);
-      continue;
-    }
-    const [row] = await knex(table).count<Array<{ count: number | string }>>({ count: '*' });
-    check.rows[table] = Number(row?.count ?? 0);
+  const expected = TABLES.filter(({ migration }) => applied.includes(migration));
+  for (const { name, migration } of expected) {
+    if (!tables.has(name)) check.problems.push(`table ${name} is missing (made by migration ${migration})`);
   }
-  return check;
-}
-
-async function tableNames(knex: Knex, dialect: DatabaseCheck['dialect']): Promise<string[]> {
-  if (dialect === 'sqlite') {
-    const rows = (await knex.raw("select name from sqlite_master where type = 'table'")) as Array<{ name: string }>;
-    return rows.map((row) => row.name);
-  }
-  const result = await knex.raw<{ rows: Array<{ name: string }> }>(
-    'select table_name as name from information_schema.tables where table_schema = current_schema()',
-  );
-  return result.rows.map((row) => row.name);
+  check.rows = await rowCounts(connection.knex, tables);
 }
 
 function emptyCheck(dialect: DatabaseCheck['dialect'], location: string): DatabaseCheck {

@@ -103,7 +103,10 @@ function walCheckpointer(filename: string): { stop(): Promise<void> } {
   };
 }
 
-function configureSqlite(conn: { pragma(sql: string): unknown }, busyTimeoutMs = MIGRATION_BUSY_TIMEOUT_MS): void {
+export function configureSqlite(
+  conn: { pragma(sql: string): unknown },
+  busyTimeoutMs = MIGRATION_BUSY_TIMEOUT_MS,
+): void {
   conn.pragma('journal_mode = WAL');
   // Another process may hold the write lock for a moment (two servers on one file, or an admin command).
   conn.pragma(`busy_timeout = ${busyTimeoutMs}`);

@@ -1,0 +1,214 @@
+import { checkDatabase, loadConfig, openDatabase } from '@pingmon/server';
+import { MIGRATION_NAMES } from '@pingmon/server/internal';
+import type { Test } from 'tap';
+import t from 'tap';
+import { pingmon } from '../helpers/cli.js';
+import { createTestDatabase, DATABASE_KINDS, knexOf } from '../helpers/databases.js';
+import type { DatabaseKind, TestDatabase } from '../helpers/databases.js';
+import { databaseAt, FIXTURE, login, NO_RETENTION, readsBack } from '../helpers/schema-fixtures.js';
+import { TestServer } from '../helpers/server.js';
+
+// The newest committed fixture: a database holding rows in every table, written at every version up to it.
+const VERSION = MIGRATION_NAMES.length - 1;
+
+function configOf({ dataDir, databaseUrl, databaseSchema }: TestDatabase) {
+  return loadConfig({}, { dataDir, databaseUrl, databaseSchema });
+}
+
+/** The fixture at its version, migrated to the latest as a server's start does. */
+async function source(t: Test, kind: DatabaseKind): Promise<TestDatabase> {
+  const db = await databaseAt(t, kind, VERSION);
+  await (await openDatabase(configOf(db))).close();
+  return db;
+}
+
+async function emptyTarget(t: Test, kind: DatabaseKind): Promise<TestDatabase> {
+  const db = await createTestDatabase(kind);
+  t.teardown(() => db.drop());
+  return db;
+}
+
+/** `--to` and, for PostgreSQL, `--to-schema` naming `target`. */
+function toFlags(target: TestDatabase): string[] {
+  return target.kind === 'sqlite'
+    ? ['--to', target.dataDir]
+    : ['--to', target.databaseUrl!, '--to-schema', target.databaseSchema!];
+}
+
+async function copy(from: TestDatabase, to: TestDatabase, ...more: string[]) {
+  const result = await pingmon(['admin', 'copy', ...toFlags(to), ...more], from.env);
+  const json = more.includes('--json') ? JSON.parse(result.stdout || 'null') : undefined;
+  return { ...result, json };
+}
+
+const pairs: Array<[DatabaseKind, DatabaseKind]> =
+  DATABASE_KINDS.length === 2
+    ? [
+        ['sqlite', 'postgres'],
+        ['postgres', 'sqlite'],
+      ]
+    : [['sqlite', 'sqlite']];
+
+/** Every row of every table, in key order, as both databases agree on them (0/1 booleans, numbers). */
+async function everything(db: TestDatabase): Promise<Record<string, unknown[]>> {
+  const knex = knexOf(db);
+  try {
+    const all: Record<string, unknown[]> = {};
+    for (const table of Object.keys((await checkDatabase(configOf(db))).rows)) {
+      const rows = (await knex(table).select()) as Array<Record<string, unknown>>;
+      const same = rows.map((row) =>
+        Object.fromEntries(
+          Object.entries(row)
+            .map(([column, value]) => [
+              column,
+              typeof value === 'boolean'
+                ? Number(value)
+                : /^\d+$/.test(String(value)) && typeof value === 'string' && value.length < 16
+                  ? Number(value)
+                  : value,
+            ])
+            .sort(([a], [b]) => String(a).localeCompare(String(b))),
+        ),
+      );
+      all[table] = same.map((row) => JSON.stringify(row)).sort();
+    }
+    return all;
+  } finally {
+    await knex.destroy();
+  }
+}
+
+for (const [from, to] of pairs) {
+  t.test(
+    `admin copy ${from} → ${to}: while the source serves, then a second pass takes what came meanwhile`,
+    async (t) => {
+      const src = await source(t, from);
+      const served = await TestServer.on(t, src, NO_RETENTION);
+      const fixtureToken = await login(served);
+      const wrong = await served.request('/auth/login', { body: { email: FIXTURE.email, password: 'wrong password' } });
+      t.equal(wrong.status, 401, 'a failed sign-in: a row of login_attempts');
+      const dst = await emptyTarget(t, to);
+
+      const first = await copy(src, dst, '--json');
+      t.equal(first.code, 0, first.stderr);
+      const copied = await checkDatabase(configOf(dst));
+      t.same(copied.problems, []);
+      t.equal(copied.schemaVersion, MIGRATION_NAMES.at(-1));
+      t.same(
+        Object.entries(copied.rows).filter(([, count]) => count === 0),
+        [],
+        'every table has rows: each is tried',
+      );
+      for (const table of first.json.tables) {
+        t.equal(table.rows, copied.rows[table.table], `${table.table}: the rows the copy verified are there`);
+        t.equal(table.inserted, table.rows, `${table.table}: every row inserted`);
+        t.match(table.checksum, /^[0-9a-f]{32}$/);
+      }
+
+      // Meanwhile the source goes on: a new account pings, a fixture monitor is deleted, with its runs.
+      const owner = await served.account();
+      const monitorId = await served.monitor(owner, 'arrived meanwhile');
+      t.equal((await served.ping(owner, monitorId, 'start', { runId: 'run_meanwhile' })).status, 200);
+      t.equal((await served.ping(owner, monitorId, 'success', { runId: 'run_meanwhile' })).status, 200);
+      const gone = await served.request(`/monitors/${FIXTURE.disk}`, { method: 'DELETE', token: fixtureToken });
+      t.equal(gone.status, 204);
+      // The cut-over: the source's server stops, the second pass copies what changed.
+      await served.server.stop();
+      const second = await copy(src, dst, '--update', '--json');
+      t.equal(second.code, 0, second.stderr);
+      const by = Object.fromEntries(second.json.tables.map((table: { table: string }) => [table.table, table]));
+      t.equal(by.accounts.inserted, 1);
+      t.equal(by.runs.inserted, 1, 'the run that came meanwhile');
+      t.ok(by.runs.deleted >= 1, "the deleted monitor's runs");
+      t.equal(by.monitors.deleted, 1);
+      t.same(await everything(dst), await everything(src), 'the target is the source, row for row');
+
+      const third = await copy(src, dst, '--update', '--json');
+      t.equal(third.code, 0, third.stderr);
+      const writes = third.json.tables.map(
+        (table: Record<string, number>) => table.inserted + table.updated + table.deleted,
+      );
+      t.same(
+        writes,
+        writes.map(() => 0),
+        'a pass over an equal target writes nothing',
+      );
+
+      const api = await TestServer.on(t, dst, NO_RETENTION);
+      t.equal(
+        (await api.request('/monitors', { token: fixtureToken })).status,
+        200,
+        "the source's tokens hold: its secret came",
+      );
+      const runs = await api.request(`/monitors/${monitorId}/runs`, { token: owner.token });
+      t.equal(runs.body.runs[0].status, 'success');
+      t.equal((await api.request(`/monitors/${FIXTURE.disk}`, { token: fixtureToken })).status, 404);
+    },
+  );
+
+  t.test(`admin copy ${from} → ${to}: every fixture row reads back through a server on the copy`, async (t) => {
+    const src = await source(t, from);
+    const dst = await emptyTarget(t, to);
+    const { code, stderr } = await copy(src, dst);
+    t.equal(code, 0, stderr);
+    await readsBack(t, await TestServer.on(t, dst, NO_RETENTION), VERSION);
+  });
+}
+
+t.test('admin copy prints a table of what it copied and says it verified', async (t) => {
+  const src = await source(t, 'sqlite');
+  const dst = await emptyTarget(t, 'sqlite');
+  const { code, stdout, stderr } = await copy(src, dst);
+  t.equal(code, 0, stderr);
+  t.match(stdout, new RegExp(`^copied  ${src.dataDir}/pingmon.db → ${dst.dataDir}/pingmon.db\\n`));
+  t.match(stdout, /TABLE +ROWS +INSERTED +UPDATED +DELETED +CHECKSUM\n/);
+  t.match(stdout, /\nruns +8 +8 +0 +0 +[0-9a-f]{32}\n/);
+  t.match(stdout, /verified: every table's row count and checksum are the source's \(\d+\.\d s\)\n$/);
+  t.equal(stderr, '', 'no progress bar when stderr is not a terminal');
+});
+
+t.test('admin copy refuses a target that holds data, and leaves it as it was', async (t) => {
+  const src = await source(t, 'sqlite');
+  const dst = await emptyTarget(t, 'sqlite');
+  const api = await TestServer.on(t, dst);
+  await api.monitor(await api.account());
+  const before = await checkDatabase(configOf(dst));
+  const { code, stderr } = await copy(src, dst);
+  t.equal(code, 2);
+  t.match(
+    stderr,
+    /already holds data \(\d settings, 1 accounts, 1 users, 1 api_keys, 1 monitors.*\): copy into an empty database/,
+  );
+  t.same((await checkDatabase(configOf(dst))).rows, before.rows, 'nothing written');
+});
+
+t.test('admin copy refuses what it cannot copy, saying what to do', async (t) => {
+  const src = await source(t, 'sqlite');
+  const same = await pingmon(['admin', 'copy', '--to', src.dataDir], src.env);
+  t.equal(same.code, 2);
+  t.match(same.stderr, /the source and the target are the same database/);
+
+  const scheme = await pingmon(['admin', 'copy', '--to', 'mysql://db/pingmon'], src.env);
+  t.equal(scheme.code, 2);
+  t.match(scheme.stderr, /--to mysql: is not a database pingmon copies to: give a PostgreSQL URL/);
+
+  const dst = await emptyTarget(t, 'sqlite');
+  const schema = await pingmon(['admin', 'copy', '--to', dst.dataDir, '--to-schema', 'x'], src.env);
+  t.equal(schema.code, 2);
+  t.match(schema.stderr, /--to-schema is for a PostgreSQL target/);
+
+  const nothing = await emptyTarget(t, 'sqlite');
+  const missing = await pingmon(['admin', 'copy', '--to', dst.dataDir], nothing.env);
+  t.equal(missing.code, 1);
+  t.match(missing.stderr, /there is no database at .*pingmon\.db: --data-dir or --database-url names the one to copy/);
+
+  const older = await databaseAt(t, 'sqlite', VERSION);
+  const old = await pingmon(['admin', 'copy', '--to', dst.dataDir], older.env);
+  t.equal(old.code, 1);
+  t.match(
+    old.stderr,
+    new RegExp(
+      `is at schema ${MIGRATION_NAMES[VERSION - 1]}, and this pingmon copies schema ${MIGRATION_NAMES.at(-1)}: start`,
+    ),
+  );
+});
