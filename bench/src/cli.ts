@@ -9,13 +9,13 @@ import { CLI } from './processes.js';
 
 const MINIMAL = fileURLToPath(new URL('./minimal-pinger.js', import.meta.url));
 
-interface Timed {
+export interface Timed {
   ms: number;
   peakRss: number;
 }
 
 /** Runs a shell command line, timing it and sampling the resident memory of the process named `watch`. */
-function timed(line: string, env: Record<string, string>, watch?: RegExp): Promise<Timed> {
+export function timed(line: string, env: Record<string, string>, watch?: RegExp): Promise<Timed> {
   const started = performance.now();
   const child = spawn('sh', ['-c', line], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'inherit'] });
   let peakRss = 0;

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import knexFactory from 'knex';
 import { serverDownBench, startupBench, throughputBench } from './cli.js';
+import { copyBench } from './copy.js';
 import { CLI, startListening } from './processes.js';
 import { dashboardBench } from './dashboard.js';
 import { monitorCacheBench } from './known-monitors.js';
@@ -177,6 +178,7 @@ async function main(): Promise<void> {
   if (process.env.BENCH_PRUNE !== '0') await pruneBench(POSTGRES_URL);
   if (process.env.BENCH_RULES !== '0') await rulesBench(POSTGRES_URL);
   if (process.env.BENCH_DASHBOARD !== '0') await dashboardBench();
+  if (process.env.BENCH_COPY !== '0') await copyBench(POSTGRES_URL);
 }
 
 await main();

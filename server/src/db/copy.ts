@@ -328,7 +328,7 @@ async function copyTable(
       else updated++;
       writes.push(stored(row, shape));
     });
-    await write(to, table, writes, update);
+    await write(to, table, shape, writes, update);
     progress(digest.rows);
   });
   return { digest, inserted, updated };
@@ -337,10 +337,11 @@ async function copyTable(
 /** The target's rows with the keys of `rows`, as canonical text by key. */
 async function targetRows(knex: Knex, table: Table, shape: Shape, rows: unknown[][]): Promise<Map<string, string>> {
   const positions = table.key.map((column) => shape.columns.indexOf(column));
-  const keys = rows.map((row) => positions.map((i) => row[i]));
-  const found = (await knex(table.name)
-    .select(shape.columns)
-    .whereIn([...table.key], keys as Array<Array<string | number>>)) as Row[];
+  const found = (await withKeys(
+    knex(table.name).select(shape.columns),
+    table,
+    rows.map((row) => positions.map((i) => row[i])),
+  )) as Row[];
   const texts = new Map<string, string>();
   for (const row of found) {
     const values = canonical(row, shape.columns, shape.target);
@@ -349,15 +350,47 @@ async function targetRows(knex: Knex, table: Table, shape: Shape, rows: unknown[
   return texts;
 }
 
+/**
+ * Narrows `query` to the rows with `keys`, grouped by all but the key's last column: `a = ? and b in (…)`, which
+ * both databases answer from the primary key's index (a row-value IN list is a scan on SQLite).
+ */
+function withKeys<Q extends Knex.QueryBuilder>(query: Q, table: Table, keys: unknown[][]): Q {
+  const groups = new Map<string, { prefix: unknown[]; lasts: unknown[] }>();
+  for (const key of keys) {
+    const prefix = key.slice(0, -1);
+    const id = JSON.stringify(prefix);
+    const group = groups.get(id) ?? groups.set(id, { prefix, lasts: [] }).get(id)!;
+    group.lasts.push(key.at(-1));
+  }
+  const columns = table.key.slice(0, -1);
+  const last = table.key.at(-1)!;
+  return query.where((where) => {
+    for (const { prefix, lasts } of groups.values()) {
+      where.orWhere((group) => {
+        columns.forEach((column, i) => group.where(column, prefix[i] as Knex.Value));
+        group.whereIn(last, lasts as Knex.Value[]);
+      });
+    }
+  }) as Q;
+}
+
 function keyOf(table: Table, shape: Shape, values: unknown[]): string {
   return JSON.stringify(table.key.map((column) => values[shape.columns.indexOf(column)]));
 }
 
-async function write(to: AdminConnection, table: Table, rows: Row[], update: boolean): Promise<void> {
+/** One INSERT of `rows` (an upsert for an update), written out: knex's own for SQLite is a UNION of SELECTs. */
+async function write(to: AdminConnection, table: Table, shape: Shape, rows: Row[], update: boolean): Promise<void> {
   if (rows.length === 0) return;
+  const quoted = shape.columns.map((column) => `"${column}"`);
+  const marks = `(${quoted.map(() => '?').join(', ')})`;
+  let sql = `insert into "${table.name}" (${quoted.join(', ')}) values ${rows.map(() => marks).join(', ')}`;
+  if (update) {
+    const set = quoted.filter((_, i) => !table.key.includes(shape.columns[i]!)).map((c) => `${c} = excluded.${c}`);
+    sql += ` on conflict (${table.key.map((column) => `"${column}"`).join(', ')}) do update set ${set.join(', ')}`;
+  }
+  const values = rows.flatMap((row) => shape.columns.map((column) => row[column])) as Knex.Value[];
   try {
-    const insert = to.knex(table.name).insert(rows);
-    await (update ? insert.onConflict([...table.key]).merge() : insert);
+    await to.knex.raw(sql, values);
   } catch (err) {
     const first = table.key.map((column) => String(rows[0]![column])).join(', ');
     throw new CopyError(
@@ -374,16 +407,10 @@ async function deleteMissing(read: Knex, to: AdminConnection, table: Table): Pro
   let deleted = 0;
   await eachBatch(to.knex, table, table.key, async (rows) => {
     const keys = rows.map((row) => table.key.map((column) => row[column]));
-    const kept = (await read(table.name)
-      .select([...table.key])
-      .whereIn([...table.key], keys as Array<Array<string | number>>)) as Row[];
+    const kept = (await withKeys(read(table.name).select([...table.key]), table, keys)) as Row[];
     const keep = new Set(kept.map((row) => JSON.stringify(table.key.map((column) => String(row[column])))));
     const gone = keys.filter((key) => !keep.has(JSON.stringify(key.map(String))));
-    if (gone.length === 0) return;
-    deleted += await to
-      .knex(table.name)
-      .whereIn([...table.key], gone as Array<Array<string | number>>)
-      .delete();
+    if (gone.length > 0) deleted += await withKeys(to.knex(table.name), table, gone).delete();
   });
   return deleted;
 }

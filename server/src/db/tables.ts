@@ -64,6 +64,8 @@ export function adminConnection(config: Config, options: { readonly: boolean }):
       connection: { connectionString: config.databaseUrl, connectionTimeoutMillis: 5_000 },
       searchPath: schema ? [schema] : undefined,
       pool: { min: 0, max: 2 },
+      // A failed statement's error says what failed, not the statement with its values (a batch of logs).
+      compileSqlOnError: false,
       log: { warn() {}, error() {}, deprecate() {}, debug() {} },
     });
     const location = redactUrl(config.databaseUrl) + (schema ? ` (schema ${schema})` : '');
@@ -74,6 +76,7 @@ export function adminConnection(config: Config, options: { readonly: boolean }):
     client: 'better-sqlite3',
     connection: { filename, options: { readonly: options.readonly } },
     useNullAsDefault: true,
+    compileSqlOnError: false,
     pool: {
       afterCreate(conn: { pragma(sql: string): unknown }, done: (err: Error | null, conn: unknown) => void) {
         if (!options.readonly) configureSqlite(conn);
