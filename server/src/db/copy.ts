@@ -367,7 +367,7 @@ function withKeys<Q extends Knex.QueryBuilder>(query: Q, table: Table, keys: unk
   return query.where((where) => {
     for (const { prefix, lasts } of groups.values()) {
       where.orWhere((group) => {
-        columns.forEach((column, i) => group.where(column, prefix[i] as Knex.Value));
+        for (const [i, column] of columns.entries()) void group.where(column, prefix[i] as Knex.Value);
         group.whereIn(last, lasts as Knex.Value[]);
       });
     }
