@@ -49,7 +49,9 @@ function row(label: string, result: Timed): void {
   console.log(
     label.padEnd(34) +
       `${seconds.toFixed(1)} s`.padStart(9) +
-      Math.round(RUNS / seconds).toLocaleString('en-US').padStart(10) +
+      Math.round(RUNS / seconds)
+        .toLocaleString('en-US')
+        .padStart(10) +
       `${(result.peakRss / 1024 ** 2).toFixed(0)} MiB`.padStart(11),
   );
 }
@@ -57,10 +59,7 @@ function row(label: string, result: Timed): void {
 /** An account, a monitor, RUNS finished runs a second apart and a log for every hundredth (a failure). */
 async function fill(env: Record<string, string>): Promise<void> {
   const created = JSON.parse(
-    await runCli(
-      ['admin', 'create-account', '--email', 'copy@example.com', '--password', 'benchmark!', '--json'],
-      env,
-    ),
+    await runCli(['admin', 'create-account', '--email', 'copy@example.com', '--password', 'benchmark!', '--json'], env),
   ) as { accountId: string };
   const db = await openDatabase(loadConfig(env));
   try {
@@ -76,9 +75,9 @@ async function fill(env: Record<string, string>): Promise<void> {
     await db.sql.changes(
       'with recursive c(x) as (select 1 union all select x + 1 from c where x < ?) ' +
         'insert into runs (monitor_id, id, account_id, status, started_at, finished_at, duration_ms, meta, ' +
-        'error_message, has_log) select ?, printf(\'bench-%08d\', x), ?, ' +
+        "error_message, has_log) select ?, printf('bench-%08d', x), ?, " +
         "case when x % 100 = 0 then 'failed' else 'success' end, ? + x * 1000, ? + x * 1000 + 500, 500, " +
-        '\'{"rows":42}\', case when x % 100 = 0 then \'exit code 1\' end, x % 100 = 0 from c',
+        "'{\"rows\":42}', case when x % 100 = 0 then 'exit code 1' end, x % 100 = 0 from c",
       [RUNS, monitorId, created.accountId, start, start],
     );
     await db.sql.changes(
