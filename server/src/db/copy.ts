@@ -386,7 +386,8 @@ async function write(to: AdminConnection, table: Table, shape: Shape, rows: Row[
   let sql = `insert into "${table.name}" (${quoted.join(', ')}) values ${rows.map(() => marks).join(', ')}`;
   if (update) {
     const set = quoted.filter((_, i) => !table.key.includes(shape.columns[i]!)).map((c) => `${c} = excluded.${c}`);
-    sql += ` on conflict (${table.key.map((column) => `"${column}"`).join(', ')}) do update set ${set.join(', ')}`;
+    const action = set.length === 0 ? 'nothing' : `update set ${set.join(', ')}`;
+    sql += ` on conflict (${table.key.map((column) => `"${column}"`).join(', ')}) do ${action}`;
   }
   const values = rows.flatMap((row) => shape.columns.map((column) => row[column])) as Knex.Value[];
   try {

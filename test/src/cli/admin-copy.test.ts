@@ -1,5 +1,6 @@
 import { checkDatabase, loadConfig, openDatabase } from '@pingmon/server';
 import { MIGRATION_NAMES } from '@pingmon/server/internal';
+import type { Knex } from 'knex';
 import type { Test } from 'tap';
 import t from 'tap';
 import { pingmon } from '../helpers/cli.js';
@@ -211,4 +212,121 @@ t.test('admin copy refuses what it cannot copy, saying what to do', async (t) =>
       `is at schema ${MIGRATION_NAMES[VERSION - 1]}, and this pingmon copies schema ${MIGRATION_NAMES.at(-1)}: start`,
     ),
   );
+});
+
+async function withKnex<T>(db: TestDatabase, fn: (knex: Knex) => Promise<T>): Promise<T> {
+  const knex = knexOf(db);
+  try {
+    return await fn(knex);
+  } finally {
+    await knex.destroy();
+  }
+}
+
+const LONG_LOG = 'ERROR «ünïcödé» 🚀 '.repeat(3_500); // about 64 KiB: a batch of logs holds fewer rows
+
+/** 1,000 runs on each of three fixture monitors, every tenth failed with a long log. */
+async function manyRuns(db: TestDatabase): Promise<void> {
+  await withKnex(db, async (knex) => {
+    for (const monitor of [FIXTURE.nightly, FIXTURE.hourly, FIXTURE.weekly]) {
+      const runs = Array.from({ length: 1_000 }, (_, i) => ({
+        monitor_id: monitor,
+        id: `bulk-${String(i).padStart(4, '0')}`,
+        account_id: FIXTURE.accountId,
+        status: i % 10 === 0 ? 'failed' : 'success',
+        started_at: Date.UTC(2026, 1, 1) + i * 60_000,
+        finished_at: Date.UTC(2026, 1, 1) + i * 60_000 + 1_500,
+        duration_ms: 1_500,
+        meta: JSON.stringify({ rows: i }),
+        error_message: i % 10 === 0 ? 'exit code 1 — «ünïcödé»' : null,
+        has_log: i % 10 === 0 ? 1 : 0,
+      }));
+      await knex.batchInsert('runs', runs, 50);
+      const logs = runs
+        .filter((run) => run.has_log)
+        .map((run) => ({ monitor_id: monitor, run_id: run.id, content: LONG_LOG }));
+      await knex.batchInsert('run_logs', logs, 20);
+    }
+  });
+}
+
+t.test(
+  `admin copy ${pairs[0]!.join(' → ')}: thousands of runs and long logs go by batches; a second pass finds changes anywhere`,
+  async (t) => {
+    const [fromKind, toKind] = pairs[0]!;
+    const src = await source(t, fromKind);
+    await manyRuns(src);
+    const dst = await emptyTarget(t, toKind);
+    const first = await copy(src, dst, '--json');
+    t.equal(first.code, 0, first.stderr);
+    const byTable = (json: { tables: Array<Record<string, number> & { table: string }> }) =>
+      Object.fromEntries(json.tables.map((table) => [table.table, table]));
+    t.equal(byTable(first.json).runs.rows, 3_008);
+    t.equal(byTable(first.json).run_logs.rows, 302);
+
+    await withKnex(src, async (knex) => {
+      await knex('runs')
+        .where({ monitor_id: FIXTURE.hourly })
+        .whereIn('id', ['bulk-0501', 'bulk-0502', 'bulk-0999'])
+        .update({ status: 'failed' });
+      await knex('run_logs')
+        .where({ monitor_id: FIXTURE.weekly, run_id: 'bulk-0100' })
+        .update({ content: 'shorter now' });
+      await knex('runs')
+        .where({ monitor_id: FIXTURE.nightly })
+        .whereIn('id', ['bulk-0000', 'bulk-0001', 'bulk-0700'])
+        .delete();
+      await knex('runs').insert({
+        ...(await knex('runs').where({ monitor_id: FIXTURE.weekly, id: 'bulk-0001' }).first()),
+        id: 'bulk-1000',
+      });
+    });
+    const second = await copy(src, dst, '--update', '--json');
+    t.equal(second.code, 0, second.stderr);
+    const { runs, run_logs: logs } = byTable(second.json);
+    t.same([runs.inserted, runs.updated, runs.deleted], [1, 3, 3]);
+    t.same([logs.inserted, logs.updated, logs.deleted], [0, 1, 2], 'bulk-0000 and bulk-0700 had logs');
+    t.same(await everything(dst), await everything(src), 'the target is the source, row for row');
+  },
+);
+
+t.test('admin copy fails naming the table when the target does not read back what was written', async (t) => {
+  const src = await source(t, 'sqlite');
+  const dst = await emptyTarget(t, 'sqlite');
+  await (await openDatabase(configOf(dst))).close();
+  await withKnex(dst, (knex) =>
+    knex.raw(
+      "create trigger tamper after insert on runs begin update runs set host = 'elsewhere' " +
+        'where monitor_id = new.monitor_id and id = new.id; end',
+    ),
+  );
+  const { code, stderr } = await copy(src, dst);
+  t.equal(code, 1);
+  t.match(
+    stderr,
+    /runs differs after the copy: the source has 8 rows \(checksum [0-9a-f]{32}\), .*pingmon\.db 8 \(checksum [0-9a-f]{32}\); was a server writing to the target\?/,
+  );
+});
+
+t.test('a copy that stopped halfway is finished by a second pass with --update', async (t) => {
+  const src = await source(t, 'sqlite');
+  const dst = await emptyTarget(t, 'sqlite');
+  await (await openDatabase(configOf(dst))).close();
+  await withKnex(dst, (knex) =>
+    knex.raw(
+      "create trigger full_disk before insert on run_logs begin select raise(abort, 'database or disk is full'); end",
+    ),
+  );
+  const failed = await copy(src, dst);
+  t.equal(failed.code, 1);
+  t.match(
+    failed.stderr,
+    /cannot write run_logs to .*pingmon\.db \(a batch of 2 from mon_fixture0000000001, .*\): .*database or disk is full/,
+  );
+  await withKnex(dst, (knex) => knex.raw('drop trigger full_disk'));
+  const again = await copy(src, dst);
+  t.equal(again.code, 2, 'the half copy is data: refused without --update');
+  const finished = await copy(src, dst, '--update');
+  t.equal(finished.code, 0, finished.stderr);
+  t.same(await everything(dst), await everything(src));
 });
