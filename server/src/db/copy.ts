@@ -168,6 +168,8 @@ async function copyAll(from: AdminConnection, to: AdminConnection, options: Copy
     for (const table of TABLES) shapes.set(table.name, await shapeOf(read, to, table));
     const deleted = new Map<string, number>();
     if (options.update) {
+      // Statistics as the target's rows are: the key lookups of an update use the primary key's index.
+      for (const table of TABLES) await analyze(to, table);
       // Children first: a row whose parent is going is gone before the parent is.
       for (const table of [...TABLES].reverse()) deleted.set(table.name, await deleteMissing(read, to, table));
     }
@@ -177,6 +179,7 @@ async function copyAll(from: AdminConnection, to: AdminConnection, options: Copy
       const copied = await copyTable(read, to, table, shape, options.update, (done) =>
         report('copy', table.name, done),
       );
+      await analyze(to, table);
       const verified = await digestTable(to.knex, table, shape, (done) => report('verify', table.name, done));
       if (verified.rows !== copied.digest.rows || verified.checksum !== copied.digest.checksum) {
         throw new CopyError(
@@ -197,6 +200,14 @@ async function copyAll(from: AdminConnection, to: AdminConnection, options: Copy
     }
     return copies;
   }, snapshot);
+}
+
+/**
+ * PostgreSQL plans a table just filled as the empty one it was (a scan for every batch of the next pass) until
+ * autovacuum gets to it: its statistics are taken at once. SQLite's planner takes the primary key without them.
+ */
+async function analyze(to: AdminConnection, table: Table): Promise<void> {
+  if (to.dialect === 'postgres') await to.knex.raw('analyze ??', [table.name]);
 }
 
 /** A column's kind, which decides its canonical value: the same on SQLite and PostgreSQL. */
