@@ -108,13 +108,14 @@ function sameDatabase(a: Config, b: Config): boolean {
 }
 
 async function checkSource(from: AdminConnection): Promise<void> {
-  if (!from.exists) {
+  const applied = from.exists ? await appliedMigrations(from.knex, await tableNames(from, from.knex)) : [];
+  if (applied.length === 0) {
     throw new CopyError(
       'no_source',
-      `there is no database at ${from.location}: --data-dir or --database-url names the one to copy`,
+      `there is no pingmon database at ${from.location}: --data-dir, or --database-url (with ` +
+        'PINGMON_DATABASE_SCHEMA when pingmon has a schema of its own), names the one to copy',
     );
   }
-  const applied = await appliedMigrations(from.knex, await tableNames(from, from.knex));
   const pending = MIGRATION_NAMES.filter((name) => !applied.includes(name));
   const unknown = applied.filter((name) => !MIGRATION_NAMES.includes(name));
   if (unknown.length > 0) {

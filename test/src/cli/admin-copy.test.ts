@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Test } from 'tap';
 import t from 'tap';
 import { pingmon } from '../helpers/cli.js';
-import { createTestDatabase, DATABASE_KINDS, knexOf } from '../helpers/databases.js';
+import { createTestDatabase, DATABASE_KINDS, knexOf, POSTGRES_URL } from '../helpers/databases.js';
 import type { DatabaseKind, TestDatabase } from '../helpers/databases.js';
 import { databaseAt, FIXTURE, login, NO_RETENTION, readsBack } from '../helpers/schema-fixtures.js';
 import { TestServer } from '../helpers/server.js';
@@ -201,7 +201,15 @@ t.test('admin copy refuses what it cannot copy, saying what to do', async (t) =>
   const nothing = await emptyTarget(t, 'sqlite');
   const missing = await pingmon(['admin', 'copy', '--to', dst.dataDir], nothing.env);
   t.equal(missing.code, 1);
-  t.match(missing.stderr, /there is no database at .*pingmon\.db: --data-dir or --database-url names the one to copy/);
+  t.match(
+    missing.stderr,
+    /there is no pingmon database at .*pingmon\.db: --data-dir, or --database-url \(with PINGMON_DATABASE_SCHEMA when/,
+  );
+  if (POSTGRES_URL) {
+    const schemaless = await pingmon(['admin', 'copy', '--database-url', POSTGRES_URL, '--to', dst.dataDir], {});
+    t.equal(schemaless.code, 1, 'a database without pingmon tables (the schema forgotten)');
+    t.match(schemaless.stderr, /there is no pingmon database at postgres:/);
+  }
 
   const older = await databaseAt(t, 'sqlite', VERSION);
   const old = await pingmon(['admin', 'copy', '--to', dst.dataDir], older.env);
