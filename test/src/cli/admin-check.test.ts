@@ -1,7 +1,7 @@
 import { MIGRATION_NAMES } from '@pingmon/server/internal';
 import t from 'tap';
 import { pingmon } from '../helpers/cli.js';
-import { createTestDatabase, DATABASE_KINDS, knexOf } from '../helpers/databases.js';
+import { createTestDatabase, DATABASE_KINDS, knexOf, withKnex } from '../helpers/databases.js';
 import type { TestDatabase } from '../helpers/databases.js';
 import { databaseAt } from '../helpers/schema-fixtures.js';
 import { TestServer } from '../helpers/server.js';
@@ -14,12 +14,7 @@ async function check(db: TestDatabase) {
 }
 
 async function appliedCount(db: TestDatabase): Promise<number> {
-  const knex = knexOf(db);
-  try {
-    return Number((await knex('knex_migrations').count({ count: '*' }))[0]!.count);
-  } finally {
-    await knex.destroy();
-  }
+  return withKnex(db, async (knex) => Number((await knex('knex_migrations').count({ count: '*' }))[0]!.count));
 }
 
 for (const kind of DATABASE_KINDS) {

@@ -4,7 +4,7 @@ import type { Knex } from 'knex';
 import type { Test } from 'tap';
 import t from 'tap';
 import { pingmon } from '../helpers/cli.js';
-import { createTestDatabase, DATABASE_KINDS, knexOf, POSTGRES_URL } from '../helpers/databases.js';
+import { createTestDatabase, DATABASE_KINDS, POSTGRES_URL, withKnex } from '../helpers/databases.js';
 import type { DatabaseKind, TestDatabase } from '../helpers/databases.js';
 import { databaseAt, FIXTURE, login, NO_RETENTION, readsBack } from '../helpers/schema-fixtures.js';
 import { TestServer } from '../helpers/server.js';
@@ -51,32 +51,26 @@ const pairs: Array<[DatabaseKind, DatabaseKind]> =
     : [['sqlite', 'sqlite']];
 
 /** Every row of every table, in key order, as both databases agree on them (0/1 booleans, numbers). */
-async function everything(db: TestDatabase): Promise<Record<string, unknown[]>> {
-  const knex = knexOf(db);
-  try {
-    const all: Record<string, unknown[]> = {};
-    for (const table of Object.keys((await checkDatabase(configOf(db))).rows)) {
+async function everything(db: TestDatabase): Promise<Record<string, string[]>> {
+  const tables = Object.keys((await checkDatabase(configOf(db))).rows);
+  return withKnex(db, async (knex) => {
+    const all: Record<string, string[]> = {};
+    for (const table of tables) {
       const rows = (await knex(table).select()) as Array<Record<string, unknown>>;
-      const same = rows.map((row) =>
-        Object.fromEntries(
-          Object.entries(row)
-            .map(([column, value]) => [
-              column,
-              typeof value === 'boolean'
-                ? Number(value)
-                : /^\d+$/.test(String(value)) && typeof value === 'string' && value.length < 16
-                  ? Number(value)
-                  : value,
-            ])
-            .sort(([a], [b]) => String(a).localeCompare(String(b))),
-        ),
-      );
-      all[table] = same.map((row) => JSON.stringify(row)).sort();
+      const sorted = rows.map((row) => Object.entries(row).sort(([a], [b]) => a.localeCompare(b)));
+      all[table] = sorted
+        .map((row) => JSON.stringify(row.map(([column, value]) => [column, comparable(value)])))
+        .sort();
     }
     return all;
-  } finally {
-    await knex.destroy();
-  }
+  });
+}
+
+/** SQLite's 0/1 and PostgreSQL's booleans alike, and pg's bigints (strings) as the numbers SQLite gives. */
+function comparable(value: unknown): unknown {
+  if (typeof value === 'boolean') return Number(value);
+  if (typeof value === 'string' && /^\d{1,15}$/.test(value)) return Number(value);
+  return value;
 }
 
 for (const [from, to] of pairs) {
@@ -221,15 +215,6 @@ t.test('admin copy refuses what it cannot copy, saying what to do', async (t) =>
     ),
   );
 });
-
-async function withKnex<T>(db: TestDatabase, fn: (knex: Knex) => Promise<T>): Promise<T> {
-  const knex = knexOf(db);
-  try {
-    return await fn(knex);
-  } finally {
-    await knex.destroy();
-  }
-}
 
 const LONG_LOG = 'ERROR «ünïcödé» 🚀 '.repeat(3_500); // about 64 KiB: a batch of logs holds fewer rows
 

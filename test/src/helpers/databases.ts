@@ -32,6 +32,16 @@ export function knexOf(db: TestDatabase): Knex {
   return knexFactory({ client: 'pg', connection: db.databaseUrl, searchPath: [db.databaseSchema!] });
 }
 
+/** Runs `fn` with a knex of its own on the test's database (knexOf), closed after. */
+export async function withKnex<T>(db: TestDatabase, fn: (knex: Knex) => Promise<T>): Promise<T> {
+  const knex = knexOf(db);
+  try {
+    return await fn(knex);
+  } finally {
+    await knex.destroy();
+  }
+}
+
 export function tempDir(prefix = 'pingmon-test-'): string {
   return mkdtempSync(join(tmpdir(), prefix));
 }

@@ -2,21 +2,12 @@ import { checkDatabase, loadConfig } from '@pingmon/server';
 import { MIGRATION_NAMES, MIGRATIONS, migrate } from '@pingmon/server/internal';
 import type { Knex } from 'knex';
 import t from 'tap';
-import { DATABASE_KINDS, knexOf } from '../../helpers/databases.js';
+import { DATABASE_KINDS, withKnex } from '../../helpers/databases.js';
 import type { TestDatabase } from '../../helpers/databases.js';
 import { databaseAt, expectedAt, FIXTURE, login, NO_RETENTION, readsBack } from '../../helpers/schema-fixtures.js';
 import { TestServer } from '../../helpers/server.js';
 
 const LATEST = MIGRATION_NAMES.length;
-
-async function withKnex<T>(db: TestDatabase, fn: (knex: Knex) => Promise<T>): Promise<T> {
-  const knex = knexOf(db);
-  try {
-    return await fn(knex);
-  } finally {
-    await knex.destroy();
-  }
-}
 
 /** What a failed upgrade must leave unchanged: the migrations applied, the tables and their rows. */
 async function snapshot(db: TestDatabase) {
