@@ -1,7 +1,7 @@
 import { MIGRATION_NAMES } from '@pingmon/server/internal';
 import t from 'tap';
 import { pingmon } from '../helpers/cli.js';
-import { createTestDatabase, DATABASE_KINDS, knexOf, withKnex } from '../helpers/databases.js';
+import { createTestDatabase, DATABASE_KINDS, withKnex } from '../helpers/databases.js';
 import type { TestDatabase } from '../helpers/databases.js';
 import { databaseAt } from '../helpers/schema-fixtures.js';
 import { TestServer } from '../helpers/server.js';

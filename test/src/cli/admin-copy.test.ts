@@ -1,6 +1,5 @@
 import { checkDatabase, loadConfig, openDatabase } from '@pingmon/server';
 import { MIGRATION_NAMES } from '@pingmon/server/internal';
-import type { Knex } from 'knex';
 import type { Test } from 'tap';
 import t from 'tap';
 import { pingmon } from '../helpers/cli.js';
