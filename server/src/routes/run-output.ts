@@ -1,12 +1,13 @@
 import Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { OutputAck, RunOutput } from '@pingmon/sdk/wire';
-import { RUN_ID_PATTERN, storableText } from '@pingmon/sdk/wire';
+import { RUN_ID_PATTERN } from '@pingmon/sdk/wire';
 import { grantOf, userOf } from '../auth.js';
-import { findRunOutput, saveRunOutput } from '../db/run-outputs.js';
-import { findRun, lockRunStatus } from '../db/runs.js';
-import { OUTPUT_WINDOW_CHARS, outputAfter, withChunk } from '../domain/run-output.js';
+import { findRunOutput } from '../db/run-outputs.js';
+import { findRun } from '../db/runs.js';
+import { OUTPUT_WINDOW_CHARS, outputAfter } from '../domain/run-output.js';
 import { apiError } from '../errors.js';
+import { takeOutput } from '../use-cases/run-output.js';
 import type { RouteContext } from './context.js';
 import { OutputAck as OutputAckSchema, RunOutput as RunOutputSchema, replies } from './responses.js';
 import type { WithParams } from './validation.js';
@@ -76,18 +77,8 @@ async function receive(ctx: RouteContext, request: Request<WithParams<'monitorId
   const { accountId } = grantOf(request);
   const { monitorId } = request.params;
   const chunk = request.payload as { runId: string; offset: number; text: string };
-  const now = ctx.config.clock();
-  const outcome = await ctx.db.transaction(async (sql) => {
-    const status = await lockRunStatus(sql, accountId, monitorId, chunk.runId);
-    if (status !== 'running') return status ?? 'not_started';
-    const window = await findRunOutput(sql, monitorId, chunk.runId);
-    const next = withChunk(window, chunk);
-    if (next === undefined) return window!.to;
-    // Cut to the window, a pair of surrogates may have lost its half: kept as U+FFFD (the same length).
-    const stored = { ...next, text: storableText(next.text, OUTPUT_WINDOW_CHARS) };
-    await saveRunOutput(sql, { monitorId, runId: chunk.runId }, stored, now);
-    return next.to;
-  });
+  const run = { accountId, monitorId, runId: chunk.runId };
+  const outcome = await takeOutput(ctx.db, run, chunk, ctx.config.clock());
   if (typeof outcome === 'number') return { runId: chunk.runId, next: outcome };
   if (outcome === 'not_started') {
     const monitor = `monitor ${monitorId} in the account of this API key`;
