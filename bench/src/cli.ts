@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { CLI } from './processes.js';
 
 const MINIMAL = fileURLToPath(new URL('./minimal-pinger.js', import.meta.url));
+const THROUGH_OCLIF = fileURLToPath(new URL('./through-oclif.js', import.meta.url));
 
 export interface Timed {
   ms: number;
@@ -56,17 +57,20 @@ function descendants(pid: number): number[] {
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-/** Start-up: `pingmon run -- true` against a minimal script sending the same two pings, alternated. */
+/**
+ * Start-up: `pingmon run -- true` against a minimal script sending the same two pings, and against the same
+ * command through oclif (bin/run.js skips it for `run`), alternated.
+ */
 export async function startupBench(env: Record<string, string>, rounds = 15): Promise<void> {
-  const ours: number[] = [];
-  const minimal: number[] = [];
+  const [ours, oclif, minimal]: number[][] = [[], [], []];
   for (let i = 0; i < rounds; i++) {
     ours.push((await timed(`node ${CLI} run -- true`, env)).ms);
+    oclif.push((await timed(`node ${THROUGH_OCLIF} run -- true`, env)).ms);
     minimal.push((await timed(`node ${MINIMAL}`, env)).ms);
   }
-  const [a, b] = [median(ours), median(minimal)];
+  const [a, o, b] = [median(ours), median(oclif), median(minimal)];
   console.log(
-    `\npingmon run -- true: median ${a.toFixed(0)} ms; ` +
+    `\npingmon run -- true: median ${a.toFixed(0)} ms (through oclif ${o.toFixed(0)} ms); ` +
       `a minimal Node script sending the same two pings: ${b.toFixed(0)} ms; ` +
       `ratio ${(a / b).toFixed(2)} (${rounds} rounds each)`,
   );
