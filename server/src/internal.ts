@@ -89,3 +89,4 @@ export { badgeSvg } from './status/badge.js';
 export { textWidth } from './status/text-width.js';
 export { OUTPUT_WINDOW_CHARS, outputAfter, withChunk } from './domain/run-output.js';
 export { migrate, migrationsUpTo, MIGRATION_NAMES, MIGRATIONS } from './db/migrate.js';
+export { TABLES } from './db/tables.js';

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { resolve } from 'node:path';
+import { statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Knex } from 'knex';
 import type { Config } from '../config.js';
 import { openDatabase } from './index.js';
@@ -72,7 +73,7 @@ const BATCH_BYTES = 4 * 1024 * 1024;
 export async function copyDatabase(source: Config, target: Config, options: CopyOptions): Promise<DatabaseCopy> {
   const startedAt = Date.now();
   if (sameDatabase(source, target)) {
-    throw new CopyError('same_database', 'the source and the target are the same database: --to names the new one');
+    throw new CopyError('same_database', SAME_DATABASE);
   }
   const from = adminConnection(source, { readonly: true });
   let to: AdminConnection | undefined;
@@ -100,11 +101,38 @@ export async function copyDatabase(source: Config, target: Config, options: Copy
   }
 }
 
+const SAME_DATABASE = 'the source and the target are the same database: --to names the new one';
+
+/** The same settings, or the same SQLite file by another path (a link); PostgreSQL is asked in `copyAll`. */
 function sameDatabase(a: Config, b: Config): boolean {
   if (a.databaseUrl || b.databaseUrl) {
     return a.databaseUrl === b.databaseUrl && (a.databaseSchema ?? '') === (b.databaseSchema ?? '');
   }
-  return resolve(a.dataDir) === resolve(b.dataDir);
+  if (resolve(a.dataDir) === resolve(b.dataDir)) return true;
+  try {
+    const [x, y] = [statSync(join(a.dataDir, 'pingmon.db')), statSync(join(b.dataDir, 'pingmon.db'))];
+    return x.dev === y.dev && x.ino === y.ino;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Two PostgreSQL URLs may name one database (localhost and 127.0.0.1): the target's server is asked whether the
+ * source's session is one of its own, on the same database, with the same schema.
+ */
+async function samePostgres(read: Knex, to: AdminConnection): Promise<boolean> {
+  const source = await read.raw<{ rows: Array<{ pid: number; started: string; schema: string }> }>(
+    'select pid, backend_start::text as started, current_schema() as schema from pg_stat_activity ' +
+      'where pid = pg_backend_pid()',
+  );
+  const { pid, started, schema } = source.rows[0]!;
+  const target = await to.knex.raw<{ rows: Array<{ schema: string }> }>(
+    'select current_schema() as schema from pg_stat_activity where pid = ? and backend_start::text = ? ' +
+      'and datname = current_database()',
+    [pid, started],
+  );
+  return target.rows.some((row) => row.schema === schema);
 }
 
 async function checkSource(from: AdminConnection): Promise<void> {
@@ -162,6 +190,9 @@ async function checkTarget(target: Config, update: boolean): Promise<void> {
 async function copyAll(from: AdminConnection, to: AdminConnection, options: CopyOptions): Promise<TableCopy[]> {
   const snapshot = from.dialect === 'postgres' ? { isolationLevel: 'repeatable read' as const, readOnly: true } : {};
   return from.knex.transaction(async (read) => {
+    if (from.dialect === 'postgres' && to.dialect === 'postgres' && (await samePostgres(read, to))) {
+      throw new CopyError('same_database', SAME_DATABASE);
+    }
     const totals = await rowCounts(read, await tableNames(from, read));
     const report = (phase: CopyProgress['phase'], table: string, done: number) =>
       options.onProgress?.({ phase, table, done, total: totals[table] ?? 0 });
@@ -173,6 +204,7 @@ async function copyAll(from: AdminConnection, to: AdminConnection, options: Copy
       for (const table of TABLES) await analyze(to, table);
       // Children first: a row whose parent is going is gone before the parent is.
       for (const table of [...TABLES].reverse()) deleted.set(table.name, await deleteMissing(read, to, table));
+      for (const table of TABLES) await releaseUnique(read, to, table);
     }
     const copies: TableCopy[] = [];
     for (const table of TABLES) {
@@ -212,7 +244,7 @@ async function analyze(to: AdminConnection, table: Table): Promise<void> {
 }
 
 /** A column's kind, which decides its canonical value: the same on SQLite and PostgreSQL. */
-type Kind = 'boolean' | 'number' | 'text';
+type Kind = 'boolean' | 'integer' | 'float' | 'text';
 
 /** The columns of a table, sorted, each with its kind on either side. */
 interface Shape {
@@ -239,19 +271,22 @@ async function shapeOf(read: Knex, to: AdminConnection, table: Table): Promise<S
 
 function kindOf(type: string): Kind {
   if (/bool/i.test(type)) return 'boolean';
-  if (/int|float|double|real|numeric/i.test(type)) return 'number';
+  if (/int/i.test(type)) return 'integer';
+  if (/float|double|real|numeric/i.test(type)) return 'float';
   return 'text';
 }
 
 type Row = Record<string, unknown>;
 
-/** A row as both databases agree on it: SQLite's 0/1 a boolean, PostgreSQL's bigint strings numbers. */
+/** A row as both databases agree on it: SQLite's 0/1 a boolean, integers as their digits, other numbers as such. */
 function canonical(row: Row, columns: string[], kinds: Kind[]): unknown[] {
   return columns.map((column, i) => {
     const value = row[column];
     if (value === null || value === undefined) return null;
-    if (kinds[i] === 'boolean') return value === true || Number(value) === 1;
-    if (kinds[i] === 'number') return Number(value);
+    if (kinds[i] === 'boolean' && (value === true || value === 1)) return true;
+    if (kinds[i] === 'boolean' && (value === false || value === 0)) return false;
+    // Integers as their digits: pg's bigints are strings, and past 2^53 a number would round.
+    if (kinds[i] === 'float' && typeof value === 'number' && Number.isFinite(value)) return value;
     return String(value);
   });
 }
@@ -260,7 +295,9 @@ function stored(values: unknown[], shape: Shape): Row {
   const row: Row = {};
   shape.columns.forEach((column, i) => {
     const value = values[i];
-    row[column] = typeof value === 'boolean' && shape.targetDialect === 'sqlite' ? Number(value) : value;
+    if (typeof value === 'boolean' && shape.targetDialect === 'sqlite') row[column] = Number(value);
+    else if (shape.target[i] === 'float' && typeof value === 'string') row[column] = Number(value);
+    else row[column] = value;
   });
   return row;
 }
@@ -349,11 +386,12 @@ async function copyTable(
 /** The target's rows with the keys of `rows`, as canonical text by key. */
 async function targetRows(knex: Knex, table: Table, shape: Shape, rows: unknown[][]): Promise<Map<string, string>> {
   const positions = table.key.map((column) => shape.columns.indexOf(column));
-  const found = (await withKeys(
-    knex(table.name).select(shape.columns),
+  const found = await rowsWithKeys(
+    knex,
     table,
+    shape.columns,
     rows.map((row) => positions.map((i) => row[i])),
-  )) as Row[];
+  );
   const texts = new Map<string, string>();
   for (const row of found) {
     const values = canonical(row, shape.columns, shape.target);
@@ -362,22 +400,46 @@ async function targetRows(knex: Knex, table: Table, shape: Shape, rows: unknown[
   return texts;
 }
 
+/** At most this many `a = ? and b in (…)` groups in one statement: SQLite's expression depth is 1,000. */
+const MAX_KEY_GROUPS = 200;
+
 /**
- * Narrows `query` to the rows with `keys`, grouped by all but the key's last column: `a = ? and b in (…)`, which
- * both databases answer from the primary key's index (a row-value IN list is a scan on SQLite).
+ * The rows of `table` with `keys`, read by statements of `a = ? and b in (…)` groups (all but the key's last column
+ * equal), which both databases answer from the primary key's index (a row-value IN list is a scan on SQLite).
  */
-function withKeys<Q extends Knex.QueryBuilder>(query: Q, table: Table, keys: unknown[][]): Q {
-  const groups = new Map<string, { prefix: unknown[]; lasts: unknown[] }>();
+async function rowsWithKeys(knex: Knex, table: Table, columns: readonly string[], keys: unknown[][]): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const groups of keyGroups(keys)) {
+    rows.push(...((await withKeys(knex(table.name).select(columns), table, groups)) as Row[]));
+  }
+  return rows;
+}
+
+interface KeyGroup {
+  prefix: unknown[];
+  lasts: unknown[];
+}
+
+/** `keys` grouped by all but their last column, MAX_KEY_GROUPS groups at a time. */
+function keyGroups(keys: unknown[][]): KeyGroup[][] {
+  const groups = new Map<string, KeyGroup>();
   for (const key of keys) {
     const prefix = key.slice(0, -1);
     const id = JSON.stringify(prefix);
     const group = groups.get(id) ?? groups.set(id, { prefix, lasts: [] }).get(id)!;
     group.lasts.push(key.at(-1));
   }
+  const all = [...groups.values()];
+  return Array.from({ length: Math.ceil(all.length / MAX_KEY_GROUPS) }, (_, i) =>
+    all.slice(i * MAX_KEY_GROUPS, (i + 1) * MAX_KEY_GROUPS),
+  );
+}
+
+function withKeys<Q extends Knex.QueryBuilder>(query: Q, table: Table, groups: KeyGroup[]): Q {
   const columns = table.key.slice(0, -1);
   const last = table.key.at(-1)!;
   return query.where((where) => {
-    for (const { prefix, lasts } of groups.values()) {
+    for (const { prefix, lasts } of groups) {
       where.orWhere((group) => {
         for (const [i, column] of columns.entries()) void group.where(column, prefix[i] as Knex.Value);
         group.whereIn(last, lasts as Knex.Value[]);
@@ -420,12 +482,39 @@ async function deleteMissing(read: Knex, to: AdminConnection, table: Table): Pro
   let deleted = 0;
   await eachBatch(to.knex, table, table.key, async (rows) => {
     const keys = rows.map((row) => table.key.map((column) => row[column]));
-    const kept = (await withKeys(read(table.name).select([...table.key]), table, keys)) as Row[];
+    const kept = await rowsWithKeys(read, table, table.key, keys);
     const keep = new Set(kept.map((row) => JSON.stringify(table.key.map((column) => String(row[column])))));
     const gone = keys.filter((key) => !keep.has(JSON.stringify(key.map(String))));
-    if (gone.length > 0) deleted += await withKeys(to.knex(table.name), table, gone).delete();
+    for (const groups of keyGroups(gone)) deleted += await withKeys(to.knex(table.name), table, groups).delete();
   });
   return deleted;
+}
+
+/**
+ * Sets the unique columns that differ from the source's (a slug given up, or taken from another row) to the row's
+ * own id, before the table is written: the row that takes the value next may come first in key order.
+ */
+async function releaseUnique(read: Knex, to: AdminConnection, table: Table): Promise<void> {
+  const unique = table.unique ?? [];
+  if (unique.length === 0) return;
+  const columns = ['id', ...unique];
+  await eachBatch(to.knex, table, columns, async (rows) => {
+    const source = await rowsWithKeys(
+      read,
+      table,
+      columns,
+      rows.map((row) => [row.id]),
+    );
+    const wanted = new Map(source.map((row) => [String(row.id), row]));
+    for (const row of rows) {
+      const changed = unique.filter((column) => wanted.get(String(row.id))?.[column] !== row[column]);
+      if (changed.length === 0) continue;
+      await to
+        .knex(table.name)
+        .where('id', row.id as Knex.Value)
+        .update(Object.fromEntries(changed.map((c) => [c, row.id])));
+    }
+  });
 }
 
 /** Count and checksum of a whole table, read again by batches. */

@@ -12,16 +12,21 @@ export interface Table {
   key: readonly string[];
   /** The migration that made it: the table is expected once that migration is applied. */
   migration: string;
+  /**
+   * Columns unique (alone or with others) that a row may give up to another: a copy's second pass sets them to the
+   * row's own `id` before it writes, so that no row waits for one written after it.
+   */
+  unique?: readonly string[];
 }
 
 /** Every table pingmon keeps, each after the tables its rows point at (the order a copy writes them in). */
 export const TABLES: readonly Table[] = [
   { name: 'settings', key: ['key'], migration: '001-initial' },
-  { name: 'accounts', key: ['id'], migration: '001-initial' },
-  { name: 'users', key: ['id'], migration: '001-initial' },
+  { name: 'accounts', key: ['id'], migration: '001-initial', unique: ['slug'] },
+  { name: 'users', key: ['id'], migration: '001-initial', unique: ['email'] },
   { name: 'api_keys', key: ['id'], migration: '001-initial' },
   { name: 'login_attempts', key: ['key'], migration: '001-initial' },
-  { name: 'monitors', key: ['id'], migration: '001-initial' },
+  { name: 'monitors', key: ['id'], migration: '001-initial', unique: ['slug'] },
   { name: 'runs', key: ['monitor_id', 'id'], migration: '001-initial' },
   { name: 'run_logs', key: ['monitor_id', 'run_id'], migration: '001-initial' },
   { name: 'rules', key: ['id'], migration: '002-alerts' },
@@ -64,12 +69,11 @@ export function adminConnection(config: Config, options: { readonly: boolean }):
       connection: { connectionString: config.databaseUrl, connectionTimeoutMillis: 5_000 },
       searchPath: schema ? [schema] : undefined,
       pool: { min: 0, max: 2 },
-      // A failed statement's error says what failed, not the statement with its values (a batch of logs).
       compileSqlOnError: false,
       log: { warn() {}, error() {}, deprecate() {}, debug() {} },
     });
     const location = redactUrl(config.databaseUrl) + (schema ? ` (schema ${schema})` : '');
-    return { knex, dialect: 'postgres', location, exists: true };
+    return { knex: withPlainErrors(knex), dialect: 'postgres', location, exists: true };
   }
   const filename = join(config.dataDir, 'pingmon.db');
   const knex = knexFactory({
@@ -84,7 +88,16 @@ export function adminConnection(config: Config, options: { readonly: boolean }):
       },
     },
   });
-  return { knex, dialect: 'sqlite', location: filename, exists: existsSync(filename) };
+  return { knex: withPlainErrors(knex), dialect: 'sqlite', location: filename, exists: existsSync(filename) };
+}
+
+/** knex puts the statement before a failed statement's message (a batch of thousands of values): taken off again. */
+function withPlainErrors(knex: Knex): Knex {
+  knex.on('query-error', (err: Error, query: { sql: string }) => {
+    const prefix = `${query.sql} - `;
+    if (err.message.startsWith(prefix)) err.message = err.message.slice(prefix.length);
+  });
+  return knex;
 }
 
 /** The tables in the database or schema, pingmon's and any other (`knex`: the connection's, or its transaction). */
