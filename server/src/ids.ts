@@ -29,6 +29,16 @@ export function newId(prefix: IdPrefix, now = Date.now()): string {
   return `${prefix}_${last.stamp}${tail}`;
 }
 
+/**
+ * The id `newId` would make at `time`, its tail taken from `seed` instead of drawn: the same seed, the same id. A
+ * row keyed by it can be inserted once (the session a CLI sign-in code opens: routes/cli-sign-in.ts).
+ */
+export function idFrom(prefix: IdPrefix, time: number, seed: Uint8Array): string {
+  let tail = '';
+  for (const byte of seed.subarray(0, TAIL_LENGTH)) tail += DIGITS[byte % DIGITS.length];
+  return `${prefix}_${time.toString(36).padStart(9, '0')}${tail}`;
+}
+
 /** Adds one to the tail in place; false when it was the last one (all z), left unchanged. */
 function countUp(tail: number[]): boolean {
   for (let i = tail.length - 1; i >= 0; i--) {

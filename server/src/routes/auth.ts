@@ -146,10 +146,11 @@ export async function startSession(
   record: UserRecord,
   now: number,
   client: Client,
+  sessionId = newId('ses', now),
 ): Promise<LoginResponse> {
   const account = await findAccount(ctx.db.sql, record.accountId);
   if (!account) throw new Error(`user ${record.userId} has no account`);
-  const credentials = { userId: record.userId, accountId: account.accountId, sessionId: newId('ses', now) };
+  const credentials = { userId: record.userId, accountId: account.accountId, sessionId };
   const { token, expiresAt } = issueUserToken(ctx.jwtSecret, credentials, now, ctx.config.tokenTtlSeconds);
   const session = { ...credentials, createdAt: now, expiresAt, ...client };
   // A new password set while this one was checked ended the user's sessions: this one must not outlive it.

@@ -4,9 +4,11 @@ import Joi from 'joi';
 import type { Request, ServerRoute } from '@hapi/hapi';
 import type { CliCode, LoginResponse } from '@pingmon/sdk/wire';
 import { bearerOf, signedInUserOf } from '../auth.js';
+import { isUniqueViolation } from '../db/index.js';
 import { findLiveSession } from '../db/sessions.js';
 import { findUser } from '../db/users.js';
 import { apiError } from '../errors.js';
+import { idFrom } from '../ids.js';
 import { clientOf, startSession } from './auth.js';
 import type { RouteContext } from './context.js';
 import { CliCode as CliCodeSchema, LoginResponse as LoginSchema, replies } from './responses.js';
@@ -75,11 +77,13 @@ export function cliSignInRoutes(ctx: RouteContext): ServerRoute[] {
           iss: CODE.iss,
           iat,
         };
+        // Never past the session it opens: that session's row is what makes the code single-use.
+        const ttl = Math.min(CODE.ttlSeconds, ctx.config.tokenTtlSeconds);
         const code = Jwt.token.generate(
-          { ...claims, exp: iat + CODE.ttlSeconds },
+          { ...claims, exp: iat + ttl },
           { key: ctx.jwtSecret, algorithm: CODE.algorithm },
         );
-        return { code, expiresInSeconds: CODE.ttlSeconds };
+        return { code, expiresInSeconds: ttl };
       },
     },
     {
@@ -109,10 +113,25 @@ async function exchange(ctx: RouteContext, request: Request): Promise<LoginRespo
   const user = await findUser(ctx.db.sql, claims.acc, claims.sub);
   if (!user) throw badCode();
   const client = clientOf(ctx, request);
-  return startSession(ctx, user, Date.now(), { ...client, userAgent: device || client.userAgent });
+  // The session's id comes from the code: a code traded twice would open the same session, which the key refuses.
+  const sessionId = idFrom('ses', claims.iat * 1000, createHash('sha256').update(code).digest());
+  try {
+    return await startSession(ctx, user, Date.now(), { ...client, userAgent: device || client.userAgent }, sessionId);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw badCode();
+    throw err;
+  }
 }
 
-function verified(code: string, secret: string): { sub: string; acc: string; sid: string; chl: string } | undefined {
+interface CodeClaims {
+  sub: string;
+  acc: string;
+  sid: string;
+  chl: string;
+  iat: number;
+}
+
+function verified(code: string, secret: string): CodeClaims | undefined {
   try {
     const artifacts = Jwt.token.decode(code);
     Jwt.token.verify(
@@ -120,10 +139,10 @@ function verified(code: string, secret: string): { sub: string; acc: string; sid
       { key: secret, algorithm: CODE.algorithm },
       { aud: CODE.aud, iss: CODE.iss, sub: false },
     );
-    const { sub, acc, sid, chl, exp } = artifacts.decoded.payload as Record<string, unknown>;
+    const { sub, acc, sid, chl, exp, iat } = artifacts.decoded.payload as Record<string, unknown>;
     const strings = [sub, acc, sid, chl].every((value) => typeof value === 'string');
-    if (!strings || typeof exp !== 'number') return undefined;
-    return { sub, acc, sid, chl } as { sub: string; acc: string; sid: string; chl: string };
+    if (!strings || typeof exp !== 'number' || typeof iat !== 'number') return undefined;
+    return { sub, acc, sid, chl, iat } as CodeClaims;
   } catch {
     return undefined;
   }
@@ -133,7 +152,8 @@ function badCode() {
   return apiError(
     401,
     'invalid_cli_code',
-    'This sign-in code is wrong, expired (2 minutes), not for this verifier, or its browser session has ended: ' +
+    'This sign-in code is wrong, expired (2 minutes), used already, not for this verifier, or its browser session ' +
+      'has ended: ' +
       'run `pingmon login --browser` again.',
   );
 }

@@ -36,6 +36,9 @@ for (const kind of DATABASE_KINDS) {
         user: { userId: owner.userId },
         account: { accountId: owner.accountId },
       });
+      const again = await trade({ code: made.body.code, verifier });
+      t.equal(again.status, 401, 'a code opens one session: traded again, refused');
+      t.match(again.body, { code: 'invalid_cli_code', message: /used already/ });
       const sessions = await api.request('/me/sessions', { token: signedIn.body.token });
       const current = sessions.body.sessions.find((s: { current: boolean }) => s.current);
       t.equal(current.userAgent, 'pingmon CLI on db-1');
