@@ -331,15 +331,20 @@ for (const [fromKind, toKind] of pairs) {
   );
 }
 
-t.test('admin copy fails naming the table when the target does not read back what was written', async (t) => {
-  const src = await source(t, 'sqlite');
+/** An empty SQLite target, migrated, with `trigger` (SQL) in it: a target that misbehaves on purpose. */
+async function targetWithTrigger(t: Test, trigger: string): Promise<TestDatabase> {
   const dst = await emptyTarget(t, 'sqlite');
   await (await openDatabase(configOf(dst))).close();
-  await withKnex(dst, (knex) =>
-    knex.raw(
-      "create trigger tamper after insert on runs begin update runs set host = 'elsewhere' " +
-        'where monitor_id = new.monitor_id and id = new.id; end',
-    ),
+  await withKnex(dst, (knex) => knex.raw(trigger));
+  return dst;
+}
+
+t.test('admin copy fails naming the table when the target does not read back what was written', async (t) => {
+  const src = await source(t, 'sqlite');
+  const dst = await targetWithTrigger(
+    t,
+    "create trigger tamper after insert on runs begin update runs set host = 'elsewhere' " +
+      'where monitor_id = new.monitor_id and id = new.id; end',
   );
   const { code, stderr } = await copy(src, dst);
   t.equal(code, 1);
@@ -354,12 +359,9 @@ t.test('admin copy fails naming the table when the target does not read back wha
 
 t.test('a copy that stopped halfway is finished by a second pass with --update', async (t) => {
   const src = await source(t, 'sqlite');
-  const dst = await emptyTarget(t, 'sqlite');
-  await (await openDatabase(configOf(dst))).close();
-  await withKnex(dst, (knex) =>
-    knex.raw(
-      "create trigger full_disk before insert on run_logs begin select raise(abort, 'database or disk is full'); end",
-    ),
+  const dst = await targetWithTrigger(
+    t,
+    "create trigger full_disk before insert on run_logs begin select raise(abort, 'database or disk is full'); end",
   );
   const failed = await copy(src, dst);
   t.equal(failed.code, 1);
