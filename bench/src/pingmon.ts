@@ -12,9 +12,9 @@ export interface Pingmon {
 }
 
 /**
- * Starts `pingmon server` (of the build whose `cli/bin/run.js` is `cli`, `nodeArgs` given to its node) on the
- * database `env` names, with an unlimited account, `monitors` monitors and `scheduled` more on a cron schedule
- * (every minute).
+ * Starts `pingmon server` (of the build whose `cli/bin/run.js` is `cli`, `nodeArgs` given to its node, run by
+ * `launcher`) on the database `env` names, with an unlimited account, `monitors` monitors and `scheduled` more on a
+ * cron schedule (every minute).
  */
 export async function startPingmon(
   env: Record<string, string>,
@@ -22,6 +22,7 @@ export async function startPingmon(
   scheduled = 0,
   cli = CLI,
   nodeArgs: string[] = [],
+  launcher: string[] = [],
 ) {
   const created = JSON.parse(
     await runCli(
@@ -40,7 +41,7 @@ export async function startPingmon(
       cli,
     ),
   );
-  const server = await startListening([...nodeArgs, cli, 'server', '--port', '0'], env);
+  const server = await startListening([...nodeArgs, cli, 'server', '--port', '0'], env, launcher);
   const login = await fetch(`${server.url}/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

@@ -11,9 +11,13 @@ export interface Started {
   stop(): Promise<void>;
 }
 
-/** Starts a node script that prints "… listening on <url>" and keeps draining its output. */
-export function startListening(args: string[], env: Record<string, string>): Promise<Started> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts a node script that prints "… listening on <url>" and keeps draining its output; `launcher` runs node (a
+ * profiler such as valgrind).
+ */
+export function startListening(args: string[], env: Record<string, string>, launcher: string[] = []): Promise<Started> {
+  const [command, ...rest] = [...launcher, process.execPath, ...args] as [string, ...string[]];
+  const child = spawn(command, rest, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   return new Promise((resolve, reject) => {

@@ -22,6 +22,7 @@ import * as accountSecurity from './migrations/020-account-security.js';
 import * as runRedactions from './migrations/021-run-redactions.js';
 import * as runOutputs from './migrations/022-run-outputs.js';
 import * as providerIdentity from './migrations/023-provider-identity.js';
+import * as failureIndex from './migrations/024-failure-index.js';
 
 /** Every migration, in order: a name's number is its schema version. */
 export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
@@ -48,6 +49,7 @@ export const MIGRATIONS: Readonly<Record<string, Knex.Migration>> = {
   '021-run-redactions': runRedactions,
   '022-run-outputs': runOutputs,
   '023-provider-identity': providerIdentity,
+  '024-failure-index': failureIndex,
 };
 
 export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);

@@ -184,7 +184,7 @@ const NO_OPEN_RUN = " and not exists (select 1 from runs where monitor_id = ? an
 
 /**
  * insertRun, outside a transaction, made only while `guard` holds and, with `noOpenRun`, while the monitor has no
- * running run (the pairing of a result without runId rests on it).
+ * running run (the pairing of a result without runId rests on it): one step with that condition (`changesIf`).
  */
 export async function insertRunIf(
   sql: Sql,
@@ -193,11 +193,18 @@ export async function insertRunIf(
   guard: Guard,
   noOpenRun: boolean,
 ): Promise<boolean> {
-  const text = guardedText(guard, noOpenRun ? 'insert, no open run' : 'insert');
-  const params = [...runParams(run), timeoutAt, ...guard.params];
-  if (noOpenRun) params.push(run.monitorId);
+  const texts = guardedTexts(guard);
+  const text = noOpenRun ? texts['insert, no open run'] : texts.insert;
+  const values = [...runParams(run), timeoutAt];
+  const condition = noOpenRun ? [...guard.params, run.monitorId] : guard.params;
   if (!sql.inTransaction && !arrayForms.has(text)) arrayForms.set(text, insertArrayForm(guard, noOpenRun));
-  return (await sql.changes(text, params)) === 1;
+  return (
+    (await sql.changesIf({
+      inline: { text, params: [...values, ...condition] },
+      check: { text: noOpenRun ? texts['check, no open run'] : texts.check, params: condition },
+      write: { text: INSERT_RUN, params: values },
+    })) === 1
+  );
 }
 
 const FINISH_RUN =
@@ -209,7 +216,7 @@ const FINISH_RUN =
  * made only while `guard` holds.
  */
 export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promise<boolean> {
-  const text = guard ? guardedText(guard, 'finish') : FINISH_RUN;
+  const text = guard ? guardedTexts(guard).finish : FINISH_RUN;
   if (guard && !arrayForms.has(text)) arrayForms.set(text, finishArrayForm(guard));
   const updated = await sql.changes(text, [
     run.status,
@@ -228,19 +235,25 @@ export async function finishRun(sql: Sql, run: RunRecord, guard?: Guard): Promis
   return updated === 1;
 }
 
-type Guarded = 'insert' | 'insert, no open run' | 'finish';
+type Guarded = 'insert' | 'insert, no open run' | 'check' | 'check, no open run' | 'finish';
 // Built once per guard's text (a fixed few): a text built per ping was hashed by every cache it met.
-const guardedTexts = new Map<string, Record<Guarded, string>>();
+const guardedByText = new Map<string, Record<Guarded, string>>();
 
-function guardedText(guard: Guard, statement: Guarded): string {
-  let texts = guardedTexts.get(guard.text);
+function guardedTexts(guard: Guard): Record<Guarded, string> {
+  let texts = guardedByText.get(guard.text);
   if (texts === undefined) {
     const insert = (noOpenRun: boolean) =>
       `${INSERT_RUN_IF}${guard.text}${noOpenRun ? NO_OPEN_RUN : ''} on conflict (monitor_id, id) do nothing`;
-    texts = { insert: insert(false), 'insert, no open run': insert(true), finish: `${FINISH_RUN} and ${guard.text}` };
-    if (guardedTexts.size < 100) guardedTexts.set(guard.text, texts);
+    texts = {
+      insert: insert(false),
+      'insert, no open run': insert(true),
+      check: `select 1 where ${guard.text}`,
+      'check, no open run': `select 1 where ${guard.text}${NO_OPEN_RUN}`,
+      finish: `${FINISH_RUN} and ${guard.text}`,
+    };
+    if (guardedByText.size < 100) guardedByText.set(guard.text, texts);
   }
-  return texts[statement];
+  return texts;
 }
 
 // Array forms of the guarded statements, for batches on PostgreSQL (db/batch.ts): one per guard's text.

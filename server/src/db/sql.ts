@@ -6,6 +6,22 @@ export type RowLock =
 
 export type SqlParam = string | number | boolean | null;
 
+/** A statement and its values. */
+export interface Statement {
+  text: string;
+  params: SqlParam[];
+}
+
+/**
+ * A write made only while a condition holds, said two ways: `inline` has the condition in its where clause (one
+ * statement); `check` selects a row while it holds, and `write` is the write without it.
+ */
+export interface ConditionalWrite {
+  inline: Statement;
+  check: Statement;
+  write: Statement;
+}
+
 /**
  * Plain SQL with `?` placeholders, run the same way on both dialects: the one way every `db/` function
  * reaches the database. On SQLite it runs as cached prepared statements, which is most of the ping path's speed.
@@ -14,6 +30,12 @@ export interface Sql {
   rows<T>(sql: string, params: readonly SqlParam[]): Promise<T[]>;
   /** Runs a statement; the number of rows it changed. */
   changes(sql: string, params: readonly SqlParam[]): Promise<number>;
+  /**
+   * Makes `write` as one step with its condition; the rows it changed (0: the condition did not hold). PostgreSQL
+   * runs it inline (rows are locked one by one); SQLite checks, then writes, in one transaction: an insert that
+   * selects from its own table copies the row through a temporary table first (a third of a ping's statement).
+   */
+  changesIf(write: ConditionalWrite): Promise<number>;
   /**
    * `select` with `lock` on the rows it reads, held until its transaction ends, where the database locks rows
    * (PostgreSQL); unchanged where one writer holds them all anyway (SQLite).

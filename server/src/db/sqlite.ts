@@ -224,6 +224,14 @@ function sqliteTransactionSql(statement: Prepare, asOutage: AsOutage): Transacti
         throw asOutage(err);
       }
     },
+    changesIf: async ({ check, write }) => {
+      try {
+        if (statement(check.text).all(...sqliteParams(check.params)).length === 0) return 0;
+        return statement(write.text).run(...sqliteParams(write.params)).changes;
+      } catch (err) {
+        throw asOutage(err);
+      }
+    },
   };
 }
 
@@ -251,6 +259,8 @@ function sqliteOuterSql(statement: Prepare, committer: GroupCommitter, asOutage:
       committer.outside(() => outer(() => statement(sql).all(...sqliteParams(params)) as T[])),
     changes: (sql: string, params: readonly SqlParam[]) =>
       committer.outside(() => outer(() => statement(sql).run(...sqliteParams(params)).changes)),
+    // The check and the write in one transaction: another process could write between two statements.
+    changesIf: (write) => committer.run((tx) => tx.changesIf(write), true),
   };
 }
 
@@ -283,6 +293,7 @@ function sqliteExecutors(
       inTransaction: false,
       rows: (sql, params) => committer.run((tx) => tx.rows(sql, params), true),
       changes: (sql, params) => committer.run((tx) => tx.changes(sql, params), true),
+      changesIf: (write) => committer.run((tx) => tx.changesIf(write), true),
     },
     transaction: (fn) => committer.run(fn),
     close: async () => {
@@ -294,7 +305,7 @@ function sqliteExecutors(
 
 interface Work {
   fn: (sql: TransactionSql) => Promise<unknown>;
-  /** One statement, which SQLite undoes by itself when it fails: it needs no savepoint of its own. */
+  /** One write (reads before it at most), which SQLite undoes by itself when it fails: no savepoint needed. */
   single: boolean;
   resolve(value: unknown): void;
   reject(err: unknown): void;

@@ -47,7 +47,10 @@ for (const kind of DATABASE_KINDS) {
     t.equal(report.rows.runs, 6);
     t.equal(await appliedCount(db), 20, 'nothing applied');
     const text = await pingmon(['admin', 'check'], db.env);
-    t.match(text.stdout, /pending   021-run-redactions, 022-run-outputs, 023-provider-identity \(applied at the next/);
+    t.match(
+      text.stdout,
+      /pending   021-run-redactions, 022-run-outputs, 023-provider-identity, 024-failure-index \(applied at the next/,
+    );
   });
 
   t.test(`${kind}: admin check names a missing table and a migration this version does not know`, async (t) => {

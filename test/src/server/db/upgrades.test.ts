@@ -43,10 +43,10 @@ for (const kind of DATABASE_KINDS) {
         down: async () => undefined,
       };
       await withKnex(db, async (knex) => {
-        const upgrade = migrate(knex, kind, { ...MIGRATIONS, '024-fails-on-purpose': failing });
+        const upgrade = migrate(knex, kind, { ...MIGRATIONS, '099-fails-on-purpose': failing });
         await t.rejects(upgrade, /failing on purpose/);
       });
-      // 021 to 023 ran before it in the same transaction: they are undone with it.
+      // 021 to 024 ran before it in the same transaction: they are undone with it.
       t.same(await snapshot(db), before, 'the schema version, the tables and their rows as before');
       const tables = await withKnex(db, (knex) => knex.schema.hasTable('half_done'));
       t.equal(tables, false, 'the failed migration left no table');
@@ -71,7 +71,7 @@ for (const kind of DATABASE_KINDS) {
       down: async () => undefined,
     };
     await withKnex(db, async (knex) => {
-      const upgrade = migrate(knex, kind, { ...MIGRATIONS, '024-fails-on-purpose': failing });
+      const upgrade = migrate(knex, kind, { ...MIGRATIONS, '099-fails-on-purpose': failing });
       await t.rejects(upgrade, /failing on purpose/);
     });
     const after = await snapshot(db);
