@@ -1,4 +1,4 @@
-import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { Request } from '@hapi/hapi';
 import type { Access } from './access.js';
 import type { Caller } from './auth.js';
 import type { ApiKeyGrant } from './db/api-keys.js';
@@ -20,37 +20,34 @@ declare module '@hapi/hapi' {
 const UNDECLARED: Access = 'admin';
 
 /**
- * The access check of every route (docs/api.md#roles), written once: after authentication, the caller's role or
- * key scope against the route's `plugins.access`; before the handler (after routes/monitor-refs.ts has turned
- * slugs into ids), a key limited to some monitors against the monitor the request names.
+ * The access check of every route (docs/api.md#roles), written once: after authentication (roleCheck), the caller's
+ * role or key scope against the route's `plugins.access`; before the handler (keyMonitorCheck, after
+ * routes/monitor-refs.ts has turned slugs into ids), a key limited to some monitors against the monitor the request
+ * names.
  */
-export function registerAccess(server: Server): void {
-  server.ext('onPostAuth', (request, h) => {
-    const caller = callerOf(request);
-    if (caller === undefined) return h.continue;
-    const access = request.route.settings.plugins?.access ?? UNDECLARED;
-    const refusal = accessRefusal(access, askerOf(caller), actionOf(request));
-    if (refusal) throw errorOf(refusal);
-    return h.continue;
-  });
-  // Not async: a request of a key without limits (every ping of most keys) passes without a promise.
-  server.ext('onPreHandler', (request: Request, h: ResponseToolkit) => {
-    const limits = limitsOf(request);
-    if (limits === null) return h.continue;
-    const named = monitorNamed(request);
-    if (named === undefined) {
-      if (request.route.settings.plugins?.keyMonitors === 'filtered') return h.continue;
-      throw errorOf(wholeAccountRefusal(actionOf(request)));
-    }
-    if (!limits.includes(named))
-      throw apiError(
-        404,
-        'monitor_not_found',
-        `No monitor ${named} among the monitors this API key is limited to. ` +
-          'GET /api/v1/api-keys lists the monitors of each key.',
-      );
-    return h.continue;
-  });
+export function roleCheck(request: Request): void {
+  const caller = callerOf(request);
+  if (caller === undefined) return;
+  const access = request.route.settings.plugins?.access ?? UNDECLARED;
+  const refusal = accessRefusal(access, askerOf(caller), actionOf(request));
+  if (refusal) throw errorOf(refusal);
+}
+
+export function keyMonitorCheck(request: Request): void {
+  const limits = limitsOf(request);
+  if (limits === null) return;
+  const named = monitorNamed(request);
+  if (named === undefined) {
+    if (request.route.settings.plugins?.keyMonitors === 'filtered') return;
+    throw errorOf(wholeAccountRefusal(actionOf(request)));
+  }
+  if (!limits.includes(named))
+    throw apiError(
+      404,
+      'monitor_not_found',
+      `No monitor ${named} among the monitors this API key is limited to. ` +
+        'GET /api/v1/api-keys lists the monitors of each key.',
+    );
 }
 
 function callerOf(request: Request): Caller | undefined {

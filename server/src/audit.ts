@@ -12,6 +12,7 @@ import { findLiveSession } from './db/sessions.js';
 import { findUser, findUserByEmail } from './db/users.js';
 import { newId } from './ids.js';
 import type { RouteContext } from './routes/context.js';
+import type { RequestStep } from './request-steps.js';
 import type { ProvisionChange } from './use-cases/provision-monitor.js';
 
 /** An audited route (keyed by its `options.id` in AUDITED). */
@@ -99,23 +100,24 @@ type Trail = NonNullable<Request['plugins']['audit']>;
  * Writes the audit trail's entries, once for every route: after an audited route answered 2xx (or a sign-in 401),
  * and for what a handler noted. Written after the change committed, before the reply goes: a failed write is logged
  * and never turns a change already made into an error (in each change's transaction it would be in every handler).
+ * Answers the step that reads an edit's target before the handler (server.ts runs it with the other checks).
  */
-export function registerAudit(server: Server, ctx: RouteContext): void {
+export function registerAudit(server: Server, ctx: RouteContext): RequestStep {
   const guarded = (request: Request, work: () => Promise<void>) =>
     work().catch((err: unknown) =>
       server.log(['audit', 'error'], `audit entry of ${request.route.settings.id} not written: ${String(err)}`),
     );
-  // Not async: a request of a route that is not audited (every ping) passes without a promise.
-  server.ext('onPreHandler', (request, h) => {
-    const audited = AUDITED[request.route.settings.id ?? ''];
-    if (!audited) return h.continue;
-    return guarded(request, () => readBefore(ctx, request, audited)).then(() => h.continue);
-  });
   server.ext('onPreResponse', (request, h) => {
     const audited = AUDITED[request.route.settings.id ?? ''];
     if (!audited && request.plugins.audit?.note === undefined) return h.continue;
     return guarded(request, () => write(ctx, request, audited)).then(() => h.continue);
   });
+  // The step before the handler, reading what an edit changes. Not async: a route not audited (every ping) passes
+  // without a promise.
+  return (request) => {
+    const audited = AUDITED[request.route.settings.id ?? ''];
+    if (audited) return guarded(request, () => readBefore(ctx, request, audited));
+  };
 }
 
 async function readBefore(ctx: RouteContext, request: Request, audited: Audited): Promise<void> {

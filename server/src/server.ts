@@ -1,6 +1,6 @@
 import Hapi from '@hapi/hapi';
 import type { Server, ServerRoute } from '@hapi/hapi';
-import { registerAccess } from './access-check.js';
+import { keyMonitorCheck, roleCheck } from './access-check.js';
 import { registerAudit } from './audit.js';
 import { registerAuth } from './auth.js';
 import type { Config } from './config.js';
@@ -13,8 +13,9 @@ import { registerErrorShape } from './errors.js';
 import { backgroundWork, runInBackground } from './lifecycle.js';
 import type { GatherMetrics } from './metrics-route.js';
 import { registerMetrics } from './metrics-route.js';
+import { extendRequests } from './request-steps.js';
 import { IdentityProvider } from './identity-provider.js';
-import { registerDepthGuard, registerTextGuard } from './routes/validation.js';
+import { depthGuard, textGuard } from './routes/validation.js';
 import { alertRoutes } from './routes/alerts.js';
 import { auditRoutes } from './routes/audit.js';
 import { authRoutes } from './routes/auth.js';
@@ -29,7 +30,7 @@ import { maintenanceWindowRoutes } from './routes/maintenance-windows.js';
 import { meRoutes } from './routes/me.js';
 import { secondFactorRoutes } from './routes/second-factor.js';
 import { sessionRoutes } from './routes/sessions.js';
-import { registerMonitorRefs } from './routes/monitor-refs.js';
+import { monitorRefs } from './routes/monitor-refs.js';
 import { monitorRoutes } from './routes/monitors.js';
 import { openApiRoutes } from './routes/openapi.js';
 import { pingRoutes } from './routes/pings.js';
@@ -91,15 +92,13 @@ async function buildServer(config: Config, db: Database, options: ServerOptions)
   registerServerLog(server, config, clientAddress);
   for (const notice of db.notices) server.log(['database', 'warn'], notice);
   registerErrorShape(server, work.outages);
-  registerDepthGuard(server);
-  registerTextGuard(server);
   registerClientErrors(server);
   registerAuth(server, db.sql, { jwtSecret, apiKeyCacheMs: config.apiKeyCacheMs });
   registerPendingCookie(server, jwtSecret);
-  registerMonitorRefs(server, db.sql);
-  // After the monitor references: a key limited to some monitors is checked against ids, never slugs.
-  registerAccess(server);
-  registerAudit(server, ctx);
+  const readBeforeEdit = registerAudit(server, ctx);
+  extendRequests(server, 'onPostAuth', [depthGuard, roleCheck]);
+  // A key limited to some monitors is checked once slugs are ids.
+  extendRequests(server, 'onPreHandler', [textGuard, monitorRefs(db.sql), keyMonitorCheck, readBeforeEdit]);
   const api = { name: 'pingmon-api', register: (plugin: Server) => plugin.route(apiRoutes(ctx)) };
   await server.register(api, { routes: { prefix: API_PREFIX } });
   registerMetrics(server, config, metrics, options.gatherMetrics);

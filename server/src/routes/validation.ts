@@ -1,6 +1,6 @@
 import Joi from 'joi';
 import type { ObjectSchema } from 'joi';
-import type { Request, ResponseToolkit, Server } from '@hapi/hapi';
+import type { Request, ResponseToolkit } from '@hapi/hapi';
 import { UNSTORABLE_TEXT, isStorable } from '@pingmon/sdk/wire';
 import { apiError } from '../errors.js';
 
@@ -31,16 +31,14 @@ export const BODY_MAX_DEPTH = 32;
  * walks recurse, and a body of a few thousand "[" overflowed the stack (a 500). Ping bodies arrive unparsed
  * (a Buffer), and domain/ping-body.ts reads only their known fields, each of one type.
  */
-export function registerDepthGuard(server: Server): void {
-  server.ext('onPostAuth', (request, h) => {
-    if (!nestedDeeperThan(request.payload, BODY_MAX_DEPTH)) return h.continue;
-    throw apiError(
-      400,
-      'invalid_request',
-      `The body nests objects and arrays more than ${BODY_MAX_DEPTH} levels deep. ` +
-        'Send only the fields this endpoint takes (docs/api.md).',
-    );
-  });
+export function depthGuard(request: Request): void {
+  if (!nestedDeeperThan(request.payload, BODY_MAX_DEPTH)) return;
+  throw apiError(
+    400,
+    'invalid_request',
+    `The body nests objects and arrays more than ${BODY_MAX_DEPTH} levels deep. ` +
+      'Send only the fields this endpoint takes (docs/api.md).',
+  );
 }
 
 /** Whether objects and arrays in `value` nest more than `max` levels deep, walked with a stack (no recursion). */
@@ -66,15 +64,12 @@ function isContainer(value: unknown): value is object {
  * such units as U+FFFD and its meta keys are checked by domain/ping-body.ts, which keeps the walk off the hot
  * path.
  */
-export function registerTextGuard(server: Server): void {
-  server.ext('onPreHandler', (request, h) => {
-    if (unstorableIn(request.params) !== undefined) throw apiError(400, 'invalid_request', `The URL ${MUST_NOT}.`);
-    const inBody = request.path.startsWith('/api/v1/ping/') ? undefined : unstorableIn(request.payload);
-    if (inBody !== undefined) throw apiError(400, 'invalid_request', `Text in the body (${inBody}) ${MUST_NOT}.`);
-    const inQuery = unstorableIn(request.query);
-    if (inQuery !== undefined) throw apiError(400, 'invalid_request', `The query string (${inQuery}) ${MUST_NOT}.`);
-    return h.continue;
-  });
+export function textGuard(request: Request): void {
+  if (unstorableIn(request.params) !== undefined) throw apiError(400, 'invalid_request', `The URL ${MUST_NOT}.`);
+  const inBody = request.path.startsWith('/api/v1/ping/') ? undefined : unstorableIn(request.payload);
+  if (inBody !== undefined) throw apiError(400, 'invalid_request', `Text in the body (${inBody}) ${MUST_NOT}.`);
+  const inQuery = unstorableIn(request.query);
+  if (inQuery !== undefined) throw apiError(400, 'invalid_request', `The query string (${inQuery}) ${MUST_NOT}.`);
 }
 
 const MUST_NOT = `must not contain ${UNSTORABLE_TEXT}`;
