@@ -55,7 +55,6 @@ async function count(cli: string): Promise<{ perPing: number; main: number; ackn
       const found = /^(?:totals|summary): (\d+)/m.exec(readFileSync(join(dir, file), 'utf8'));
       totals.set(file.slice(-2), Number(found?.[1] ?? 0));
     }
-    console.log(totals);
     const all = [...totals.values()].reduce((a, b) => a + b, 0);
     return { perPing: all / acknowledged, main: totals.get('01')! / acknowledged, acknowledged };
   } finally {

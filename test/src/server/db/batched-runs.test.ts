@@ -83,5 +83,15 @@ for (const kind of DATABASE_KINDS) {
       // SQLite stores a NUL as any other character.
       t.same(settled, [true, kind === 'postgres' ? 'rejected' : true, true]);
     });
+
+    t.test('outside a batch, the same answers one at a time', async (t) => {
+      t.equal(await insertRunIf(db.sql, run(a!, 'a7', 'success'), null, guardA, true), true, 'written');
+      t.equal(await insertRunIf(db.sql, run(b!, 'b2', 'success'), null, guardB, false), false, 'refused by its guard');
+      t.equal(await insertRunIf(db.sql, run(c!, 'c3', 'running'), null, guardC, false), true, 'a run opened');
+      t.equal(await insertRunIf(db.sql, run(c!, 'c4', 'success'), null, guardC, true), false, 'refused: c3 is open');
+      t.equal(await insertRunIf(db.sql, run(a!, 'a7', 'success'), null, guardA, false), false, 'its run id is taken');
+      const stored = await api.query((knex) => knex('runs').whereIn('id', ['a7', 'b2', 'c3', 'c4']).pluck('id'));
+      t.same([...stored].sort(), ['a7', 'c3']);
+    });
   });
 }
