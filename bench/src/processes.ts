@@ -1,9 +1,18 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const CLI = fileURLToPath(new URL('../../cli/bin/run.js', import.meta.url));
+
+/** The builds BENCH_BUILDS names (`label=/a/built/checkout,…`), each by its CLI; this checkout alone by default. */
+export const BUILDS = (process.env.BENCH_BUILDS ?? `this=${fileURLToPath(new URL('../..', import.meta.url))}`)
+  .split(',')
+  .map((entry) => {
+    const [label, dir] = entry.split('=') as [string, string];
+    return { label, cli: dir === undefined ? CLI : join(dir, 'cli/bin/run.js') };
+  });
 
 export interface Started {
   child: ChildProcess;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { CONNECTIONS, SECONDS, load } from './load.js';
 import type { Figures } from './load.js';
 import { startPingmon } from './pingmon.js';
-import { CLI, cpuMs, startListening } from './processes.js';
+import { BUILDS, cpuMs, startListening } from './processes.js';
 import type { Started } from './processes.js';
 
 // SQLite pings of several builds against the bare hapi route, alternated in one sitting: on a shared, noisy machine
@@ -15,12 +15,6 @@ import type { Started } from './processes.js';
 // reach pingmon's server only (`--cpu-prof --cpu-prof-dir=…` profiles them under this load).
 const BARE = fileURLToPath(new URL('./bare-server.js', import.meta.url));
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const BUILDS = (process.env.BENCH_BUILDS ?? `this=${fileURLToPath(new URL('../..', import.meta.url))}`)
-  .split(',')
-  .map((entry) => {
-    const [label, dir] = entry.split('=') as [string, string];
-    return { label, cli: dir === undefined ? CLI : join(dir, 'cli/bin/run.js') };
-  });
 
 interface Measured extends Figures {
   cpuUsPerPing: number;

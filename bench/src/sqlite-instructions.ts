@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startPingmon } from './pingmon.js';
-import { CLI } from './processes.js';
+import { BUILDS } from './processes.js';
 
 // Instructions a SQLite success ping costs the server, counted by valgrind's callgrind: they repeat within a
 // percent or two where pings/s on a shared machine does not. Not part of `npm run bench` (it needs valgrind and
@@ -14,12 +14,6 @@ import { CLI } from './processes.js';
 // (`callgrind_annotate` reads them).
 const WARMUP = Number(process.env.BENCH_WARMUP_PINGS ?? 6_000);
 const COUNTED = Number(process.env.BENCH_COUNTED_PINGS ?? 2_000);
-const BUILDS = (process.env.BENCH_BUILDS ?? `this=${fileURLToPath(new URL('../..', import.meta.url))}`)
-  .split(',')
-  .map((entry) => {
-    const [label, dir] = entry.split('=') as [string, string];
-    return { label, cli: dir === undefined ? CLI : join(dir, 'cli/bin/run.js') };
-  });
 
 async function pings(url: string, apiKey: string, monitorId: string, amount: number): Promise<number> {
   const result = await autocannon({
