@@ -175,8 +175,8 @@ const keyCut = (text: string) => Math.max(0, text.length - PEM_END_BYTES);
 
 /**
  * A job's output redacted line by line (secrets never span lines, but for key blocks, followed across lines):
- * a line is held until it ends, or until LINE_MAX_BYTES when it is long. Memory: a line, or LINE_MAX_BYTES plus the
- * hold, at most.
+ * a line is held until it ends (a newline or a carriage return), or until LINE_MAX_BYTES when it is long. Memory: a
+ * line, or LINE_MAX_BYTES plus the hold, at most.
  */
 export class RedactingStream {
   private held: Buffer[] = [];
@@ -189,16 +189,19 @@ export class RedactingStream {
   ) {}
 
   write(chunk: Buffer): void {
+    // A line ends at a newline, or at a carriage return: a progress bar's updates pass as they come.
     const newline = chunk.lastIndexOf(10);
-    if (newline === -1) {
+    const cr = chunk.subarray(newline + 1).lastIndexOf(13);
+    const end = cr === -1 ? newline : newline + 1 + cr;
+    if (end === -1) {
       if (this.heldBytes + chunk.length <= LINE_MAX_BYTES) this.hold(chunk);
       else this.pass(this.heldBytes === 0 ? chunk : Buffer.concat([this.take(), chunk]), false);
       return;
     }
-    const lines = chunk.subarray(0, newline + 1);
+    const lines = chunk.subarray(0, end + 1);
     // Lines ending in this chunk pass as views of it, without a copy: the common case.
     this.pass(this.heldBytes === 0 ? lines : Buffer.concat([this.take(), lines]), true);
-    if (newline + 1 < chunk.length) this.hold(chunk.subarray(newline + 1));
+    if (end + 1 < chunk.length) this.hold(chunk.subarray(end + 1));
   }
 
   /** Passes on what is held back: the output has ended. */

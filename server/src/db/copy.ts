@@ -448,8 +448,14 @@ function withKeys<Q extends Knex.QueryBuilder>(query: Q, table: Table, groups: K
   }) as Q;
 }
 
+/** A key's values as one text, the same whichever database read them (keys are texts and integers). */
+function keyText(key: unknown[]): string {
+  return JSON.stringify(key.map(String));
+}
+
+/** The key of a row of canonical values in `shape`'s columns. */
 function keyOf(table: Table, shape: Shape, values: unknown[]): string {
-  return JSON.stringify(table.key.map((column) => values[shape.columns.indexOf(column)]));
+  return keyText(table.key.map((column) => values[shape.columns.indexOf(column)]));
 }
 
 /** One INSERT of `rows` (an upsert for an update), written out: knex's own for SQLite is a UNION of SELECTs. */
@@ -483,8 +489,8 @@ async function deleteMissing(read: Knex, to: AdminConnection, table: Table): Pro
   await eachBatch(to.knex, table, table.key, async (rows) => {
     const keys = rows.map((row) => table.key.map((column) => row[column]));
     const kept = await rowsWithKeys(read, table, table.key, keys);
-    const keep = new Set(kept.map((row) => JSON.stringify(table.key.map((column) => String(row[column])))));
-    const gone = keys.filter((key) => !keep.has(JSON.stringify(key.map(String))));
+    const keep = new Set(kept.map((row) => keyText(table.key.map((column) => row[column]))));
+    const gone = keys.filter((key) => !keep.has(keyText(key)));
     for (const groups of keyGroups(gone)) deleted += await withKeys(to.knex(table.name), table, groups).delete();
   });
   return deleted;

@@ -139,6 +139,25 @@ t.test('live output against a test server (sqlite)', async (t) => {
     t.match(result.stdout, 'hunter2hunter2', 'the terminal gets the output unchanged');
   });
 
+  t.test('a progress line (carriage returns, no newline yet) reaches the live window while the job runs', async (t) => {
+    const m = await api.monitor(account, 'progressing');
+    const door = gate();
+    const script =
+      'printf "fetching 10%%\\r"; printf "fetching 50%% token=$API_TOKEN\\r"; ' + `read x < ${door.path}; echo done`;
+    const job = spawnCli(['run', '--', 'sh', '-c', script], {
+      ...env(api.url, account, m),
+      API_TOKEN: 'tok_live_9f8e7d6c5b4a',
+    });
+    const ran = finished(job);
+    const { output } = await runningWith(api, account, m, (o) => o.text.includes('50%'));
+    t.equal(job.exitCode, null, 'read while the job runs, before it printed a newline');
+    t.equal(output.text, 'fetching 10%\rfetching 50% token=[redacted]\r');
+    door.release();
+    const result = await ran;
+    t.equal(result.code, 0);
+    t.equal(result.stdout, 'fetching 10%\rfetching 50% token=tok_live_9f8e7d6c5b4a\rdone\n', 'the terminal: unchanged');
+  });
+
   t.test('--no-live sends nothing while the job runs; without it, output goes', async (t) => {
     const received: Received[] = [];
     const receiver = await startReceiver(t, (req, _n, res) => {

@@ -120,6 +120,34 @@ t.test('a stream split at every index, once or twice, redacts as the whole text 
   );
 });
 
+t.test('a line ended by a carriage return (a progress bar) passes at once, redacted', async (t) => {
+  const redactor = new Redactor(OPTIONS);
+  const parts: string[] = [];
+  const stream = redactor.stream((chunk) => parts.push(chunk.toString()));
+  stream.write(Buffer.from('fetching 10%\r'));
+  t.same(parts, ['fetching 10%\r'], 'passed before any newline');
+  stream.write(Buffer.from('fetching 50% password=swordfish42\rfetch'));
+  t.equal(parts.join(''), 'fetching 10%\rfetching 50% password=[redacted]\r', 'the unended part held back');
+  stream.write(Buffer.from('ing 90%\n'));
+  stream.end();
+  t.equal(parts.join(''), 'fetching 10%\rfetching 50% password=[redacted]\rfetching 90%\n');
+  t.equal(redactor.redactions, 1);
+
+  // Carriage returns everywhere, CRLF lines and a key block among them: every split redacts as the whole text does.
+  const crlf =
+    'fetching 10%\rfetching 50% token=abcd1234\r\nAuthorization: Bearer abc.def\r\n' +
+    '-----BEGIN EC PRIVATE KEY-----\r\nMHcCAQEE\r\n-----END EC PRIVATE KEY-----\r\nhunter22-db\rdone\r';
+  const whole = once(crlf);
+  t.equal(whole.redactions, 4);
+  t.notMatch(whole.text, /abcd1234|abc\.def|MHcC|hunter22/);
+  let differing = 0;
+  for (let i = 0; i <= crlf.length; i++) {
+    const out = streamed(crlf, [i]);
+    if (out.text !== whole.text || out.redactions !== whole.redactions) differing++;
+  }
+  t.equal(differing, 0, 'every split gives the same output and count');
+});
+
 t.test('a long line is passed on in parts, never cut through a secret, and memory stays bounded', async (t) => {
   const filler = (n: number) => 'x'.repeat(n);
   const secrets = ['postgres://u:hunter2@db/x', 'password=swordfish42', 'hunter22-db', 'AKIAIOSFODNN7EXAMPLE'];
