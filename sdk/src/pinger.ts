@@ -275,7 +275,6 @@ class MonitorPinger implements Pinger {
   }
 
   private startBody(runId: string): StartPingBody & { runId: string } {
-    this.started.add(runId);
     return { runId, host: this.delivery.host, ...(this.settings && { monitor: this.settings }) };
   }
 
@@ -286,6 +285,8 @@ class MonitorPinger implements Pinger {
 
   /** Sends a start, after the pings spooled before it (so that the server gets a host's pings in order). */
   private sendStart(runId: string): Promise<PingAck> {
+    // Now, not once the spool is read: a result asked for meanwhile (a job over at once) leaves its settings out.
+    this.started.add(runId);
     const at = Date.now();
     const deadline = at + this.limits.retryBudgetMs;
     const abandon = new AbortController();

@@ -84,3 +84,20 @@ t.test('settings go with each start and with a result whose run the pinger did n
     ],
   );
 });
+
+t.test('a result asked for at once, while its start is on its way, carries no settings', async (t) => {
+  const receiver = await startReceiver(t, (_req, _n, res) =>
+    json(res, 200, { success: true, data: { received: true, monitorId: 'mon_x', runId: 'r', status: 'running' } }),
+  );
+  const settings = { schedule: { every: 60 } };
+  const mon = createPinger({ monitor: 'job', settings, apiKey: 'pm_x', baseUrl: receiver.url, spool: false });
+  // A job over at once: `pingmon run -- true` asks for its result before the start has left.
+  await Promise.all([mon.start(), mon.success()]);
+  t.same(
+    receiver.received.map((r) => [r.url, (JSON.parse(r.body) as { monitor?: unknown }).monitor]),
+    [
+      ['/api/v1/ping/job/start', settings],
+      ['/api/v1/ping/job/success', undefined],
+    ],
+  );
+});
