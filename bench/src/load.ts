@@ -3,7 +3,8 @@ import autocannon from 'autocannon';
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 10);
 export const WARMUP_SECONDS = 2;
-const BODY = JSON.stringify({ meta: { rowsProcessed: 42 } });
+/** The success ping every load sends. */
+export const BODY = JSON.stringify({ meta: { rowsProcessed: 42 } });
 
 export interface Figures {
   label: string;

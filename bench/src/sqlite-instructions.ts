@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { BODY } from './load.js';
 import { startPingmon } from './pingmon.js';
 import { BUILDS } from './processes.js';
 
@@ -20,7 +21,7 @@ async function pings(url: string, apiKey: string, monitorId: string, amount: num
     url: `${url}/ping/${monitorId}/success`,
     method: 'POST',
     headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
-    body: JSON.stringify({ meta: { rowsProcessed: 42 } }),
+    body: BODY,
     connections: 10,
     amount,
   });
@@ -32,9 +33,8 @@ async function count(cli: string): Promise<{ perPing: number; main: number; ackn
   const dir = mkdtempSync(join(tmpdir(), 'pingmon-bench-'));
   const keep = process.env.BENCH_CALLGRIND_DIR;
   try {
-    const out = join(dir, 'callgrind.out');
     const launcher = ['valgrind', '--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes'];
-    launcher.push(`--callgrind-out-file=${out}`);
+    launcher.push(`--callgrind-out-file=${join(dir, 'callgrind.out')}`);
     const ours = await startPingmon({ PINGMON_DATA_DIR: join(dir, 'data') }, 1, 0, cli, [], launcher);
     const pid = String(ours.server.child.pid);
     const control = (option: string) => execFileSync('callgrind_control', [option, pid], { stdio: 'ignore' });

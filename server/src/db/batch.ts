@@ -93,7 +93,7 @@ export function batchedSql(single: Sql, begin: Begin, arrayForm: (sql: string) =
     inTransaction: false,
     rows: async <T>(sql: string, params: readonly SqlParam[]) => (await enqueue('rows', sql, params)) as T[],
     changes: async (sql: string, params: readonly SqlParam[]) => (await enqueue('changes', sql, params)) as number,
-    changesIf: async ({ inline }) => (await enqueue('changes', inline.text, inline.params)) as number,
+    changesIf: async (w) => (await enqueue('changes', w.inline, [...w.values, ...w.condition])) as number,
   };
 }
 

@@ -205,6 +205,6 @@ export function postgresSql(run: PgRun, inTransaction: boolean): Sql {
     inTransaction,
     rows: async <T>(sql: string, params: readonly SqlParam[]) => (await execute(sql, params)).rows as T[],
     changes: async (sql: string, params: readonly SqlParam[]) => (await execute(sql, params)).rowCount ?? 0,
-    changesIf: async ({ inline }) => (await execute(inline.text, inline.params)).rowCount ?? 0,
+    changesIf: async (w) => (await execute(w.inline, [...w.values, ...w.condition])).rowCount ?? 0,
   };
 }

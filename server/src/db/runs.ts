@@ -195,16 +195,15 @@ export async function insertRunIf(
 ): Promise<boolean> {
   const texts = guardedTexts(guard);
   const text = noOpenRun ? texts['insert, no open run'] : texts.insert;
-  const values = [...runParams(run), timeoutAt];
-  const condition = noOpenRun ? [...guard.params, run.monitorId] : guard.params;
   if (!sql.inTransaction && !arrayForms.has(text)) arrayForms.set(text, insertArrayForm(guard, noOpenRun));
-  return (
-    (await sql.changesIf({
-      inline: { text, params: [...values, ...condition] },
-      check: { text: noOpenRun ? texts['check, no open run'] : texts.check, params: condition },
-      write: { text: INSERT_RUN, params: values },
-    })) === 1
-  );
+  const changed = await sql.changesIf({
+    inline: text,
+    check: noOpenRun ? texts['check, no open run'] : texts.check,
+    write: INSERT_RUN,
+    values: [...runParams(run), timeoutAt],
+    condition: noOpenRun ? [...guard.params, run.monitorId] : guard.params,
+  });
+  return changed === 1;
 }
 
 const FINISH_RUN =

@@ -6,20 +6,17 @@ export type RowLock =
 
 export type SqlParam = string | number | boolean | null;
 
-/** A statement and its values. */
-export interface Statement {
-  text: string;
-  params: SqlParam[];
-}
-
 /**
- * A write made only while a condition holds, said two ways: `inline` has the condition in its where clause (one
- * statement); `check` selects a row while it holds, and `write` is the write without it.
+ * A write made only while a condition holds, said two ways: `inline`, the write with the condition in its where
+ * clause (one statement, taking `values` then `condition`); or `check`, a select answering a row while it holds
+ * (taking `condition`), then `write`, the write without it (taking `values`). Each executor builds only its own.
  */
 export interface ConditionalWrite {
-  inline: Statement;
-  check: Statement;
-  write: Statement;
+  inline: string;
+  check: string;
+  write: string;
+  values: readonly SqlParam[];
+  condition: readonly SqlParam[];
 }
 
 /**

@@ -224,10 +224,10 @@ function sqliteTransactionSql(statement: Prepare, asOutage: AsOutage): Transacti
         throw asOutage(err);
       }
     },
-    changesIf: async ({ check, write }) => {
+    changesIf: async ({ check, write, values, condition }) => {
       try {
-        if (statement(check.text).all(...sqliteParams(check.params)).length === 0) return 0;
-        return statement(write.text).run(...sqliteParams(write.params)).changes;
+        if (statement(check).all(...sqliteParams(condition)).length === 0) return 0;
+        return statement(write).run(...sqliteParams(values)).changes;
       } catch (err) {
         throw asOutage(err);
       }
